@@ -1,0 +1,40 @@
+# One-command set-up: `make demo` and `make test` work on a fresh machine with Python and pip.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test lint typecheck unit bench redis clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip uv
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q -e ".[all,dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+redis:
+	@sh .ci/ensure-redis
+
+demo: setup
+	$(BIN)/python cookbook/demo.py
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check schemarouter_integrations
+
+typecheck: setup
+	$(BIN)/mypy schemarouter_integrations
+
+unit: setup
+	$(BIN)/pytest tests/unit -q
+
+test: setup redis lint typecheck
+	$(BIN)/pytest -q
+
+bench: setup redis
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache

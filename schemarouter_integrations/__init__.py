@@ -1,0 +1,59 @@
+"""schemarouter-integrations: one dependable data tool over many access paths.
+
+Contracts -> planning (pure) -> execution (retries, fallback, budgets, events) -> health
+(cooldowns, probes). Framework packages live in ``schemarouter_integrations.langchain`` and
+``schemarouter_integrations.llamaindex`` and are never imported from here.
+"""
+
+from .contracts import (
+    CooldownPolicy,
+    EndpointSpec,
+    FieldSpec,
+    RetryPolicy,
+    ServerProjectionSpec,
+    ToolSpec,
+)
+from .errors import (
+    AllRoutesUnavailableError,
+    BudgetExceededError,
+    InvocationUnavailableError,
+    NonRetryableInvocationError,
+    NoRouteError,
+    PlanningError,
+    PolicyViolationError,
+    RegistrationError,
+    SchemaRouterError,
+    SchemaValidationError,
+    StaleFingerprintError,
+)
+from .execution import RouterEvent, RunBudget, ToolResult
+from .planning import Plan, PlanRequest, ToolCall
+from .router import SchemaRouter
+
+__all__ = [
+    "AllRoutesUnavailableError",
+    "BudgetExceededError",
+    "CooldownPolicy",
+    "EndpointSpec",
+    "FieldSpec",
+    "InvocationUnavailableError",
+    "NoRouteError",
+    "NonRetryableInvocationError",
+    "Plan",
+    "PlanRequest",
+    "PlanningError",
+    "PolicyViolationError",
+    "RegistrationError",
+    "RetryPolicy",
+    "RouterEvent",
+    "RunBudget",
+    "SchemaRouter",
+    "SchemaRouterError",
+    "SchemaValidationError",
+    "ServerProjectionSpec",
+    "StaleFingerprintError",
+    "ToolCall",
+    "ToolResult",
+    "ToolSpec",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,32 @@
+"""Text normalisation shared by field indexing and need extraction."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_SEPARATORS = re.compile(r"[\s_\-]+")
+_UNSPACED_SCRIPTS = ("CJK", "HANGUL", "HIRAGANA", "KATAKANA", "THAI", "LAO", "KHMER", "MYANMAR")
+
+
+@lru_cache(maxsize=65536)
+def normalise(text: str) -> str:
+    """NFKC + casefold, with ``_``, ``-`` and runs of whitespace turned into one space."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _SEPARATORS.sub(" ", folded).strip()
+
+
+@lru_cache(maxsize=4096)
+def is_unspaced_char(char: str) -> bool:
+    """True for characters of scripts written without spaces between words (Hangul, CJK, ...).
+
+    Terms in those scripts are matched as substrings, because particles attach to them
+    ("탄성계수는"); every other term must sit between word boundaries.
+    """
+    name = unicodedata.name(char, "")
+    return any(script in name for script in _UNSPACED_SCRIPTS)
+
+
+def is_word_char(char: str) -> bool:
+    return char.isalnum() and not is_unspaced_char(char)

@@ -1,0 +1,17 @@
+"""Contracts: fingerprinted, immutable descriptions of access paths."""
+
+from .endpoint import EndpointSpec, ToolSpec
+from .fields import FieldSpec, ServerProjectionSpec
+from .fingerprint import canonical_json, fingerprint_of
+from .policies import CooldownPolicy, RetryPolicy
+
+__all__ = [
+    "CooldownPolicy",
+    "EndpointSpec",
+    "FieldSpec",
+    "RetryPolicy",
+    "ServerProjectionSpec",
+    "ToolSpec",
+    "canonical_json",
+    "fingerprint_of",
+]

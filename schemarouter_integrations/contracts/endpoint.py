@@ -1,0 +1,122 @@
+"""Endpoint and tool contracts, fingerprinted."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from .fields import FieldSpec, ServerProjectionSpec
+from .fingerprint import fingerprint_of
+from .policies import RetryPolicy
+from .schemas import check_schema
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+def _duplicates(names: list[str]) -> list[str]:
+    return sorted(name for name, count in Counter(names).items() if count > 1)
+
+
+class EndpointSpec(BaseModel):
+    """One operation of a tool: its arguments, its fields and how to read its records.
+
+    ``read_only=None`` means unclassified: such an endpoint never joins an automatic
+    fallback chain. ``input_schema`` is JSON Schema over canonical argument names;
+    ``output_schema`` validates the raw response; ``records_path`` locates the list of
+    records in the raw response (a lone object is one record).
+    """
+
+    model_config = _FROZEN
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    input_schema: dict[str, Any] = Field(default_factory=dict)
+    output_schema: dict[str, Any] | None = None
+    fields: tuple[FieldSpec, ...] = ()
+    projection: ServerProjectionSpec | None = None
+    read_only: bool | None = None
+    retry: RetryPolicy = Field(default_factory=RetryPolicy)
+    cost_units: float = Field(default=1.0, ge=0.0)
+    records_path: tuple[str, ...] | None = None
+
+    _fingerprint: str = PrivateAttr(default="")
+
+    @model_validator(mode="after")
+    def _check(self) -> EndpointSpec:
+        duplicated = _duplicates([f.name for f in self.fields])
+        if duplicated:
+            raise ValueError(f"endpoint {self.name!r} declares field(s) twice: {duplicated}")
+        check_schema(self.input_schema, what=f"input_schema of endpoint {self.name!r}")
+        if self.output_schema is not None:
+            check_schema(self.output_schema, what=f"output_schema of endpoint {self.name!r}")
+        if self.projection is not None:
+            known = {f.name for f in self.fields}
+            unknown = sorted(set(self.projection.field_map) - known)
+            if unknown:
+                raise ValueError(
+                    f"projection.field_map of endpoint {self.name!r} names no field: {unknown}"
+                )
+        return self
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._fingerprint = fingerprint_of(self.model_dump(mode="json"))
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 over the canonical JSON of this endpoint's whole contract."""
+        return self._fingerprint
+
+    @property
+    def argument_names(self) -> frozenset[str]:
+        properties = self.input_schema.get("properties", {})
+        return frozenset(properties) if isinstance(properties, dict) else frozenset()
+
+    def field(self, name: str) -> FieldSpec | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+class ToolSpec(BaseModel):
+    """One access path family: a named contract owned by ``provider``, reached via ``access_mode``.
+
+    ``fingerprint`` is a sha256 over the canonical JSON of the whole contract, provider and
+    access_mode included, so any change of the contract changes it.
+    """
+
+    model_config = _FROZEN
+
+    name: str = Field(min_length=1)
+    provider: str | None = None
+    access_mode: str | None = None
+    description: str = ""
+    endpoints: tuple[EndpointSpec, ...] = Field(min_length=1)
+
+    _fingerprint: str = PrivateAttr(default="")
+
+    @model_validator(mode="after")
+    def _check(self) -> ToolSpec:
+        if "." in self.name:
+            raise ValueError(
+                f"tool name {self.name!r} must not contain '.' (paths are tool.endpoint)"
+            )
+        duplicated = _duplicates([e.name for e in self.endpoints])
+        if duplicated:
+            raise ValueError(f"tool {self.name!r} declares endpoint(s) twice: {duplicated}")
+        return self
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._fingerprint = fingerprint_of(self.model_dump(mode="json"))
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 over the canonical JSON of the whole tool contract."""
+        return self._fingerprint
+
+    @property
+    def explicit_provider(self) -> str | None:
+        """The provider when it is explicit and non-empty, else ``None``."""
+        return self.provider.strip() or None if self.provider else None
+
+    def endpoint(self, name: str) -> EndpointSpec | None:
+        return next((e for e in self.endpoints if e.name == name), None)

@@ -1,0 +1,48 @@
+"""Retry and cooldown policies."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class RetryPolicy(BaseModel):
+    """Attempts on one access path before it counts as unavailable.
+
+    Backoff before attempt ``n+1`` is ``min(max_backoff_seconds, backoff_seconds * 2**(n-1))``,
+    drawn uniformly from ``[0, that]`` when ``jitter`` is on (full jitter). A Retry-After
+    hint from the server raises the wait to the hint, still capped by ``max_backoff_seconds``.
+    """
+
+    model_config = _FROZEN
+
+    max_attempts: int = Field(default=1, ge=1, le=20)
+    backoff_seconds: float = Field(default=0.0, ge=0.0)
+    max_backoff_seconds: float = Field(default=30.0, ge=0.0)
+    jitter: bool = True
+
+
+class CooldownPolicy(BaseModel):
+    """How long a failed access path stays out of planning.
+
+    The n-th consecutive failure cools the path for ``base_seconds * multiplier**(n-1)``,
+    never more than ``max_seconds``; a success resets the growth. Every mark expires.
+    """
+
+    model_config = _FROZEN
+
+    base_seconds: float = Field(default=30.0, gt=0.0)
+    max_seconds: float = Field(default=300.0, gt=0.0)
+    multiplier: float = Field(default=2.0, ge=1.0)
+
+    @model_validator(mode="after")
+    def _max_not_below_base(self) -> CooldownPolicy:
+        if self.max_seconds < self.base_seconds:
+            raise ValueError("max_seconds must be >= base_seconds")
+        return self
+
+    def seconds_for(self, consecutive_failures: int) -> float:
+        """Cooldown length after *consecutive_failures* failures (1 = first)."""
+        exponent = max(consecutive_failures, 1) - 1
+        return float(min(self.max_seconds, self.base_seconds * self.multiplier**exponent))

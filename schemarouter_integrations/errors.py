@@ -1,0 +1,151 @@
+"""The exception tree of schemarouter-integrations.
+
+Every error the package raises is a :class:`SchemaRouterError`::
+
+    SchemaRouterError
+    ├── RegistrationError            a contract or document that cannot be registered
+    ├── PlanningError                a request that cannot be planned
+    │   └── NoRouteError             no eligible primary route right now
+    ├── PolicyViolationError         a mutating route in a fallback chain, a probe on a
+    │                                non-read-only path
+    ├── SchemaValidationError        input or output that breaks its JSON Schema
+    ├── StaleFingerprintError        a plan compiled against an older contract or binding
+    ├── BudgetExceededError          the next call or attempt would pass the run budget
+    └── InvocationError              an invoker failed
+        ├── InvocationUnavailableError      transient: retried, cooled down, fallen back from
+        │   └── AllRoutesUnavailableError   every route of the chain was unavailable
+        └── NonRetryableInvocationError     deterministic: ends the run at once
+
+Only :class:`InvocationUnavailableError` raised by an invoker leads to retry, cooldown
+and fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "AllRoutesUnavailableError",
+    "BudgetExceededError",
+    "InvocationError",
+    "InvocationUnavailableError",
+    "NoRouteError",
+    "NonRetryableInvocationError",
+    "PlanningError",
+    "PolicyViolationError",
+    "RegistrationError",
+    "RouteAttempt",
+    "SchemaRouterError",
+    "SchemaValidationError",
+    "StaleFingerprintError",
+]
+
+
+class SchemaRouterError(Exception):
+    """Base class of every error raised by schemarouter-integrations."""
+
+
+class RegistrationError(SchemaRouterError):
+    """A contract, document or callable could not be registered; nothing was registered."""
+
+
+class PlanningError(SchemaRouterError):
+    """A request could not be planned."""
+
+
+class NoRouteError(PlanningError):
+    """The plan has no eligible primary route right now.
+
+    ``cooling_down`` names the access paths that were left out only because they are in
+    cooldown, and ``reopens_in_seconds`` says when the first of them becomes eligible again
+    (``None`` when no path is cooling down, so waiting will not help).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        cooling_down: Sequence[str] = (),
+        reopens_in_seconds: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.cooling_down = tuple(cooling_down)
+        self.reopens_in_seconds = reopens_in_seconds
+
+
+class PolicyViolationError(SchemaRouterError):
+    """A call or probe breaks the local policy (for example a mutating fallback route)."""
+
+
+class SchemaValidationError(SchemaRouterError):
+    """Arguments or a raw response do not satisfy their JSON Schema."""
+
+    def __init__(self, message: str, *, errors: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.errors = tuple(errors)
+
+
+class StaleFingerprintError(SchemaRouterError):
+    """A plan's fingerprints, or the primary's binding, no longer match the registry."""
+
+
+class BudgetExceededError(SchemaRouterError):
+    """The next call or attempt would pass the run budget."""
+
+
+class InvocationError(SchemaRouterError):
+    """An invoker failed."""
+
+
+class InvocationUnavailableError(InvocationError):
+    """The access path is unavailable right now (timeout, connect error, 429, transient 5xx).
+
+    ``retry_after`` carries the server's Retry-After hint in seconds when it sent one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retry_after: float | None = None,
+        status_code: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.status_code = status_code
+
+
+class NonRetryableInvocationError(InvocationError):
+    """A deterministic failure (4xx, malformed body): no retry, no cooldown, no fallback."""
+
+    def __init__(self, message: str, *, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+@dataclass(frozen=True, slots=True)
+class RouteAttempt:
+    """One attempt on one access path, as carried by :class:`AllRoutesUnavailableError`."""
+
+    access_path: str
+    attempt: int
+    error: BaseException
+
+    def describe(self) -> str:
+        return (
+            f"{self.access_path} attempt {self.attempt}: {type(self.error).__name__}: {self.error}"
+        )
+
+
+class AllRoutesUnavailableError(InvocationUnavailableError):
+    """Every route in the chain was unavailable; ``attempts`` holds each attempt's error."""
+
+    def __init__(self, message: str, *, attempts: Sequence[RouteAttempt]) -> None:
+        super().__init__(message)
+        self.attempts = tuple(attempts)
+
+    def __str__(self) -> str:
+        lines = [super().__str__()]
+        lines.extend(f"  - {attempt.describe()}" for attempt in self.attempts)
+        return "\n".join(lines)

@@ -1,0 +1,50 @@
+"""Run budgets: every fallback is charged like the primary."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import BudgetExceededError
+
+
+class RunBudget(BaseModel):
+    """Limits for one run: logical tool calls, attempts and summed ``cost_units``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_tool_calls: int | None = Field(default=None, ge=0)
+    max_attempts: int | None = Field(default=None, ge=0)
+    max_cost_units: float | None = Field(default=None, ge=0.0)
+
+
+class BudgetMeter:
+    """Charges a run's calls and attempts; raises before a charge would pass the budget."""
+
+    def __init__(self, budget: RunBudget | None) -> None:
+        self.budget = budget or RunBudget()
+        self.tool_calls = 0
+        self.attempts = 0
+        self.cost_units = 0.0
+
+    def charge_call(self, path: str) -> None:
+        limit = self.budget.max_tool_calls
+        if limit is not None and self.tool_calls + 1 > limit:
+            raise BudgetExceededError(
+                f"calling {path} would be tool call {self.tool_calls + 1} of max_tool_calls={limit}"
+            )
+        self.tool_calls += 1
+
+    def charge_attempt(self, path: str, cost_units: float) -> None:
+        limit = self.budget.max_attempts
+        if limit is not None and self.attempts + 1 > limit:
+            raise BudgetExceededError(
+                f"attempt {self.attempts + 1} on {path} would pass max_attempts={limit}"
+            )
+        cost_limit = self.budget.max_cost_units
+        if cost_limit is not None and self.cost_units + cost_units > cost_limit + 1e-12:
+            raise BudgetExceededError(
+                f"{path} costs {cost_units} units; {self.cost_units} of "
+                f"max_cost_units={cost_limit} are spent"
+            )
+        self.attempts += 1
+        self.cost_units += cost_units

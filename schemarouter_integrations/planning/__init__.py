@@ -1,0 +1,17 @@
+"""Planning: pure, deterministic, no I/O."""
+
+from .models import FieldEvidence, Plan, PlanRequest, Rejection, ToolCall
+from .need import need_from_fields, need_from_query
+from .planner import CooldownView, compile_plan
+
+__all__ = [
+    "CooldownView",
+    "FieldEvidence",
+    "Plan",
+    "PlanRequest",
+    "Rejection",
+    "ToolCall",
+    "compile_plan",
+    "need_from_fields",
+    "need_from_query",
+]

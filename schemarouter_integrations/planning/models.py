@@ -1,0 +1,122 @@
+"""Plans and their parts: requests, calls, evidence and rejections."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+FallbackScope = Literal["disabled", "same_provider", "cross_provider"]
+CallScope = Literal["primary", "same_provider", "cross_provider"]
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class PlanRequest(BaseModel):
+    """What to answer and how far fallback may go.
+
+    ``fields`` (semantic ids, names or aliases) overrides the need read from ``query``.
+    Fallback is disabled unless ``fallback_scope`` says otherwise.
+    """
+
+    model_config = _FROZEN
+
+    query: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    preferred_tools: tuple[str, ...] = ()
+    fields: tuple[str, ...] | None = None
+    fallback_scope: FallbackScope = "disabled"
+    max_fallbacks: int = Field(default=3, ge=0, le=8)
+
+    @field_validator("arguments")
+    @classmethod
+    def _argument_names_are_strings(cls, value: dict[str, Any]) -> dict[str, Any]:
+        bad = [k for k in value if not isinstance(k, str) or not k]
+        if bad:
+            raise ValueError(f"argument names must be non-empty strings: {bad!r}")
+        return value
+
+
+class FieldEvidence(BaseModel):
+    """Why a field serves a semantic id: the field and the name or alias that matched."""
+
+    model_config = _FROZEN
+
+    field: str
+    matched: str
+    match_kind: Literal["semantic_id", "name", "alias"]
+
+
+class ToolCall(BaseModel):
+    """One compiled call: a route, its arguments, its field selection and why it was chosen."""
+
+    model_config = _FROZEN
+
+    tool: str
+    endpoint: str
+    provider: str | None
+    access_mode: str | None
+    tool_fingerprint: str
+    endpoint_fingerprint: str
+    arguments: dict[str, Any]
+    selected_fields: tuple[str, ...]
+    server_projection: dict[str, str]
+    scope: CallScope
+    read_only: bool | None
+    evidence: dict[str, FieldEvidence]
+    explanation: str
+
+    @property
+    def access_path(self) -> str:
+        """``"tool.endpoint"``."""
+        return f"{self.tool}.{self.endpoint}"
+
+
+class Rejection(BaseModel):
+    """A candidate left out of the plan, with a reason a person can act on."""
+
+    model_config = _FROZEN
+
+    tool: str
+    endpoint: str
+    reason: str
+
+    @property
+    def access_path(self) -> str:
+        return f"{self.tool}.{self.endpoint}"
+
+
+class Plan(BaseModel):
+    """A compiled, bounded route: a primary call, its fallbacks and every rejection."""
+
+    model_config = _FROZEN
+
+    request: PlanRequest
+    need: tuple[str, ...]
+    primary: ToolCall | None
+    fallbacks: tuple[ToolCall, ...] = ()
+    rejected: tuple[Rejection, ...] = ()
+    executable_only: bool = False
+
+    @property
+    def calls(self) -> tuple[ToolCall, ...]:
+        """The primary followed by the fallbacks."""
+        return ((self.primary,) if self.primary else ()) + self.fallbacks
+
+    def explain(self) -> str:
+        """A readable account of the chain and of every rejected candidate."""
+        need = ", ".join(self.need) or "(no specific field)"
+        lines = [
+            f"query: {self.request.query!r}",
+            f"need: {need}",
+            f"fallback: {self.request.fallback_scope} (max {self.request.max_fallbacks})",
+        ]
+        if self.primary is None:
+            lines.append("no eligible primary route")
+        for index, call in enumerate(self.calls):
+            label = "primary " if index == 0 else f"fallback {index}"
+            lines.append(f"{label}: {call.access_path} [{call.scope}] {call.explanation}")
+        if self.rejected:
+            lines.append("rejected:")
+            lines.extend(f"  {r.access_path}: {r.reason}" for r in self.rejected)
+        return "\n".join(lines)

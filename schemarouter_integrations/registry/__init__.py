@@ -1,0 +1,15 @@
+"""Registration: contracts, bindings and the indexes planning reads."""
+
+from .registry import Binding, BindingState, Invoker, Registry, SurfaceIndex
+from .routes import FieldMatch, Route, surface_key
+
+__all__ = [
+    "Binding",
+    "BindingState",
+    "FieldMatch",
+    "Invoker",
+    "Registry",
+    "Route",
+    "SurfaceIndex",
+    "surface_key",
+]

@@ -1,0 +1,332 @@
+"""``SchemaRouter``: the facade that ties contracts, planning, execution and health together."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from ._sync import run_sync
+from .contracts import CooldownPolicy, ToolSpec
+from .errors import RegistrationError
+from .execution import Executor, RouterEvent, RunBudget, RunContext, ToolResult
+from .execution.events import (
+    RouteAvailableEvent,
+    RouteUnavailableEvent,
+    RunErrorEvent,
+    RunStartEvent,
+)
+from .execution.executor import Sleep
+from .execution.sinks import EventBus, EventSink
+from .health import CooldownTracker
+from .health.service import HealthService, Probe
+from .inspection import ExecutionSnapshot, RouterSnapshot, ToolSnapshot
+from .planning import Plan, PlanRequest, compile_plan
+from .registry import BindingState, Invoker, Registry
+from .stores import AvailabilityStore, MemoryAvailabilityStore
+
+if TYPE_CHECKING:
+    import httpx
+
+Clock = Callable[[], float]
+
+
+class SchemaRouter:
+    """One dependable data tool over many access paths.
+
+    ``cooldown`` bounds how long failed paths stay out of planning; ``clock`` (monotonic
+    seconds) and ``sleep`` make time injectable for tests; ``availability_store`` shares
+    cooldowns (default: this process only).
+    """
+
+    def __init__(
+        self,
+        cooldown: CooldownPolicy | None = None,
+        clock: Clock | None = None,
+        availability_store: AvailabilityStore | None = None,
+        *,
+        sleep: Sleep | None = None,
+        rng: random.Random | None = None,
+        max_response_bytes: int = 10 * 1024 * 1024,
+    ) -> None:
+        self.clock: Clock = clock or time.monotonic
+        self.availability_store = availability_store or MemoryAvailabilityStore()
+        self.availability_store.attach(self.clock)
+        self.registry = Registry()
+        self.cooldowns = CooldownTracker(
+            cooldown or CooldownPolicy(), self.availability_store, self.clock
+        )
+        self.events = EventBus()
+        self.max_response_bytes = max_response_bytes
+        self._executor = Executor(
+            self.registry, self.cooldowns, sleep=sleep or anyio.sleep, rng=rng
+        )
+        self._health = HealthService(self)
+        self._http: httpx.AsyncClient | None = None
+
+    # -- registration and bindings ---------------------------------------------------
+    def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
+        """Register (or replace) a contract; bind *invoker* to it when given."""
+        self.registry.register(spec)
+        if invoker is not None:
+            self.registry.bind(spec.name, invoker)
+
+    def remove_tool(self, name: str) -> None:
+        """Remove a contract; a bound invoker stays behind as ``"orphaned"`` until unbound."""
+        self.registry.remove_tool(name)
+
+    def bind(self, name: str, invoker: Invoker) -> None:
+        """Bind a trusted invoker to the tool's current fingerprint."""
+        self.registry.bind(name, invoker)
+
+    def unbind(self, name: str) -> None:
+        self.registry.unbind(name)
+
+    @property
+    def tools(self) -> dict[str, ToolSpec]:
+        return self.registry.tools
+
+    def binding_state(self, name: str) -> BindingState:
+        return self.registry.binding_state(name)
+
+    async def add_url(
+        self,
+        url: str,
+        *,
+        kind: str,
+        name: str,
+        provider: str | None = None,
+        access_mode: str | None = None,
+        headers: dict[str, str] | None = None,
+        base_url: str | None = None,
+        timeout_seconds: float = 10.0,
+        **options: Any,
+    ) -> ToolSpec:
+        """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker."""
+        from .adapters import build_url_route
+
+        spec, invoker = await build_url_route(
+            url,
+            kind=kind,
+            name=name,
+            provider=provider,
+            access_mode=access_mode,
+            headers=headers,
+            base_url=base_url,
+            timeout_seconds=timeout_seconds,
+            client=self.http_client,
+            max_response_bytes=self.max_response_bytes,
+            **options,
+        )
+        self.register(spec, invoker)
+        return spec
+
+    def add_callable(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str,
+        provider: str | None = None,
+        access_mode: str | None = "python",
+        endpoint: str | None = None,
+        read_only: bool | None = None,
+        fields: Any = None,
+        **options: Any,
+    ) -> ToolSpec:
+        """Register a sync or async Python function as a tool with one endpoint."""
+        from .adapters.python import build_callable_route
+
+        spec, invoker = build_callable_route(
+            fn,
+            name=name,
+            provider=provider,
+            access_mode=access_mode,
+            endpoint=endpoint,
+            read_only=read_only,
+            fields=fields,
+            **options,
+        )
+        self.register(spec, invoker)
+        return spec
+
+    @property
+    def http_client(self) -> httpx.AsyncClient:
+        """The router's shared, pooled HTTP client (created on first use)."""
+        if self._http is None or self._http.is_closed:
+            from .adapters.http import make_http_client
+
+            self._http = make_http_client()
+        return self._http
+
+    # -- planning --------------------------------------------------------------------
+    def plan(self, request: PlanRequest | str) -> Plan:
+        """Schema- and health-aware, binding-agnostic plan. Pure and deterministic."""
+        return compile_plan(_request(request), self.registry, self.cooldowns.cooldown_left)
+
+    def plan_executable(self, request: PlanRequest | str) -> Plan:
+        """Like :meth:`plan`, and also drops routes whose binding is not ready."""
+        return compile_plan(
+            _request(request), self.registry, self.cooldowns.cooldown_left, executable_only=True
+        )
+
+    # -- execution -------------------------------------------------------------------
+    async def invoke(
+        self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
+    ) -> ToolResult:
+        """Run a request (planned with :meth:`plan_executable`) or a compiled plan."""
+        last: RouterEvent | None = None
+        async for event in self.stream(request_or_plan, budget=budget):
+            last = event
+        if isinstance(last, RunErrorEvent) and last.exception is not None:
+            raise last.exception
+        result = getattr(last, "result", None)
+        assert isinstance(result, ToolResult)
+        return result
+
+    def invoke_sync(
+        self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
+    ) -> ToolResult:
+        """:meth:`invoke` for scripts and notebooks, inside or outside a running loop."""
+        return run_sync(lambda: self.invoke(request_or_plan, budget=budget))
+
+    async def stream(
+        self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
+    ) -> AsyncIterator[RouterEvent]:
+        """Yield the run's events live; the last is ``run.end`` or ``run.error``."""
+        ctx = RunContext()
+        plan = request_or_plan if isinstance(request_or_plan, Plan) else None
+        request = plan.request if plan else _request(request_or_plan)  # type: ignore[arg-type]
+        first = ctx.event(RunStartEvent, query=request.query)
+        await self.events.publish(first)
+        yield first
+        try:
+            if plan is None:
+                plan = self.plan_executable(request)
+            async for event in self._executor.run(plan, budget, ctx):
+                await self.events.publish(event)
+                yield event
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                await self.events.publish(
+                    ctx.event(RunErrorEvent, error_type="Cancelled", error="the run was cancelled")
+                )
+            raise
+
+    def subscribe(self, handler: EventSink) -> Callable[[], None]:
+        """Add an event sink (sync or async) for every run; returns an unsubscribe function."""
+        return self.events.subscribe(handler)
+
+    # -- health ----------------------------------------------------------------------
+    def mark_access_unavailable(
+        self, tool: str, endpoint: str, *, seconds: float | None = None, reason: str | None = None
+    ) -> None:
+        """Take ``tool.endpoint`` out of planning for *seconds* (default: the base cooldown)."""
+        path = self._path(tool, endpoint)
+        mark = self.cooldowns.mark(path, seconds=seconds, reason=reason or "marked by application")
+        spec = self.registry.tool(tool)
+        self.events.publish_sync(
+            RouteUnavailableEvent(
+                tool=tool,
+                endpoint=endpoint,
+                provider=spec.provider if spec else None,
+                access_mode=spec.access_mode if spec else None,
+                cooldown_seconds=max(mark.until - self.clock(), 0.0),
+                failures=mark.failures,
+                reason=mark.reason,
+            )
+        )
+
+    def mark_access_available(self, tool: str, endpoint: str) -> None:
+        """Reopen ``tool.endpoint`` at once and reset its cooldown growth."""
+        path = self._path(tool, endpoint)
+        if self.cooldowns.record_success(path):
+            spec = self.registry.tool(tool)
+            self.events.publish_sync(
+                RouteAvailableEvent(
+                    tool=tool,
+                    endpoint=endpoint,
+                    provider=spec.provider if spec else None,
+                    access_mode=spec.access_mode if spec else None,
+                    reason="marked by application",
+                )
+            )
+
+    def register_health_probe(self, tool: str, endpoint: str, probe: Probe) -> None:
+        """Attach a trusted async ``() -> bool`` probe to a read_only=True access path."""
+        self._health.register_probe(tool, endpoint, probe)
+
+    async def start_health_monitor(
+        self,
+        interval_seconds: float = 30,
+        probe_timeout_seconds: float = 5,
+        max_concurrency: int = 4,
+    ) -> None:
+        """Run probes at once, then every *interval_seconds*, until stopped."""
+        await self._health.start(
+            interval_seconds=interval_seconds,
+            probe_timeout_seconds=probe_timeout_seconds,
+            max_concurrency=max_concurrency,
+        )
+
+    async def stop_health_monitor(self) -> None:
+        await self._health.stop()
+
+    def inspect(self) -> RouterSnapshot:
+        """Bindings, cooldowns, tools and health, as plain data."""
+        now = self.clock()
+        marks = self.availability_store.active()
+        return RouterSnapshot(
+            execution=ExecutionSnapshot(
+                binding_states=self.registry.binding_states(),
+                unavailable_access_paths=sorted(marks),
+                cooldowns={p: round(max(m.until - now, 0.0), 3) for p, m in sorted(marks.items())},
+                cooldown_reasons={p: m.reason for p, m in sorted(marks.items())},
+            ),
+            tools={
+                name: ToolSnapshot(
+                    provider=spec.provider,
+                    access_mode=spec.access_mode,
+                    fingerprint=spec.fingerprint,
+                    endpoints=[e.name for e in spec.endpoints],
+                    read_only={e.name: e.read_only for e in spec.endpoints},
+                )
+                for name, spec in sorted(self.registry.tools.items())
+            },
+            health=self._health.snapshot(),
+        )
+
+    # -- lifecycle -------------------------------------------------------------------
+    async def __aenter__(self) -> SchemaRouter:
+        await self.availability_store.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Stop the monitor and background services and close the HTTP client."""
+        with anyio.CancelScope(shield=True):
+            await self._health.stop()
+            await self.availability_store.aclose()
+            if self._http is not None:
+                await self._http.aclose()
+                self._http = None
+
+    def _path(self, tool: str, endpoint: str) -> str:
+        spec = self.registry.tool(tool)
+        if spec is None or spec.endpoint(endpoint) is None:
+            raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
+        return f"{tool}.{endpoint}"
+
+
+def _request(request: PlanRequest | str) -> PlanRequest:
+    return PlanRequest(query=request) if isinstance(request, str) else request
