@@ -30,6 +30,7 @@ def run_sync(make: Callable[[], Awaitable[T]]) -> T:
         return anyio.run(call)
     context = contextvars.copy_context()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="schemarouter-sync") as pool:
+
         def in_thread() -> T:
             return anyio.run(call)
 

@@ -7,13 +7,14 @@ import unicodedata
 from functools import lru_cache
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
+_APOSTROPHES = re.compile(r"['\u2019`]")
 _UNSPACED_SCRIPTS = ("CJK", "HANGUL", "HIRAGANA", "KATAKANA", "THAI", "LAO", "KHMER", "MYANMAR")
 
 
 @lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
-    """NFKC + casefold, with ``_``, ``-`` and runs of whitespace turned into one space."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    """NFKC + casefold, apostrophes dropped, ``_``/``-``/whitespace runs turned into one space."""
+    folded = _APOSTROPHES.sub("", unicodedata.normalize("NFKC", text).casefold())
     return _SEPARATORS.sub(" ", folded).strip()
 
 

@@ -133,9 +133,7 @@ class RouteAttempt:
     error: BaseException
 
     def describe(self) -> str:
-        return (
-            f"{self.access_path} attempt {self.attempt}: {type(self.error).__name__}: {self.error}"
-        )
+        return f"{self.access_path} attempt {self.attempt}: {type(self.error).__name__}: {self.error}"
 
 
 class AllRoutesUnavailableError(InvocationUnavailableError):

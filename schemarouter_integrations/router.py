@@ -57,14 +57,10 @@ class SchemaRouter:
         self.availability_store = availability_store or MemoryAvailabilityStore()
         self.availability_store.attach(self.clock)
         self.registry = Registry()
-        self.cooldowns = CooldownTracker(
-            cooldown or CooldownPolicy(), self.availability_store, self.clock
-        )
+        self.cooldowns = CooldownTracker(cooldown or CooldownPolicy(), self.availability_store, self.clock)
         self.events = EventBus()
         self.max_response_bytes = max_response_bytes
-        self._executor = Executor(
-            self.registry, self.cooldowns, sleep=sleep or anyio.sleep, rng=rng
-        )
+        self._executor = Executor(self.registry, self.cooldowns, sleep=sleep or anyio.sleep, rng=rng)
         self._health = HealthService(self)
         self._http: httpx.AsyncClient | None = None
 

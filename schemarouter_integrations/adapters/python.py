@@ -9,8 +9,6 @@ from ..contracts import ToolSpec
 from ..registry import Invoker
 
 
-def build_callable_route(
-    fn: Callable[..., Any], *, name: str, **options: Any
-) -> tuple[ToolSpec, Invoker]:
+def build_callable_route(fn: Callable[..., Any], *, name: str, **options: Any) -> tuple[ToolSpec, Invoker]:
     """Build the ToolSpec and invoker for a sync or async function."""
     raise NotImplementedError("callable adapter is not implemented yet")

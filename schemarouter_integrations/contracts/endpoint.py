@@ -5,21 +5,20 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
+from .base import Contract
 from .fields import FieldSpec, ServerProjectionSpec
 from .fingerprint import fingerprint_of
 from .policies import RetryPolicy
 from .schemas import check_schema
-
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 
 def _duplicates(names: list[str]) -> list[str]:
     return sorted(name for name, count in Counter(names).items() if count > 1)
 
 
-class EndpointSpec(BaseModel):
+class EndpointSpec(Contract):
     """One operation of a tool: its arguments, its fields and how to read its records.
 
     ``read_only=None`` means unclassified: such an endpoint never joins an automatic
@@ -27,8 +26,6 @@ class EndpointSpec(BaseModel):
     ``output_schema`` validates the raw response; ``records_path`` locates the list of
     records in the raw response (a lone object is one record).
     """
-
-    model_config = _FROZEN
 
     name: str = Field(min_length=1)
     description: str = ""
@@ -55,9 +52,7 @@ class EndpointSpec(BaseModel):
             known = {f.name for f in self.fields}
             unknown = sorted(set(self.projection.field_map) - known)
             if unknown:
-                raise ValueError(
-                    f"projection.field_map of endpoint {self.name!r} names no field: {unknown}"
-                )
+                raise ValueError(f"projection.field_map of endpoint {self.name!r} names no field: {unknown}")
         return self
 
     def model_post_init(self, context: Any, /) -> None:
@@ -77,14 +72,12 @@ class EndpointSpec(BaseModel):
         return next((f for f in self.fields if f.name == name), None)
 
 
-class ToolSpec(BaseModel):
+class ToolSpec(Contract):
     """One access path family: a named contract owned by ``provider``, reached via ``access_mode``.
 
     ``fingerprint`` is a sha256 over the canonical JSON of the whole contract, provider and
     access_mode included, so any change of the contract changes it.
     """
-
-    model_config = _FROZEN
 
     name: str = Field(min_length=1)
     provider: str | None = None
@@ -97,9 +90,7 @@ class ToolSpec(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> ToolSpec:
         if "." in self.name:
-            raise ValueError(
-                f"tool name {self.name!r} must not contain '.' (paths are tool.endpoint)"
-            )
+            raise ValueError(f"tool name {self.name!r} must not contain '.' (paths are tool.endpoint)")
         duplicated = _duplicates([e.name for e in self.endpoints])
         if duplicated:
             raise ValueError(f"tool {self.name!r} declares endpoint(s) twice: {duplicated}")

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
+from .base import Contract
 from .schemas import check_schema
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
 
-
-class FieldSpec(BaseModel):
+class FieldSpec(Contract):
     """One field a route exposes.
 
     ``name`` is the canonical local name; ``path`` is where the value sits in one raw
@@ -19,8 +18,6 @@ class FieldSpec(BaseModel):
     (default ``[name]``); ``semantic_id`` (default ``name``) is what planning matches needs
     against, together with ``aliases`` (free text in any language).
     """
-
-    model_config = _FROZEN
 
     name: str = Field(min_length=1)
     semantic_id: str | None = None
@@ -56,14 +53,12 @@ class FieldSpec(BaseModel):
         return self.result_path or (self.name,)
 
 
-class ServerProjectionSpec(BaseModel):
+class ServerProjectionSpec(Contract):
     """The request parameter that asks the server for selected fields only.
 
     ``field_map`` maps canonical field name -> wire name; unmapped fields are sent by their
     canonical name; ``always`` names wire fields requested on every call.
     """
-
-    model_config = _FROZEN
 
     parameter: str = Field(min_length=1)
     field_map: dict[str, str] = Field(default_factory=dict)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+from .base import Contract
 
 
-class RetryPolicy(BaseModel):
+class RetryPolicy(Contract):
     """Attempts on one access path before it counts as unavailable.
 
     Backoff before attempt ``n+1`` is ``min(max_backoff_seconds, backoff_seconds * 2**(n-1))``,
@@ -15,22 +15,18 @@ class RetryPolicy(BaseModel):
     hint from the server raises the wait to the hint, still capped by ``max_backoff_seconds``.
     """
 
-    model_config = _FROZEN
-
     max_attempts: int = Field(default=1, ge=1, le=20)
     backoff_seconds: float = Field(default=0.0, ge=0.0)
     max_backoff_seconds: float = Field(default=30.0, ge=0.0)
     jitter: bool = True
 
 
-class CooldownPolicy(BaseModel):
+class CooldownPolicy(Contract):
     """How long a failed access path stays out of planning.
 
     The n-th consecutive failure cools the path for ``base_seconds * multiplier**(n-1)``,
     never more than ``max_seconds``; a success resets the growth. Every mark expires.
     """
-
-    model_config = _FROZEN
 
     base_seconds: float = Field(default=30.0, gt=0.0)
     max_seconds: float = Field(default=300.0, gt=0.0)

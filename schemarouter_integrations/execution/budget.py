@@ -43,8 +43,7 @@ class BudgetMeter:
         cost_limit = self.budget.max_cost_units
         if cost_limit is not None and self.cost_units + cost_units > cost_limit + 1e-12:
             raise BudgetExceededError(
-                f"{path} costs {cost_units} units; {self.cost_units} of "
-                f"max_cost_units={cost_limit} are spent"
+                f"{path} costs {cost_units} units; {self.cost_units} of max_cost_units={cost_limit} are spent"
             )
         self.attempts += 1
         self.cost_units += cost_units

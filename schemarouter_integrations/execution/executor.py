@@ -64,9 +64,7 @@ class Executor:
         self.sleep = sleep
         self.rng = rng
 
-    async def run(
-        self, plan: Plan, budget: RunBudget | None, ctx: RunContext
-    ) -> AsyncIterator[RouterEvent]:
+    async def run(self, plan: Plan, budget: RunBudget | None, ctx: RunContext) -> AsyncIterator[RouterEvent]:
         """Yield the run's events live; the last one is ``run.end`` or ``run.error``.
 
         Cancellation propagates as is (nothing is marked unavailable).
@@ -103,9 +101,7 @@ class Executor:
                 result=result,
             )
         except SchemaRouterError as exc:
-            yield ctx.event(
-                RunErrorEvent, error_type=type(exc).__name__, error=str(exc), exception=exc
-            )
+            yield ctx.event(RunErrorEvent, error_type=type(exc).__name__, error=str(exc), exception=exc)
 
     async def _run_chain(
         self, calls: list[ToolCall], meter: BudgetMeter, ctx: RunContext
@@ -116,9 +112,7 @@ class Executor:
         for position, call in enumerate(calls):
             binding = self.registry.binding(call.tool)
             spec = self.registry.tool(call.tool)
-            ready = (
-                binding is not None and spec is not None and binding.fingerprint == spec.fingerprint
-            )
+            ready = binding is not None and spec is not None and binding.fingerprint == spec.fingerprint
             if binding is None or not ready:
                 if position + 1 < len(calls):
                     previous, reason = call, "binding_unavailable"
@@ -242,14 +236,11 @@ class Executor:
     def _records_of(self, call: ToolCall, raw: Any) -> list[dict[str, Any]]:
         endpoint = self._endpoint(call)
         if endpoint.output_schema is not None:
-            validator = compiled_validator(
-                endpoint.output_schema, key=f"out:{endpoint.fingerprint}"
-            )
+            validator = compiled_validator(endpoint.output_schema, key=f"out:{endpoint.fingerprint}")
             errors = validation_errors(validator, raw)
             if errors:
                 raise SchemaValidationError(
-                    f"response of {call.access_path} breaks its output schema: "
-                    + "; ".join(errors),
+                    f"response of {call.access_path} breaks its output schema: " + "; ".join(errors),
                     errors=errors,
                 )
         records = locate_records(raw, endpoint.records_path)
@@ -265,9 +256,7 @@ def _route(call: ToolCall) -> dict[str, Any]:
     }
 
 
-def _tool_error(
-    call: ToolCall, exc: BaseException, attempts: int, *, retryable: bool
-) -> dict[str, Any]:
+def _tool_error(call: ToolCall, exc: BaseException, attempts: int, *, retryable: bool) -> dict[str, Any]:
     return {
         **_route(call),
         "error_type": type(exc).__name__,

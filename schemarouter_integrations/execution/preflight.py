@@ -24,10 +24,7 @@ def _drift(call: ToolCall, registry: Registry) -> str | None:
     endpoint = spec.endpoint(call.endpoint)
     if endpoint is None:
         return f"endpoint {call.access_path} no longer exists"
-    if (
-        spec.fingerprint != call.tool_fingerprint
-        or endpoint.fingerprint != call.endpoint_fingerprint
-    ):
+    if spec.fingerprint != call.tool_fingerprint or endpoint.fingerprint != call.endpoint_fingerprint:
         return f"the contract of {call.tool!r} changed after the plan was compiled"
     return None
 
@@ -78,8 +75,7 @@ def preflight(
         raise StaleFingerprintError(f"primary {primary.access_path}: {drift}; plan again")
     if registry.binding_state(primary.tool) == "stale":
         raise StaleFingerprintError(
-            f"primary {primary.access_path}: its invoker is bound to an older contract; "
-            "bind it again"
+            f"primary {primary.access_path}: its invoker is bound to an older contract; bind it again"
         )
     runnable = [primary]
     pruned: list[Pruned] = []

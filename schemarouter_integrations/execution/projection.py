@@ -25,9 +25,7 @@ def locate_records(raw: Any, records_path: Sequence[str] | None) -> list[dict[st
         return [node]
     if isinstance(node, list) and all(isinstance(item, dict) for item in node):
         return node
-    raise SchemaValidationError(
-        f"records must be an object or a list of objects, got {type(node).__name__}"
-    )
+    raise SchemaValidationError(f"records must be an object or a list of objects, got {type(node).__name__}")
 
 
 def read_path(record: Any, path: Sequence[str]) -> Any:

@@ -29,7 +29,6 @@ CooldownView = Callable[[str], float | None]
 """Seconds of cooldown left for an access path, or ``None`` when it is available."""
 
 
-
 @dataclass(slots=True)
 class _Candidate:
     route: Route
@@ -59,9 +58,7 @@ def compile_plan(
     candidates = _candidates(request, registry, need, rejected)
 
     def check(candidate: _Candidate, *, heads_chain: bool) -> str | None:
-        return _first_problem(
-            candidate, request, registry, cooldown_left, executable_only, heads_chain
-        )
+        return _first_problem(candidate, request, registry, cooldown_left, executable_only, heads_chain)
 
     primary: _Candidate | None = None
     remaining: list[_Candidate] = []
@@ -141,9 +138,7 @@ def _first_problem(
     automatic = request.fallback_scope != "disabled"
     explicitly_chosen = route.tool.name in request.preferred_tools
     if read_only is not True and (automatic or not (heads_chain and explicitly_chosen)):
-        label = (
-            "mutating (read_only=False)" if read_only is False else "unclassified (read_only unset)"
-        )
+        label = "mutating (read_only=False)" if read_only is False else "unclassified (read_only unset)"
         rule = (
             "every call of an automatic fallback chain must be read_only=True"
             if automatic
@@ -275,6 +270,4 @@ def _explain(candidate: _Candidate, scope: CallScope, request: PlanRequest) -> s
 
 
 def _reject(route: Route, reason: str) -> Rejection:
-    return Rejection.model_construct(
-        tool=route.tool.name, endpoint=route.endpoint.name, reason=reason
-    )
+    return Rejection.model_construct(tool=route.tool.name, endpoint=route.endpoint.name, reason=reason)

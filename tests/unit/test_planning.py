@@ -1,0 +1,297 @@
+"""Planning scenarios of the design document, one behaviour per test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from schemarouter_integrations import (
+    EndpointSpec,
+    FieldSpec,
+    PlanRequest,
+    SchemaRouter,
+    ServerProjectionSpec,
+    ToolSpec,
+)
+from tests.unit.fakes import FakeClock
+from tests.unit.seed import FORMULA_INPUT, band_gap, endpoint, formula, seed_router
+
+SEED_REQUEST = PlanRequest(
+    query="Si band gap",
+    arguments={"formula": "Si"},
+    preferred_tools=["mp_api"],
+    fallback_scope="cross_provider",
+    max_fallbacks=3,
+)
+
+
+def chain(plan: Any) -> list[tuple[str, str]]:
+    return [(c.access_path, c.scope) for c in plan.calls]
+
+
+def reasons(plan: Any) -> dict[str, str]:
+    return {r.access_path: r.reason for r in plan.rejected}
+
+
+def test_seed_chain_runs_same_provider_first_then_other_providers() -> None:
+    router, _ = seed_router()
+    plan = router.plan(SEED_REQUEST)
+    assert plan.need == ("band_gap",)
+    assert chain(plan) == [
+        ("mp_api.search", "primary"),
+        ("mp_optimade.search", "same_provider"),
+        ("mp_python.search", "same_provider"),
+        ("oqmd_api.search", "cross_provider"),
+    ]
+    assert plan.rejected == ()
+
+
+def test_each_call_carries_its_own_contract_and_projection() -> None:
+    router, _ = seed_router()
+    plan = router.plan(SEED_REQUEST)
+    primary, optimade = plan.calls[0], plan.calls[1]
+    assert primary.tool_fingerprint == router.tools["mp_api"].fingerprint
+    assert optimade.endpoint_fingerprint == router.tools["mp_optimade"].endpoints[0].fingerprint
+    assert primary.server_projection == {"_fields": "band_gap"}
+    assert optimade.server_projection == {"response_fields": "_mp_band_gap"}
+    assert plan.calls[2].server_projection == {}
+    assert all(c.arguments == {"formula": "Si"} for c in plan.calls)
+    assert all(c.selected_fields == ("band_gap",) for c in plan.calls)
+    assert primary.evidence["band_gap"].field == "band_gap"
+    assert primary.explanation.startswith("preferred tool")
+
+
+def test_fallback_is_disabled_by_default() -> None:
+    router, _ = seed_router()
+    plan = router.plan(PlanRequest(query="Si band gap", arguments={"formula": "Si"}, preferred_tools=["mp_api"]))
+    assert chain(plan) == [("mp_api.search", "primary")]
+    assert "fallback is disabled" in reasons(plan)["oqmd_api.search"]
+
+
+def test_same_provider_scope_keeps_other_providers_out() -> None:
+    router, _ = seed_router()
+    plan = router.plan(SEED_REQUEST.model_copy(update={"fallback_scope": "same_provider"}))
+    assert [c.tool for c in plan.calls] == ["mp_api", "mp_optimade", "mp_python"]
+    assert "differs from 'materials_project'" in reasons(plan)["oqmd_api.search"]
+
+
+def test_max_fallbacks_bounds_the_chain() -> None:
+    router, _ = seed_router()
+    plan = router.plan(SEED_REQUEST.model_copy(update={"max_fallbacks": 1}))
+    assert [c.tool for c in plan.calls] == ["mp_api", "mp_optimade"]
+    assert reasons(plan)["mp_python.search"] == "chain is full (max_fallbacks=1)"
+    assert reasons(plan)["oqmd_api.search"] == "chain is full (max_fallbacks=1)"
+
+
+def test_max_fallbacks_outside_zero_to_eight_is_refused() -> None:
+    with pytest.raises(ValueError):
+        PlanRequest(query="x", max_fallbacks=9)
+
+
+def test_untagged_primary_gets_no_fallback() -> None:
+    router, _ = seed_router()
+    router.register(ToolSpec(name="local_db", endpoints=[endpoint(fields=[band_gap()])]))
+    plan = router.plan(SEED_REQUEST.model_copy(update={"preferred_tools": ("local_db",)}))
+    assert chain(plan) == [("local_db.search", "primary")]
+    assert "no explicit provider" in reasons(plan)["mp_api.search"]
+
+
+def test_empty_provider_counts_as_untagged() -> None:
+    router = SchemaRouter()
+    router.register(ToolSpec(name="a", provider="  ", endpoints=[endpoint(fields=[band_gap()])]))
+    router.register(ToolSpec(name="b", provider="  ", endpoints=[endpoint(fields=[band_gap()])]))
+    plan = router.plan(SEED_REQUEST.model_copy(update={"preferred_tools": ("a",)}))
+    assert [c.tool for c in plan.calls] == ["a"]
+
+
+def test_untagged_candidates_are_not_cross_provider_fallbacks() -> None:
+    router, _ = seed_router()
+    router.register(ToolSpec(name="local_db", endpoints=[endpoint(fields=[band_gap()])]))
+    plan = router.plan(SEED_REQUEST)
+    assert "local_db" not in [c.tool for c in plan.calls]
+    assert "no explicit provider" in reasons(plan)["local_db.search"]
+
+
+def elastic_router() -> SchemaRouter:
+    router = SchemaRouter()
+    aliases = ["탄성계수", "elastic modulus", "youngs modulus"]
+    router.register(
+        ToolSpec(
+            name="provider_a_api",
+            provider="provider_a",
+            access_mode="openapi",
+            endpoints=[endpoint(fields=[FieldSpec(name="elastic_modulus", aliases=aliases), formula("formula")])],
+        )
+    )
+    router.register(
+        ToolSpec(
+            name="provider_b_optimade",
+            provider="provider_b",
+            access_mode="optimade",
+            endpoints=[
+                endpoint(
+                    fields=[
+                        FieldSpec(
+                            name="elastic_modulus",
+                            semantic_id="elastic_modulus",
+                            aliases=aliases,
+                            path=["_provider_b_elasticity"],
+                            result_path=["elastic_modulus"],
+                        ),
+                        formula("chemical_formula_reduced"),
+                    ],
+                    projection=ServerProjectionSpec(
+                        parameter="response_fields",
+                        field_map={"elastic_modulus": "_provider_b_elasticity"},
+                    ),
+                )
+            ],
+        )
+    )
+    router.register(
+        ToolSpec(name="provider_c_api", provider="provider_c", endpoints=[endpoint(fields=[band_gap()])])
+    )
+    return router
+
+
+@pytest.mark.parametrize("query", ["Si elastic modulus", "Si의 탄성계수", "youngs modulus of Si"])
+def test_elastic_modulus_need_is_kept_across_fallback(query: str) -> None:
+    plan = elastic_router().plan(
+        PlanRequest(query=query, arguments={"formula": "Si"}, preferred_tools=["provider_a_api"],
+                    fallback_scope="cross_provider")
+    )
+    assert plan.need == ("elastic_modulus",)
+    assert [c.tool for c in plan.calls] == ["provider_a_api", "provider_b_optimade"]
+    fallback = plan.fallbacks[0]
+    assert fallback.server_projection == {"response_fields": "_provider_b_elasticity"}
+    assert fallback.selected_fields == ("elastic_modulus",)
+    assert "exposes no field for 'elastic_modulus'" in reasons(plan)["provider_c_api.search"]
+
+
+def test_korean_alias_is_recorded_as_evidence() -> None:
+    plan = elastic_router().plan(PlanRequest(query="탄성계수", fallback_scope="cross_provider"))
+    evidence = plan.primary.evidence["elastic_modulus"] if plan.primary else None
+    assert evidence is not None and evidence.field == "elastic_modulus"
+
+
+def mixed_policy_router() -> SchemaRouter:
+    router, _ = seed_router()
+    router.register(
+        ToolSpec(name="mp_legacy", provider="materials_project",
+                 endpoints=[endpoint(fields=[band_gap()], read_only=None)])
+    )
+    router.register(
+        ToolSpec(name="mp_writer", provider="materials_project",
+                 endpoints=[endpoint(fields=[band_gap()], read_only=False)])
+    )
+    return router
+
+
+def test_unclassified_and_mutating_routes_are_rejected_from_a_fallback_chain() -> None:
+    plan = mixed_policy_router().plan(SEED_REQUEST)
+    assert "mp_legacy" not in [c.tool for c in plan.calls]
+    assert reasons(plan)["mp_legacy.search"].startswith("unclassified (read_only unset)")
+    assert reasons(plan)["mp_writer.search"].startswith("mutating (read_only=False)")
+
+
+def test_mutating_route_cannot_head_a_fallback_chain_even_when_preferred() -> None:
+    plan = mixed_policy_router().plan(SEED_REQUEST.model_copy(update={"preferred_tools": ("mp_writer",)}))
+    assert plan.primary is not None and plan.primary.tool == "mp_api"
+    assert "every call of an automatic fallback chain must be read_only=True" in reasons(plan)["mp_writer.search"]
+
+
+def test_without_fallback_only_a_preferred_route_may_be_unclassified() -> None:
+    router = mixed_policy_router()
+    chosen = router.plan(PlanRequest(query="band gap", preferred_tools=["mp_legacy"]))
+    assert chosen.primary is not None and chosen.primary.tool == "mp_legacy"
+    assert chosen.primary.read_only is None
+
+
+def test_route_that_cannot_take_the_arguments_is_rejected() -> None:
+    router, _ = seed_router()
+    router.register(
+        ToolSpec(name="oqmd_by_id", provider="oqmd",
+                 endpoints=[endpoint(fields=[band_gap()],
+                                     input_schema={"type": "object", "properties": {"entry_id": {"type": "integer"}}})])
+    )
+    plan = router.plan(SEED_REQUEST.model_copy(update={"max_fallbacks": 8}))
+    assert "does not accept argument(s) ['formula']" in reasons(plan)["oqmd_by_id.search"]
+
+
+def test_arguments_of_the_wrong_type_are_rejected_with_the_schema_message() -> None:
+    router, _ = seed_router()
+    plan = router.plan(SEED_REQUEST.model_copy(update={"arguments": {"formula": "Si", "limit": 0}}))
+    assert plan.primary is None
+    assert "limit: 0 is less than the minimum of 1" in reasons(plan)["mp_api.search"]
+
+
+def test_route_missing_a_required_argument_is_rejected() -> None:
+    router = SchemaRouter()
+    schema = {"type": "object", "properties": {"material_id": {"type": "string"}}, "required": ["material_id"]}
+    router.register(ToolSpec(name="mp_get", provider="mp", endpoints=[endpoint(fields=[band_gap()], input_schema=schema)]))
+    plan = router.plan(PlanRequest(query="band gap"))
+    assert plan.primary is None
+    assert "'material_id' is a required property" in reasons(plan)["mp_get.search"]
+
+
+def test_preferred_tool_that_is_incompatible_gives_way_to_the_best_score() -> None:
+    router, _ = seed_router()
+    plan = router.plan(SEED_REQUEST.model_copy(update={"query": "Si bulk modulus", "preferred_tools": ("oqmd_api",)}))
+    assert plan.primary is not None and plan.primary.tool == "mp_api"
+    assert "exposes no field for 'bulk_modulus'" in reasons(plan)["oqmd_api.search"]
+
+
+def test_explicit_fields_override_the_query() -> None:
+    router, _ = seed_router()
+    plan = router.plan(SEED_REQUEST.model_copy(update={"query": "anything", "fields": ("bulk modulus",)}))
+    assert plan.need == ("bulk_modulus",)
+    assert [c.tool for c in plan.calls] == ["mp_api"]
+
+
+def test_plan_is_deterministic_whatever_the_registration_order() -> None:
+    forward, _ = seed_router()
+    backward = SchemaRouter()
+    for name in reversed(list(forward.tools)):
+        backward.register(forward.tools[name])
+    one = forward.plan(SEED_REQUEST).model_dump()
+    two = backward.plan(SEED_REQUEST).model_dump()
+    assert one["primary"] == two["primary"] and one["fallbacks"] == two["fallbacks"]
+    assert forward.plan(SEED_REQUEST) == forward.plan(SEED_REQUEST)
+
+
+def test_route_in_cooldown_drops_out_and_returns_when_it_expires() -> None:
+    clock = FakeClock()
+    router, _ = seed_router(SchemaRouter(clock=clock))
+    router.mark_access_unavailable("mp_api", "search", seconds=30)
+    plan = router.plan(SEED_REQUEST)
+    assert plan.primary is not None and plan.primary.tool == "mp_optimade"
+    assert reasons(plan)["mp_api.search"] == "unavailable: in cooldown for another 30.0s"
+    clock.advance(30)
+    assert router.plan(SEED_REQUEST).primary.tool == "mp_api"  # type: ignore[union-attr]
+
+
+def test_explain_prints_the_chain_and_every_rejection() -> None:
+    router, _ = seed_router()
+    text = router.plan(SEED_REQUEST.model_copy(update={"max_fallbacks": 1})).explain()
+    assert "primary : mp_api.search [primary]" in text
+    assert "fallback 1: mp_optimade.search [same_provider]" in text
+    assert "oqmd_api.search: chain is full (max_fallbacks=1)" in text
+
+
+def test_no_eligible_route_gives_a_plan_without_primary() -> None:
+    router, _ = seed_router()
+    plan = router.plan(SEED_REQUEST.model_copy(update={"fields": ("density",)}))
+    assert plan.primary is None and plan.calls == ()
+    assert "exposes no field for 'density'" in reasons(plan)["mp_api.search"]
+
+
+def test_input_schema_free_endpoint_still_refuses_to_drop_arguments() -> None:
+    router = SchemaRouter()
+    router.register(ToolSpec(name="free", provider="p", endpoints=[endpoint(fields=[band_gap()], input_schema={})]))
+    assert router.plan(PlanRequest(query="band gap", arguments={"formula": "Si"})).primary is None
+    assert router.plan(PlanRequest(query="band gap")).primary is not None
+
+
+def test_formula_input_schema_fixture_is_strict() -> None:
+    assert FORMULA_INPUT["additionalProperties"] is False
