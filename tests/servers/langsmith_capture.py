@@ -22,9 +22,11 @@ call ``client.flush()`` (waits for the queue and the compressed buffer), then re
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import json
+import os
 import re
 import threading
 import time
@@ -44,7 +46,7 @@ RUN_PAYLOAD_KEYS = ("inputs", "outputs", "events", "extra", "error", "serialized
 
 
 def wait_for(
-    predicate: Callable[[], T], timeout: float = 10.0, interval: float = 0.05, message: str = ""
+    predicate: Callable[[], T | None], timeout: float = 10.0, interval: float = 0.05, message: str = ""
 ) -> T:
     """Poll ``predicate`` until it returns something truthy; return that value.
 
@@ -94,9 +96,7 @@ def decode_body(body: bytes, content_encoding: str | None) -> bytes:
         if encoding == "zstd":
             import zstandard
 
-            reader = zstandard.ZstdDecompressor().stream_reader(
-                io.BytesIO(body), read_across_frames=True
-            )
+            reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(body), read_across_frames=True)
             body = reader.read()
         elif encoding in ("gzip", "x-gzip"):
             body = gzip.decompress(body)
@@ -146,9 +146,7 @@ def parse_multipart(body: bytes, content_type: str) -> list[Part]:
         name_match = _DISPOSITION_NAME.search(headers.get("content-disposition", ""))
         if not name_match:
             continue
-        parts.append(
-            Part(name_match.group(1), headers.get("content-type", ""), data, headers)
-        )
+        parts.append(Part(name_match.group(1), headers.get("content-type", ""), data, headers))
     return parts
 
 
@@ -191,6 +189,7 @@ class LangSmithCapture:
         self._info_options = {"compression": compression, "multipart": multipart}
         self.info: dict[str, Any] = default_info(**self._info_options)
         self.expected_api_key = expected_api_key
+        self._default_api_key = expected_api_key
         self._lock = threading.Lock()
         self._order: list[str] = []
         self._posts: dict[str, dict[str, Any]] = {}
@@ -220,13 +219,11 @@ class LangSmithCapture:
         """Flush and close every client made by :meth:`client` (stops their threads)."""
         clients, self._clients = self._clients, []
         for client in clients:
-            try:
+            with contextlib.suppress(Exception):
                 client.close(timeout=timeout)
-            except Exception:
-                pass
 
     def reset(self) -> None:
-        """Close clients, forget all runs/requests/feedback, restore the default info."""
+        """Close clients, forget runs/requests/feedback, restore the info and expected key."""
         self.close_clients()
         with self._lock:
             self._order.clear()
@@ -238,6 +235,7 @@ class LangSmithCapture:
             self._feedback.clear()
             self._attachments.clear()
         self.info = default_info(**self._info_options)
+        self.expected_api_key = self._default_api_key
 
     def __enter__(self) -> LangSmithCapture:
         return self.start()
@@ -247,19 +245,44 @@ class LangSmithCapture:
 
     # ------------------------------------------------------------------ client
 
-    def client(self, **kwargs: Any) -> Any:
+    def client(self, *, wait_ready: bool = True, **kwargs: Any) -> Any:
         """A real ``langsmith.Client`` posting here (``api_key="test-key"``).
 
         Call ``client.flush()`` before reading :attr:`runs`.  The capture closes the client
         on ``reset()``/``stop()``.  Pass ``auto_batch_tracing=False`` to exercise the
-        single-run ``POST /runs`` / ``PATCH /runs/{id}`` endpoints.
+        single-run ``POST /runs`` / ``PATCH /runs/{id}`` endpoints.  With ``wait_ready`` (default)
+        it returns once the client's background thread has read ``/info`` (and set up zstd
+        compression when the info enables it), so the ingest path taken is deterministic.
         """
         from langsmith import Client
 
         kwargs.setdefault("api_key", "test-key")
         client = Client(api_url=self.url, **kwargs)
         self._clients.append(client)
+        if wait_ready and getattr(client, "tracing_queue", None) is not None:
+            self._wait_client_ready(client)
         return client
+
+    def _wait_client_ready(self, client: Any, timeout: float = 5.0) -> None:
+        """Let the client's tracing thread fetch ``/info`` and set up compression first.
+
+        Otherwise runs queued in the first milliseconds go out uncompressed, and whether a
+        test exercises the zstd path would depend on timing.
+        """
+        flags = self.info.get("instance_flags") or {}
+        bic = self.info.get("batch_ingest_config") or {}
+        want_zstd = (
+            flags.get("zstd_compression_enabled")
+            and bic.get("use_multipart_endpoint", True)
+            and os.environ.get("LANGSMITH_DISABLE_RUN_COMPRESSION", "").lower() != "true"
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if getattr(client, "_info", None) is not None and (
+                not want_zstd or getattr(client, "compressed_traces", None) is not None
+            ):
+                return
+            time.sleep(0.01)
 
     # ------------------------------------------------------------------ reading
 
@@ -298,9 +321,7 @@ class LangSmithCapture:
     def children_of(self, run_id: Any) -> list[dict[str, Any]]:
         return [r for r in self.runs if str(r.get("parent_run_id")) == str(run_id)]
 
-    def wait_for_runs(
-        self, count: int, timeout: float = 10.0, *, ended: bool = True
-    ) -> list[dict[str, Any]]:
+    def wait_for_runs(self, count: int, timeout: float = 10.0, *, ended: bool = True) -> list[dict[str, Any]]:
         """Wait until at least ``count`` runs arrived (and, by default, all have end_time)."""
 
         def ready() -> list[dict[str, Any]] | None:
@@ -390,7 +411,7 @@ class LangSmithCapture:
             if key is not None and request.headers.get("x-api-key") != key:
                 entry.status = 401
                 return JSONResponse({"detail": "Invalid API key"}, status_code=401)
-            response = await call_next(request)
+            response: Response = await call_next(request)
             entry.status = response.status_code
             return response
 

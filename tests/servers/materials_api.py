@@ -65,9 +65,7 @@ class SummaryDoc(BaseModel):
     energy_above_hull: float | None = Field(
         default=None, description="Energy above the convex hull (eV/atom)"
     )
-    formation_energy_per_atom: float | None = Field(
-        default=None, description="Formation energy (eV/atom)"
-    )
+    formation_energy_per_atom: float | None = Field(default=None, description="Formation energy (eV/atom)")
     is_stable: bool | None = Field(default=None, description="On the convex hull")
     density: float | None = Field(default=None, description="Density (g/cm^3)")
     bulk_modulus: ElasticModuli | None = Field(default=None, description="Bulk modulus (GPa)")
@@ -133,26 +131,102 @@ def _doc(
 
 
 SUMMARY_DOCS: list[dict[str, Any]] = [
-    _doc("mp-149", "Si", ["Si"], band_gap=0.6105, direct=False, e_hull=0.0, e_form=0.0,
-         density=2.28, bulk=_moduli(88.9, 88.9, 88.9), shear=_moduli(65.5, 61.0, 63.3)),
-    _doc("mp-2534", "GaAs", ["As", "Ga"], band_gap=0.1879, direct=True, e_hull=0.0,
-         e_form=-0.4635, density=5.21, bulk=_moduli(60.7, 60.7, 60.7),
-         shear=_moduli(38.9, 34.8, 36.9)),
-    _doc("mp-22862", "NaCl", ["Cl", "Na"], band_gap=5.003, direct=True, e_hull=0.0,
-         e_form=-2.0188, density=2.11, bulk=_moduli(24.1, 24.1, 24.1),
-         shear=_moduli(15.6, 14.3, 15.0)),
-    _doc("mp-13", "Fe", ["Fe"], band_gap=0.0, direct=False, e_hull=0.0, e_form=0.0,
-         density=7.85, bulk=_moduli(182.0, 182.0, 182.0), shear=_moduli(95.1, 72.9, 84.0)),
-    _doc("mp-1265", "MgO", ["Mg", "O"], band_gap=4.445, direct=True, e_hull=0.0,
-         e_form=-3.0499, density=3.49, bulk=_moduli(152.0, 152.0, 152.0),
-         shear=_moduli(120.6, 113.1, 116.9)),
-    _doc("mp-19770", "Fe2O3", ["Fe", "O"], band_gap=2.0203, direct=False, e_hull=0.0,
-         e_form=-1.7077, density=5.12, bulk=None, shear=None),
-    _doc("mp-19017", "LiFePO4", ["Fe", "Li", "O", "P"], band_gap=3.6970, direct=False,
-         e_hull=0.0, e_form=-2.5353, density=3.47, bulk=None, shear=None),
-    _doc("mp-2657", "TiO2", ["O", "Ti"], band_gap=1.7763, direct=True, e_hull=0.0223,
-         e_form=-3.3447, density=4.14, bulk=_moduli(212.0, 209.5, 210.8),
-         shear=_moduli(118.6, 103.7, 111.2)),
+    _doc(
+        "mp-149",
+        "Si",
+        ["Si"],
+        band_gap=0.6105,
+        direct=False,
+        e_hull=0.0,
+        e_form=0.0,
+        density=2.28,
+        bulk=_moduli(88.9, 88.9, 88.9),
+        shear=_moduli(65.5, 61.0, 63.3),
+    ),
+    _doc(
+        "mp-2534",
+        "GaAs",
+        ["As", "Ga"],
+        band_gap=0.1879,
+        direct=True,
+        e_hull=0.0,
+        e_form=-0.4635,
+        density=5.21,
+        bulk=_moduli(60.7, 60.7, 60.7),
+        shear=_moduli(38.9, 34.8, 36.9),
+    ),
+    _doc(
+        "mp-22862",
+        "NaCl",
+        ["Cl", "Na"],
+        band_gap=5.003,
+        direct=True,
+        e_hull=0.0,
+        e_form=-2.0188,
+        density=2.11,
+        bulk=_moduli(24.1, 24.1, 24.1),
+        shear=_moduli(15.6, 14.3, 15.0),
+    ),
+    _doc(
+        "mp-13",
+        "Fe",
+        ["Fe"],
+        band_gap=0.0,
+        direct=False,
+        e_hull=0.0,
+        e_form=0.0,
+        density=7.85,
+        bulk=_moduli(182.0, 182.0, 182.0),
+        shear=_moduli(95.1, 72.9, 84.0),
+    ),
+    _doc(
+        "mp-1265",
+        "MgO",
+        ["Mg", "O"],
+        band_gap=4.445,
+        direct=True,
+        e_hull=0.0,
+        e_form=-3.0499,
+        density=3.49,
+        bulk=_moduli(152.0, 152.0, 152.0),
+        shear=_moduli(120.6, 113.1, 116.9),
+    ),
+    _doc(
+        "mp-19770",
+        "Fe2O3",
+        ["Fe", "O"],
+        band_gap=2.0203,
+        direct=False,
+        e_hull=0.0,
+        e_form=-1.7077,
+        density=5.12,
+        bulk=None,
+        shear=None,
+    ),
+    _doc(
+        "mp-19017",
+        "LiFePO4",
+        ["Fe", "Li", "O", "P"],
+        band_gap=3.6970,
+        direct=False,
+        e_hull=0.0,
+        e_form=-2.5353,
+        density=3.47,
+        bulk=None,
+        shear=None,
+    ),
+    _doc(
+        "mp-2657",
+        "TiO2",
+        ["O", "Ti"],
+        band_gap=1.7763,
+        direct=True,
+        e_hull=0.0223,
+        e_form=-3.3447,
+        density=4.14,
+        bulk=_moduli(212.0, 209.5, 210.8),
+        shear=_moduli(118.6, 103.7, 111.2),
+    ),
 ]
 """Default records (deep-copied into each app)."""
 
@@ -299,10 +373,7 @@ def _fault_response(plan: FaultPlan, kind: str) -> Response:
 
 def _oversized_body(size: int) -> bytes:
     """Valid JSON in the summary envelope, padded to exactly ``size`` bytes (when size >= 200)."""
-    head = (
-        '{"data": [{"material_id": "mp-149", "formula_pretty": "Si", "band_gap": 0.6105, '
-        '"padding": "'
-    )
+    head = '{"data": [{"material_id": "mp-149", "formula_pretty": "Si", "band_gap": 0.6105, "padding": "'
     tail = '"}], "meta": {"api_version": "' + API_VERSION + '", "total_doc": 1}}'
     pad = max(0, size - len(head) - len(tail))
     return (head + "x" * pad + tail).encode()
@@ -425,10 +496,10 @@ def create_materials_app(
         log.append(record)
         path = request.url.path
         key = app.state.api_key
-        if key is not None and path.startswith("/materials"):
-            if request.headers.get("x-api-key") != key:
-                record.status = 401
-                return JSONResponse({"detail": "Invalid or missing API key"}, status_code=401)
+        wrong_key = key is not None and request.headers.get("x-api-key") != key
+        if wrong_key and path.startswith("/materials"):
+            record.status = 401
+            return JSONResponse({"detail": "Invalid or missing API key"}, status_code=401)
         kind = plan.take(path)
         if kind is not None:
             record.fault = kind
@@ -437,10 +508,10 @@ def create_materials_app(
                 record.status = 504
                 detail = "hang released" if released else "hang finished"
                 return JSONResponse({"detail": detail}, status_code=504)
-            response = _fault_response(plan, kind)
-            record.status = response.status_code
-            return response
-        response = await call_next(request)
+            faulted = _fault_response(plan, kind)
+            record.status = faulted.status_code
+            return faulted
+        response: Response = await call_next(request)
         record.status = response.status_code
         return response
 
@@ -469,18 +540,14 @@ def create_materials_app(
             str | None,
             Query(description="Comma-separated elements that must all be present, e.g. Ga,As"),
         ] = None,
-        material_ids: Annotated[
-            str | None, Query(description="Comma-separated material IDs")
-        ] = None,
+        material_ids: Annotated[str | None, Query(description="Comma-separated material IDs")] = None,
         band_gap_min: Annotated[float | None, Query(description="Minimum band gap (eV)")] = None,
         band_gap_max: Annotated[float | None, Query(description="Maximum band gap (eV)")] = None,
         fields: Annotated[
             str | None,
             Query(alias="_fields", description="Comma-separated fields to return"),
         ] = None,
-        limit: Annotated[
-            int, Query(alias="_limit", ge=1, le=max_limit, description="Max documents")
-        ] = 10,
+        limit: Annotated[int, Query(alias="_limit", ge=1, le=max_limit, description="Max documents")] = 10,
         skip: Annotated[int, Query(alias="_skip", ge=0, description="Documents to skip")] = 0,
     ) -> Any:
         wanted_formulas = set(_split_csv(formula))
@@ -502,9 +569,7 @@ def create_materials_app(
             hits.append(doc)
         projection = _split_csv(fields)
         page = [_project(d, projection) for d in hits[skip : skip + limit]]
-        return SummaryResponse(
-            data=[SummaryDoc.model_validate(d) for d in page], meta=_meta(len(hits))
-        )
+        return SummaryResponse(data=[SummaryDoc.model_validate(d) for d in page], meta=_meta(len(hits)))
 
     # Same handler without the trailing slash; otherwise /materials/{material_id} would take it.
     app.add_api_route(
@@ -589,6 +654,7 @@ class MaterialsApiServer:
         hang_seconds: float = 30.0,
         oversized_bytes: int = 2_000_000,
     ) -> None:
+        self._fault_settings = {"hang_seconds": hang_seconds, "oversized_bytes": oversized_bytes}
         self.faults = FaultPlan(hang_seconds=hang_seconds, oversized_bytes=oversized_bytes)
         self.app = create_materials_app(api_key=api_key, faults=self.faults)
         self.requests: RequestLog = self.app.state.requests
@@ -623,8 +689,13 @@ class MaterialsApiServer:
         self._thread.stop()
 
     def reset(self, *, api_key: str | None = None) -> None:
-        """Clear faults (releasing hangs), the request log and the store; set the API key."""
+        """Clear faults (releasing hangs) and restore their settings (``hang_seconds``,
+        ``oversized_bytes``, ``retry_after``); clear the request log; restore the default
+        records; set the API key (default: none)."""
         self.faults.clear()
+        self.faults.hang_seconds = self._fault_settings["hang_seconds"]
+        self.faults.oversized_bytes = int(self._fault_settings["oversized_bytes"])
+        self.faults.retry_after = "1"
         self.requests.clear()
         self.store.clear()
         self.store.update({d["material_id"]: copy.deepcopy(d) for d in SUMMARY_DOCS})

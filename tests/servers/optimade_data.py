@@ -29,9 +29,7 @@ def _scale(vectors: list[Vec], factor: float) -> list[Vec]:
 
 
 def _frac_to_cart(frac: list[Vec], lattice: list[Vec]) -> list[Vec]:
-    return [
-        [round(sum(f[i] * lattice[i][k] for i in range(3)), 6) for k in range(3)] for f in frac
-    ]
+    return [[round(sum(f[i] * lattice[i][k] for i in range(3)), 6) for k in range(3)] for f in frac]
 
 
 def _fcc(a: float) -> list[Vec]:
@@ -96,9 +94,7 @@ def _structure(
         "lattice_vectors": lattice,
         "cartesian_site_positions": cart,
         "nsites": len(sites),
-        "species": [
-            {"name": el, "chemical_symbols": [el], "concentration": [1.0]} for el in species_names
-        ],
+        "species": [{"name": el, "chemical_symbols": [el], "concentration": [1.0]} for el in species_names],
         "species_at_sites": symbols,
         "structure_features": [],
         "last_modified": {"$date": LAST_MODIFIED},
@@ -135,26 +131,96 @@ def build_structures() -> list[dict[str, Any]]:
         ("O", [0.5 + x_o, 0.75, -x_o]),
     ]
     return [
-        _structure("4486", "Si", _fcc(5.469), [("Si", diamond[0]), ("Si", diamond[1])],
-                   fractional=True, band_gap=0.615, stability=0.0, delta_e=0.0),
-        _structure("4493", "Ge", _fcc(5.763), [("Ge", diamond[0]), ("Ge", diamond[1])],
-                   fractional=True, band_gap=0.0, stability=0.0, delta_e=0.0),
-        _structure("6727", "GaAs", _fcc(5.750), [("Ga", diamond[0]), ("As", diamond[1])],
-                   fractional=True, band_gap=0.194, stability=0.0, delta_e=-0.361),
-        _structure("8064", "GaN", _hexagonal(3.216, 5.240), wurtzite,
-                   fractional=True, band_gap=1.720, stability=0.0, delta_e=-0.652),
-        _structure("5246", "NaCl", _fcc(5.696), [("Na", rocksalt[0]), ("Cl", rocksalt[1])],
-                   fractional=True, band_gap=5.108, stability=0.0, delta_e=-1.872),
-        _structure("5368", "MgO", _fcc(4.257), [("Mg", rocksalt[0]), ("O", rocksalt[1])],
-                   fractional=True, band_gap=4.505, stability=0.0, delta_e=-2.993),
-        _structure("8103", "Fe", _bcc(2.833), [("Fe", [0.0, 0.0, 0.0])],
-                   fractional=True, band_gap=0.0, stability=0.0, delta_e=0.0),
-        _structure("9142", "Fe2O3", _rhombohedral_from_hex(5.035, 13.747), corundum,
-                   fractional=True, band_gap=1.947, stability=0.006, delta_e=-1.697),
-        _structure("13215", "TiO2", _hexagonal(2.95, 4.68),
-                   [("Ti", [0.0, 0.0, 0.0]), ("O", [1 / 3, 2 / 3, 0.25]),
-                    ("O", [2 / 3, 1 / 3, 0.75])],
-                   fractional=True, band_gap=None, stability=0.412, delta_e=-2.914),
+        _structure(
+            "4486",
+            "Si",
+            _fcc(5.469),
+            [("Si", diamond[0]), ("Si", diamond[1])],
+            fractional=True,
+            band_gap=0.615,
+            stability=0.0,
+            delta_e=0.0,
+        ),
+        _structure(
+            "4493",
+            "Ge",
+            _fcc(5.763),
+            [("Ge", diamond[0]), ("Ge", diamond[1])],
+            fractional=True,
+            band_gap=0.0,
+            stability=0.0,
+            delta_e=0.0,
+        ),
+        _structure(
+            "6727",
+            "GaAs",
+            _fcc(5.750),
+            [("Ga", diamond[0]), ("As", diamond[1])],
+            fractional=True,
+            band_gap=0.194,
+            stability=0.0,
+            delta_e=-0.361,
+        ),
+        _structure(
+            "8064",
+            "GaN",
+            _hexagonal(3.216, 5.240),
+            wurtzite,
+            fractional=True,
+            band_gap=1.720,
+            stability=0.0,
+            delta_e=-0.652,
+        ),
+        _structure(
+            "5246",
+            "NaCl",
+            _fcc(5.696),
+            [("Na", rocksalt[0]), ("Cl", rocksalt[1])],
+            fractional=True,
+            band_gap=5.108,
+            stability=0.0,
+            delta_e=-1.872,
+        ),
+        _structure(
+            "5368",
+            "MgO",
+            _fcc(4.257),
+            [("Mg", rocksalt[0]), ("O", rocksalt[1])],
+            fractional=True,
+            band_gap=4.505,
+            stability=0.0,
+            delta_e=-2.993,
+        ),
+        _structure(
+            "8103",
+            "Fe",
+            _bcc(2.833),
+            [("Fe", [0.0, 0.0, 0.0])],
+            fractional=True,
+            band_gap=0.0,
+            stability=0.0,
+            delta_e=0.0,
+        ),
+        _structure(
+            "9142",
+            "Fe2O3",
+            _rhombohedral_from_hex(5.035, 13.747),
+            corundum,
+            fractional=True,
+            band_gap=1.947,
+            stability=0.006,
+            delta_e=-1.697,
+        ),
+        _structure(
+            "13215",
+            "TiO2",
+            _hexagonal(2.95, 4.68),
+            [("Ti", [0.0, 0.0, 0.0]), ("O", [1 / 3, 2 / 3, 0.25]), ("O", [2 / 3, 1 / 3, 0.75])],
+            fractional=True,
+            band_gap=None,
+            stability=0.412,
+            delta_e=-2.914,
+        ),
     ]
 
 

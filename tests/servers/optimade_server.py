@@ -153,9 +153,17 @@ class OptimadeServer:
         started = time.monotonic()
         self._proc = subprocess.Popen(
             [
-                sys.executable, "-m", "uvicorn", "optimade.server.main:app",
-                "--host", LOOPBACK, "--port", str(self.port),
-                "--log-level", "warning", "--no-access-log",
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "optimade.server.main:app",
+                "--host",
+                LOOPBACK,
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+                "--no-access-log",
             ],
             cwd=self._tmp,
             env=env,
@@ -172,9 +180,7 @@ class OptimadeServer:
                     self._cleanup_process()
                     if "address already in use" in out.lower():
                         raise _PortTaken(out)
-                    raise RuntimeError(
-                        f"OPTIMADE server exited with code {code} during start-up:\n{out}"
-                    )
+                    raise RuntimeError(f"OPTIMADE server exited with code {code} during start-up:\n{out}")
                 try:
                     if client.get(f"{self.v1_url}/info").status_code == 200:
                         break
