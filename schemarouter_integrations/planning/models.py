@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidatorFunctionWrapHandler,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 FallbackScope = Literal["disabled", "same_provider", "cross_provider"]
 CallScope = Literal["primary", "same_provider", "cross_provider"]
@@ -87,7 +98,11 @@ class Rejection(BaseModel):
 
 
 class Plan(BaseModel):
-    """A compiled, bounded route: a primary call, its fallbacks and every rejection."""
+    """A compiled, bounded route: a primary call, its fallbacks and every rejection.
+
+    ``rejected`` is materialised on first access, so planning over large registries does not
+    pay for rejection objects nobody reads.
+    """
 
     model_config = _FROZEN
 
@@ -95,8 +110,50 @@ class Plan(BaseModel):
     need: tuple[str, ...]
     primary: ToolCall | None
     fallbacks: tuple[ToolCall, ...] = ()
-    rejected: tuple[Rejection, ...] = ()
     executable_only: bool = False
+
+    _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
+    _unreached: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _accept_rejected(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        raw = None
+        if isinstance(data, dict) and "rejected" in data:
+            data = dict(data)
+            raw = data.pop("rejected")
+        plan = handler(data)
+        if raw is not None:
+            items = [r if isinstance(r, Rejection) else Rejection.model_validate(r) for r in raw]
+            plan._rejections = [(r.tool, r.endpoint, r.reason) for r in items]
+        return plan
+
+    @classmethod
+    def compiled(
+        cls,
+        *,
+        rejections: list[tuple[str, str, str]],
+        unreached: Callable[[], list[tuple[str, str, str]]] | None = None,
+        **fields: Any,
+    ) -> Plan:
+        """Build a plan from trusted planner output without re-validating it.
+
+        *unreached* lazily gives the rejections of candidates the planner never had to look at.
+        """
+        plan = cls.model_construct(**fields)
+        plan._rejections = rejections
+        plan._unreached = unreached
+        return plan
+
+    @computed_field  # type: ignore[prop-decorator]
+    @cached_property
+    def rejected(self) -> tuple[Rejection, ...]:
+        """One entry per candidate left out: ``tool``, ``endpoint``, ``reason``."""
+        build: Callable[..., Rejection] = Rejection.model_construct
+        raw = list(self._rejections)
+        if self._unreached is not None:
+            raw.extend(self._unreached())
+        return tuple(build(tool=t, endpoint=e, reason=r) for t, e, r in raw)
 
     @property
     def calls(self) -> tuple[ToolCall, ...]:

@@ -1,43 +1,105 @@
 """The deterministic planner: one primary route and a bounded, precompiled fallback chain.
 
-Candidates are ordered by a documented key, smallest first:
+Candidates (routes serving the whole need) are walked in a documented order: tools named in
+``preferred_tools`` first, in that order; then by evidence score (2 per needed field served by
+semantic id or name, 1 per alias-only match, +1 when the endpoint projects fields server-side;
+higher first), ``cost_units`` (lower first), tool name and endpoint name. The first candidate
+that passes every check becomes the primary. Fallbacks, only when the primary has an explicit
+provider, are the next passing candidates of the same provider, then (``cross_provider``) of
+other explicit providers, up to ``max_fallbacks``.
 
-1. position in ``preferred_tools`` (tools not named there come after all named ones);
-2. evidence score, higher first: 2 per needed field served by semantic id or name, 1 per
-   field served only by an alias, +1 when the endpoint can project fields server-side;
-3. ``cost_units``, lower first;
-4. tool name, then endpoint name.
-
-The first candidate that passes every check becomes the primary. Fallbacks (only when the
-primary has an explicit provider) are the next passing candidates of the same provider,
-then, for ``cross_provider``, of other explicit providers, up to ``max_fallbacks``.
-Checks run lazily, cheapest first, so a large registry costs one pass of dictionary look-ups
-plus schema validation of the few routes that end up in the chain.
+Checks run lazily, cheapest first, and the walk stops once the chain is full; candidates never
+reached get their rejection reason only when ``Plan.rejected`` is read. A plan therefore costs a
+few dictionary look-ups plus schema checks of the routes that end up in, or just before, the chain.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..registry import BindingState, FieldMatch, Registry, Route
-from .models import CallScope, FieldEvidence, Plan, PlanRequest, Rejection, ToolCall
+from ..contracts import canonical_json
+from ..registry import Registry, Route
+from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
 from .need import need_from_fields, need_from_query
+from .ordering import Candidate, Ordering, ordering_for
 
 CooldownView = Callable[[str], float | None]
 """Seconds of cooldown left for an access path, or ``None`` when it is available."""
 
+Rejections = list[tuple[str, str, str]]
+_MAX_VERDICTS = 256
 
-@dataclass(slots=True)
-class _Candidate:
-    route: Route
-    evidence: dict[str, FieldMatch]
-    key: tuple[int, int, float, str, str]
 
-    @property
-    def provider(self) -> str | None:
-        return self.route.tool.explicit_provider
+class _Walk:
+    """State of one compilation: what was visited, chosen and rejected."""
+
+    def __init__(
+        self,
+        request: PlanRequest,
+        registry: Registry,
+        cooldown_left: CooldownView,
+        executable_only: bool,
+    ) -> None:
+        self.request = request
+        self.registry = registry
+        self.cooldown_left = cooldown_left
+        self.executable_only = executable_only
+        self.arguments_key = canonical_json(request.arguments)
+        self.visited: set[str] = set()
+        self.rejected: Rejections = []
+
+    def first_passing(self, candidates: Iterable[Candidate], *, heads_chain: bool) -> Candidate | None:
+        for candidate in candidates:
+            if candidate.route.path in self.visited:
+                continue
+            self.visited.add(candidate.route.path)
+            problem = self.problem(candidate.route, heads_chain=heads_chain)
+            if problem is None:
+                return candidate
+            self.rejected.append((candidate.tool, candidate.route.endpoint.name, problem))
+        return None
+
+    def problem(self, route: Route, *, heads_chain: bool) -> str | None:
+        request = self.request
+        read_only = route.endpoint.read_only
+        automatic = request.fallback_scope != "disabled"
+        chosen = heads_chain and route.tool.name in request.preferred_tools
+        if read_only is not True and (automatic or not chosen):
+            label = "mutating (read_only=False)" if read_only is False else "unclassified (read_only unset)"
+            rule = (
+                "every call of an automatic fallback chain must be read_only=True"
+                if automatic
+                else "only read_only=True routes are chosen unless named in preferred_tools"
+            )
+            return f"{label}: {rule}"
+        left = self.cooldown_left(route.path)
+        if left is not None:
+            return f"unavailable: in cooldown for another {left:.1f}s"
+        if self.executable_only:
+            state = self.registry.binding_state(route.tool.name)
+            if state != "ready":
+                return f"binding is {state}: bind an invoker to the current contract to use it"
+        return self.argument_problem(route)
+
+    def argument_problem(self, route: Route) -> str | None:
+        verdicts = route.argument_verdicts
+        if self.arguments_key in verdicts:
+            return verdicts[self.arguments_key]
+        arguments = self.request.arguments
+        verdict: str | None = None
+        dropped = sorted(set(arguments) - route.argument_names)
+        if dropped:
+            verdict = f"does not accept argument(s) {dropped}; dropping them would answer another question"
+        else:
+            error = next(iter(route.argument_validator().iter_errors(arguments)), None)
+            if error is not None:
+                where = "/".join(str(p) for p in error.absolute_path) or "arguments"
+                verdict = f"arguments do not fit its input schema ({where}: {error.message})"
+        if len(verdicts) >= _MAX_VERDICTS:
+            verdicts.clear()
+        verdicts[self.arguments_key] = verdict
+        return verdict
 
 
 def compile_plan(
@@ -48,180 +110,109 @@ def compile_plan(
     executable_only: bool = False,
 ) -> Plan:
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
-    index = registry.index
-    need = (
-        need_from_fields(request.fields, index)
-        if request.fields is not None
-        else need_from_query(request.query, index)
-    )
-    rejected: list[Rejection] = []
-    candidates = _candidates(request, registry, need, rejected)
+    need = _need(request, registry)
+    ordering = ordering_for(registry, need)
+    walk = _Walk(request, registry, cooldown_left, executable_only)
+    walk.rejected.extend(ordering.not_serving)
+    preferred = request.preferred_tools
 
-    def check(candidate: _Candidate, *, heads_chain: bool) -> str | None:
-        return _first_problem(candidate, request, registry, cooldown_left, executable_only, heads_chain)
-
-    primary: _Candidate | None = None
-    remaining: list[_Candidate] = []
-    for position, candidate in enumerate(candidates):
-        problem = check(candidate, heads_chain=True)
-        if problem is None:
-            primary = candidate
-            remaining = candidates[position + 1 :]
-            break
-        rejected.append(_reject(candidate.route, problem))
-
-    fallbacks: list[tuple[_Candidate, CallScope]] = []
+    primary = walk.first_passing(ordering.in_order(preferred), heads_chain=True)
+    chain: list[tuple[Candidate, CallScope]] = []
     if primary is not None:
-        fallbacks = _compile_fallbacks(primary, remaining, request, check, rejected)
+        chain.append((primary, "primary"))
+        chain.extend(_fallbacks(primary, ordering, walk))
 
-    chain: list[tuple[_Candidate, CallScope]] = [(primary, "primary")] if primary else []
-    chain.extend(fallbacks)
-    calls = tuple(_tool_call(c, need, request, scope, _explain(c, scope, request)) for c, scope in chain)
-    return Plan.model_construct(
+    calls = tuple(_cached_call(c, need, walk, scope) for c, scope in chain)
+    return Plan.compiled(
+        rejections=walk.rejected,
+        unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
         request=request,
         need=need,
         primary=calls[0] if calls else None,
         fallbacks=calls[1:],
-        rejected=tuple(rejected),
         executable_only=executable_only,
     )
 
 
-def _candidates(
-    request: PlanRequest, registry: Registry, need: tuple[str, ...], rejected: list[Rejection]
-) -> list[_Candidate]:
-    preferred = {name: rank for rank, name in enumerate(request.preferred_tools)}
-    unranked = len(preferred)
-    out: list[_Candidate] = []
-    for route in registry.routes():
-        evidence: dict[str, FieldMatch] = {}
-        missing: list[str] = []
-        for sid in need:
-            match = route.serving(sid)
-            if match is None:
-                missing.append(sid)
-            else:
-                evidence[sid] = match
-        if missing:
-            rejected.append(
-                _reject(
-                    route,
-                    f"exposes no field for {', '.join(map(repr, missing))} "
-                    "(no matching semantic id, name or alias)",
-                )
-            )
-            continue
-        score = sum(1 if m.kind == "alias" else 2 for m in evidence.values())
-        score += 1 if route.endpoint.projection is not None else 0
-        key = (
-            preferred.get(route.tool.name, unranked),
-            -score,
-            route.endpoint.cost_units,
-            route.tool.name,
-            route.endpoint.name,
-        )
-        out.append(_Candidate(route, evidence, key))
-    out.sort(key=lambda c: c.key)
-    return out
+def _need(request: PlanRequest, registry: Registry) -> tuple[str, ...]:
+    if request.fields is not None:
+        return need_from_fields(request.fields, registry.index)
+    key = ("need", request.query)
+    cached = registry.cache.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    need = need_from_query(request.query, registry.index)
+    if len(registry.cache) < 4096:
+        registry.cache[key] = need
+    return need
 
 
-def _first_problem(
-    candidate: _Candidate,
-    request: PlanRequest,
-    registry: Registry,
-    cooldown_left: CooldownView,
-    executable_only: bool,
-    heads_chain: bool,
-) -> str | None:
-    route = candidate.route
-    read_only = route.endpoint.read_only
-    automatic = request.fallback_scope != "disabled"
-    explicitly_chosen = route.tool.name in request.preferred_tools
-    if read_only is not True and (automatic or not (heads_chain and explicitly_chosen)):
-        label = "mutating (read_only=False)" if read_only is False else "unclassified (read_only unset)"
-        rule = (
-            "every call of an automatic fallback chain must be read_only=True"
-            if automatic
-            else "only read_only=True routes are chosen unless named in preferred_tools"
-        )
-        return f"{label}: {rule}"
-    left = cooldown_left(route.path)
-    if left is not None:
-        return f"unavailable: in cooldown for another {left:.1f}s"
-    if executable_only:
-        state: BindingState = registry.binding_state(route.tool.name)
-        if state != "ready":
-            return f"binding is {state}: bind an invoker to the current contract to use it"
-    return _argument_problem(route, request.arguments)
-
-
-def _argument_problem(route: Route, arguments: dict[str, Any]) -> str | None:
-    accepted = route.endpoint.argument_names
-    dropped = sorted(set(arguments) - accepted)
-    if dropped:
-        return f"does not accept argument(s) {dropped}; dropping them would answer another question"
-    errors = list(route.argument_validator().iter_errors(arguments))
-    if errors:
-        first = errors[0]
-        where = "/".join(str(p) for p in first.absolute_path) or "arguments"
-        return f"arguments do not fit its input schema ({where}: {first.message})"
-    return None
-
-
-def _compile_fallbacks(
-    primary: _Candidate,
-    remaining: Sequence[_Candidate],
-    request: PlanRequest,
-    check: Callable[..., str | None],
-    rejected: list[Rejection],
-) -> list[tuple[_Candidate, CallScope]]:
-    scope = request.fallback_scope
-    if scope == "disabled":
-        why = f"fallback is disabled; {primary.route.path} is the primary"
-        rejected.extend(_reject(c.route, why) for c in remaining)
-        return []
+def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
+    request = walk.request
     provider = primary.provider
-    if provider is None:
-        why = f"primary {primary.route.tool.name!r} has no explicit provider, so no fallback is compiled"
-        rejected.extend(_reject(c.route, why) for c in remaining)
+    if request.fallback_scope == "disabled" or provider is None:
         return []
-    same = [c for c in remaining if c.provider == provider]
-    others = [c for c in remaining if c.provider != provider]
-    ordered: list[tuple[_Candidate, CallScope | None]] = [(c, "same_provider") for c in same]
-    for candidate in others:
-        if scope == "cross_provider" and candidate.provider is not None:
-            ordered.append((candidate, "cross_provider"))
-        else:
-            ordered.append((candidate, None))
-    chosen: list[tuple[_Candidate, CallScope]] = []
-    for candidate, call_scope in ordered:
-        if call_scope is None:
-            why = (
-                "has no explicit provider; cross-provider fallback needs one"
-                if candidate.provider is None
-                else f"provider {candidate.provider!r} differs from {provider!r} (scope same_provider)"
-            )
-            rejected.append(_reject(candidate.route, why))
-            continue
-        if len(chosen) >= request.max_fallbacks:
-            rejected.append(
-                _reject(candidate.route, f"chain is full (max_fallbacks={request.max_fallbacks})")
-            )
-            continue
-        problem = check(candidate, heads_chain=False)
-        if problem is None:
-            chosen.append((candidate, call_scope))
-        else:
-            rejected.append(_reject(candidate.route, problem))
+    chosen: list[tuple[Candidate, CallScope]] = []
+    same = ordering.of_provider(provider, request.preferred_tools)
+    while len(chosen) < request.max_fallbacks:
+        found = walk.first_passing(same, heads_chain=False)
+        if found is None:
+            break
+        chosen.append((found, "same_provider"))
+    if request.fallback_scope == "cross_provider":
+        others = (
+            c
+            for c in ordering.in_order(request.preferred_tools)
+            if c.provider is not None and c.provider != provider
+        )
+        while len(chosen) < request.max_fallbacks:
+            found = walk.first_passing(others, heads_chain=False)
+            if found is None:
+                break
+            chosen.append((found, "cross_provider"))
     return chosen
 
 
+def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallbacks: int) -> Rejections:
+    """Reasons for the candidates the walk never reached (computed when first read)."""
+    if primary is None:
+        return []
+    request = walk.request
+    provider = primary.provider
+    out: Rejections = []
+    for candidate in ordering.ranked:
+        if candidate.route.path in walk.visited:
+            continue
+        if request.fallback_scope == "disabled":
+            reason = f"fallback is disabled; {primary.route.path} is the primary"
+        elif provider is None:
+            reason = f"primary {primary.tool!r} has no explicit provider, so no fallback is compiled"
+        elif candidate.provider is None and candidate.provider != provider:
+            reason = "has no explicit provider; cross-provider fallback needs one"
+        elif candidate.provider != provider and request.fallback_scope == "same_provider":
+            reason = f"provider {candidate.provider!r} differs from {provider!r} (scope same_provider)"
+        else:
+            reason = f"chain is full (max_fallbacks={request.max_fallbacks})"
+        out.append((candidate.tool, candidate.route.endpoint.name, reason))
+    return out
+
+
+def _cached_call(candidate: Candidate, need: tuple[str, ...], walk: _Walk, scope: CallScope) -> ToolCall:
+    """Compiled calls are immutable and depend only on these inputs, so they are reused."""
+    preferred = candidate.tool in walk.request.preferred_tools
+    key = ("call", candidate.route.path, need, walk.arguments_key, scope, preferred)
+    cache = walk.registry.cache
+    call = cache.get(key)
+    if isinstance(call, ToolCall):
+        return call
+    call = _tool_call(candidate, need, walk.request, scope)
+    if len(cache) < 8192:
+        cache[key] = call
+    return call
+
+
 def _tool_call(
-    candidate: _Candidate,
-    need: tuple[str, ...],
-    request: PlanRequest,
-    scope: CallScope,
-    explanation: str,
+    candidate: Candidate, need: tuple[str, ...], request: PlanRequest, scope: CallScope
 ) -> ToolCall:
     route = candidate.route
     endpoint = route.endpoint
@@ -231,27 +222,29 @@ def _tool_call(
     else:
         selected = tuple(f.name for f in endpoint.fields)
         projection = {}
-    return ToolCall(
-        tool=route.tool.name,
-        endpoint=endpoint.name,
-        provider=route.tool.provider,
-        access_mode=route.tool.access_mode,
-        tool_fingerprint=route.tool.fingerprint,
-        endpoint_fingerprint=endpoint.fingerprint,
-        arguments=dict(request.arguments),
-        selected_fields=selected,
-        server_projection=projection,
-        scope=scope,
-        read_only=endpoint.read_only,
-        evidence={
-            sid: FieldEvidence(field=m.field.name, matched=m.matched, match_kind=m.kind)
-            for sid, m in candidate.evidence.items()
-        },
-        explanation=explanation,
-    )
+    evidence = {
+        sid: FieldEvidence.model_construct(field=m.field.name, matched=m.matched, match_kind=m.kind)
+        for sid, m in candidate.evidence.items()
+    }
+    values: dict[str, Any] = {
+        "tool": route.tool.name,
+        "endpoint": endpoint.name,
+        "provider": route.tool.provider,
+        "access_mode": route.tool.access_mode,
+        "tool_fingerprint": route.tool.fingerprint,
+        "endpoint_fingerprint": endpoint.fingerprint,
+        "arguments": dict(request.arguments),
+        "selected_fields": selected,
+        "server_projection": projection,
+        "scope": scope,
+        "read_only": endpoint.read_only,
+        "evidence": evidence,
+        "explanation": _explain(candidate, scope, request),
+    }
+    return ToolCall.model_construct(**values)
 
 
-def _explain(candidate: _Candidate, scope: CallScope, request: PlanRequest) -> str:
+def _explain(candidate: Candidate, scope: CallScope, request: PlanRequest) -> str:
     route = candidate.route
     served = (
         ", ".join(
@@ -267,7 +260,3 @@ def _explain(candidate: _Candidate, scope: CallScope, request: PlanRequest) -> s
     else:
         why = f"cross-provider fallback ({candidate.provider})"
     return f"{why}; serves {served}; read_only={route.endpoint.read_only}"
-
-
-def _reject(route: Route, reason: str) -> Rejection:
-    return Rejection.model_construct(tool=route.tool.name, endpoint=route.endpoint.name, reason=reason)

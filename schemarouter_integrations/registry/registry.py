@@ -53,6 +53,8 @@ class Registry:
         self._routes: dict[str, Route] = {}
         self._index: SurfaceIndex | None = None
         self.version = 0
+        self.cache: dict[object, object] = {}
+        """Derived data keyed by its inputs (planning orderings); cleared on every contract change."""
 
     # -- contracts -------------------------------------------------------------------
     def register(self, spec: ToolSpec) -> None:
@@ -98,6 +100,7 @@ class Registry:
 
     def _changed(self) -> None:
         self._index = None
+        self.cache.clear()
         self.version += 1
 
     # -- bindings --------------------------------------------------------------------

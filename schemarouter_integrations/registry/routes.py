@@ -42,10 +42,21 @@ class Route:
     path: str
     matches: dict[str, FieldMatch] = field(default_factory=dict)
     validator: Validator | None = None
+    provider: str | None = None
+    projection_bonus: int = 0
+    argument_names: frozenset[str] = frozenset()
+    argument_verdicts: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
-        route = cls(tool=tool, endpoint=endpoint, path=f"{tool.name}.{endpoint.name}")
+        route = cls(
+            tool=tool,
+            endpoint=endpoint,
+            path=f"{tool.name}.{endpoint.name}",
+            provider=tool.explicit_provider,
+            projection_bonus=1 if endpoint.projection is not None else 0,
+            argument_names=endpoint.argument_names,
+        )
         for spec in endpoint.fields:
             route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))
             route._add(spec.name, FieldMatch(spec, "name", spec.name))

@@ -36,9 +36,16 @@ def formula(path: str) -> FieldSpec:
     return FieldSpec(name="formula", path=[path], aliases=["chemical formula"])
 
 
-def endpoint(name: str = "search", *, fields: list[FieldSpec], read_only: bool | None = True,
-             projection: ServerProjectionSpec | None = None, input_schema: dict[str, Any] | None = None,
-             retry: RetryPolicy | None = None, cost_units: float = 1.0) -> EndpointSpec:
+def endpoint(
+    name: str = "search",
+    *,
+    fields: list[FieldSpec],
+    read_only: bool | None = True,
+    projection: ServerProjectionSpec | None = None,
+    input_schema: dict[str, Any] | None = None,
+    retry: RetryPolicy | None = None,
+    cost_units: float = 1.0,
+) -> EndpointSpec:
     return EndpointSpec(
         name=name,
         fields=fields,
@@ -53,42 +60,64 @@ def endpoint(name: str = "search", *, fields: list[FieldSpec], read_only: bool |
 
 def mp_api(**kw: Any) -> ToolSpec:
     return ToolSpec(
-        name="mp_api", provider="materials_project", access_mode="openapi",
-        endpoints=[endpoint(fields=[band_gap(), formula("formula_pretty"),
-                                    FieldSpec(name="bulk_modulus", path=["bulk_modulus", "vrh"],
-                                              aliases=["bulk modulus", "K_VRH"])],
-                            projection=ServerProjectionSpec(parameter="_fields",
-                                                            field_map={"formula": "formula_pretty"}),
-                            **kw)],
+        name="mp_api",
+        provider="materials_project",
+        access_mode="openapi",
+        endpoints=[
+            endpoint(
+                fields=[
+                    band_gap(),
+                    formula("formula_pretty"),
+                    FieldSpec(
+                        name="bulk_modulus", path=["bulk_modulus", "vrh"], aliases=["bulk modulus", "K_VRH"]
+                    ),
+                ],
+                projection=ServerProjectionSpec(parameter="_fields", field_map={"formula": "formula_pretty"}),
+                **kw,
+            )
+        ],
     )
 
 
 def mp_optimade(**kw: Any) -> ToolSpec:
     return ToolSpec(
-        name="mp_optimade", provider="materials_project", access_mode="optimade",
-        endpoints=[endpoint(fields=[band_gap("_mp_band_gap"), formula("chemical_formula_reduced")],
-                            projection=ServerProjectionSpec(
-                                parameter="response_fields",
-                                field_map={"band_gap": "_mp_band_gap",
-                                           "formula": "chemical_formula_reduced"}),
-                            **kw)],
+        name="mp_optimade",
+        provider="materials_project",
+        access_mode="optimade",
+        endpoints=[
+            endpoint(
+                fields=[band_gap("_mp_band_gap"), formula("chemical_formula_reduced")],
+                projection=ServerProjectionSpec(
+                    parameter="response_fields",
+                    field_map={"band_gap": "_mp_band_gap", "formula": "chemical_formula_reduced"},
+                ),
+                **kw,
+            )
+        ],
     )
 
 
 def mp_python(**kw: Any) -> ToolSpec:
     return ToolSpec(
-        name="mp_python", provider="materials_project", access_mode="python",
+        name="mp_python",
+        provider="materials_project",
+        access_mode="python",
         endpoints=[endpoint(fields=[band_gap(), formula("formula_pretty")], **kw)],
     )
 
 
 def oqmd_api(**kw: Any) -> ToolSpec:
     return ToolSpec(
-        name="oqmd_api", provider="oqmd", access_mode="openapi",
-        endpoints=[endpoint(fields=[band_gap(), formula("name")],
-                            projection=ServerProjectionSpec(parameter="fields",
-                                                            field_map={"formula": "name"}),
-                            **kw)],
+        name="oqmd_api",
+        provider="oqmd",
+        access_mode="openapi",
+        endpoints=[
+            endpoint(
+                fields=[band_gap(), formula("name")],
+                projection=ServerProjectionSpec(parameter="fields", field_map={"formula": "name"}),
+                **kw,
+            )
+        ],
     )
 
 
@@ -124,8 +153,9 @@ def unavailable(message: str = "connect error") -> InvocationUnavailableError:
     return InvocationUnavailableError(message)
 
 
-def seed_router(router: SchemaRouter | None = None, *, down: tuple[str, ...] = (),
-                **endpoint_kw: Any) -> tuple[SchemaRouter, dict[str, FakeInvoker]]:
+def seed_router(
+    router: SchemaRouter | None = None, *, down: tuple[str, ...] = (), **endpoint_kw: Any
+) -> tuple[SchemaRouter, dict[str, FakeInvoker]]:
     """A router with the seed's four tools bound; the tools in *down* are unavailable."""
     router = router or SchemaRouter()
     invokers = {}

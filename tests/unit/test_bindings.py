@@ -7,8 +7,12 @@ import pytest
 from schemarouter_integrations import PlanRequest, RegistrationError, SchemaRouter, ToolSpec
 from tests.unit.seed import FakeInvoker, band_gap, endpoint, mp_api, seed_router
 
-REQUEST = PlanRequest(query="Si band gap", arguments={"formula": "Si"}, preferred_tools=["mp_api"],
-                      fallback_scope="cross_provider")
+REQUEST = PlanRequest(
+    query="Si band gap",
+    arguments={"formula": "Si"},
+    preferred_tools=["mp_api"],
+    fallback_scope="cross_provider",
+)
 
 
 def test_registering_with_an_invoker_is_ready() -> None:

@@ -5,11 +5,30 @@ from __future__ import annotations
 import schemarouter_integrations
 
 API_NAMES = {
-    "SchemaRouter", "ToolSpec", "EndpointSpec", "FieldSpec", "ServerProjectionSpec", "RetryPolicy",
-    "CooldownPolicy", "PlanRequest", "Plan", "ToolCall", "ToolResult", "RunBudget", "RouterEvent",
-    "SchemaRouterError", "RegistrationError", "PlanningError", "NoRouteError", "PolicyViolationError",
-    "SchemaValidationError", "StaleFingerprintError", "InvocationUnavailableError",
-    "NonRetryableInvocationError", "BudgetExceededError", "AllRoutesUnavailableError",
+    "SchemaRouter",
+    "ToolSpec",
+    "EndpointSpec",
+    "FieldSpec",
+    "ServerProjectionSpec",
+    "RetryPolicy",
+    "CooldownPolicy",
+    "PlanRequest",
+    "Plan",
+    "ToolCall",
+    "ToolResult",
+    "RunBudget",
+    "RouterEvent",
+    "SchemaRouterError",
+    "RegistrationError",
+    "PlanningError",
+    "NoRouteError",
+    "PolicyViolationError",
+    "SchemaValidationError",
+    "StaleFingerprintError",
+    "InvocationUnavailableError",
+    "NonRetryableInvocationError",
+    "BudgetExceededError",
+    "AllRoutesUnavailableError",
 }
 
 

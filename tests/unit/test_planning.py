@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from schemarouter_integrations import (
-    EndpointSpec,
     FieldSpec,
     PlanRequest,
     SchemaRouter,
@@ -64,7 +63,9 @@ def test_each_call_carries_its_own_contract_and_projection() -> None:
 
 def test_fallback_is_disabled_by_default() -> None:
     router, _ = seed_router()
-    plan = router.plan(PlanRequest(query="Si band gap", arguments={"formula": "Si"}, preferred_tools=["mp_api"]))
+    plan = router.plan(
+        PlanRequest(query="Si band gap", arguments={"formula": "Si"}, preferred_tools=["mp_api"])
+    )
     assert chain(plan) == [("mp_api.search", "primary")]
     assert "fallback is disabled" in reasons(plan)["oqmd_api.search"]
 
@@ -121,7 +122,9 @@ def elastic_router() -> SchemaRouter:
             name="provider_a_api",
             provider="provider_a",
             access_mode="openapi",
-            endpoints=[endpoint(fields=[FieldSpec(name="elastic_modulus", aliases=aliases), formula("formula")])],
+            endpoints=[
+                endpoint(fields=[FieldSpec(name="elastic_modulus", aliases=aliases), formula("formula")])
+            ],
         )
     )
     router.register(
@@ -158,8 +161,12 @@ def elastic_router() -> SchemaRouter:
 @pytest.mark.parametrize("query", ["Si elastic modulus", "Si의 탄성계수", "youngs modulus of Si"])
 def test_elastic_modulus_need_is_kept_across_fallback(query: str) -> None:
     plan = elastic_router().plan(
-        PlanRequest(query=query, arguments={"formula": "Si"}, preferred_tools=["provider_a_api"],
-                    fallback_scope="cross_provider")
+        PlanRequest(
+            query=query,
+            arguments={"formula": "Si"},
+            preferred_tools=["provider_a_api"],
+            fallback_scope="cross_provider",
+        )
     )
     assert plan.need == ("elastic_modulus",)
     assert [c.tool for c in plan.calls] == ["provider_a_api", "provider_b_optimade"]
@@ -178,12 +185,18 @@ def test_korean_alias_is_recorded_as_evidence() -> None:
 def mixed_policy_router() -> SchemaRouter:
     router, _ = seed_router()
     router.register(
-        ToolSpec(name="mp_legacy", provider="materials_project",
-                 endpoints=[endpoint(fields=[band_gap()], read_only=None)])
+        ToolSpec(
+            name="mp_legacy",
+            provider="materials_project",
+            endpoints=[endpoint(fields=[band_gap()], read_only=None)],
+        )
     )
     router.register(
-        ToolSpec(name="mp_writer", provider="materials_project",
-                 endpoints=[endpoint(fields=[band_gap()], read_only=False)])
+        ToolSpec(
+            name="mp_writer",
+            provider="materials_project",
+            endpoints=[endpoint(fields=[band_gap()], read_only=False)],
+        )
     )
     return router
 
@@ -198,7 +211,10 @@ def test_unclassified_and_mutating_routes_are_rejected_from_a_fallback_chain() -
 def test_mutating_route_cannot_head_a_fallback_chain_even_when_preferred() -> None:
     plan = mixed_policy_router().plan(SEED_REQUEST.model_copy(update={"preferred_tools": ("mp_writer",)}))
     assert plan.primary is not None and plan.primary.tool == "mp_api"
-    assert "every call of an automatic fallback chain must be read_only=True" in reasons(plan)["mp_writer.search"]
+    assert (
+        "every call of an automatic fallback chain must be read_only=True"
+        in reasons(plan)["mp_writer.search"]
+    )
 
 
 def test_without_fallback_only_a_preferred_route_may_be_unclassified() -> None:
@@ -211,9 +227,16 @@ def test_without_fallback_only_a_preferred_route_may_be_unclassified() -> None:
 def test_route_that_cannot_take_the_arguments_is_rejected() -> None:
     router, _ = seed_router()
     router.register(
-        ToolSpec(name="oqmd_by_id", provider="oqmd",
-                 endpoints=[endpoint(fields=[band_gap()],
-                                     input_schema={"type": "object", "properties": {"entry_id": {"type": "integer"}}})])
+        ToolSpec(
+            name="oqmd_by_id",
+            provider="oqmd",
+            endpoints=[
+                endpoint(
+                    fields=[band_gap()],
+                    input_schema={"type": "object", "properties": {"entry_id": {"type": "integer"}}},
+                )
+            ],
+        )
     )
     plan = router.plan(SEED_REQUEST.model_copy(update={"max_fallbacks": 8}))
     assert "does not accept argument(s) ['formula']" in reasons(plan)["oqmd_by_id.search"]
@@ -228,8 +251,14 @@ def test_arguments_of_the_wrong_type_are_rejected_with_the_schema_message() -> N
 
 def test_route_missing_a_required_argument_is_rejected() -> None:
     router = SchemaRouter()
-    schema = {"type": "object", "properties": {"material_id": {"type": "string"}}, "required": ["material_id"]}
-    router.register(ToolSpec(name="mp_get", provider="mp", endpoints=[endpoint(fields=[band_gap()], input_schema=schema)]))
+    schema = {
+        "type": "object",
+        "properties": {"material_id": {"type": "string"}},
+        "required": ["material_id"],
+    }
+    router.register(
+        ToolSpec(name="mp_get", provider="mp", endpoints=[endpoint(fields=[band_gap()], input_schema=schema)])
+    )
     plan = router.plan(PlanRequest(query="band gap"))
     assert plan.primary is None
     assert "'material_id' is a required property" in reasons(plan)["mp_get.search"]
@@ -237,7 +266,9 @@ def test_route_missing_a_required_argument_is_rejected() -> None:
 
 def test_preferred_tool_that_is_incompatible_gives_way_to_the_best_score() -> None:
     router, _ = seed_router()
-    plan = router.plan(SEED_REQUEST.model_copy(update={"query": "Si bulk modulus", "preferred_tools": ("oqmd_api",)}))
+    plan = router.plan(
+        SEED_REQUEST.model_copy(update={"query": "Si bulk modulus", "preferred_tools": ("oqmd_api",)})
+    )
     assert plan.primary is not None and plan.primary.tool == "mp_api"
     assert "exposes no field for 'bulk_modulus'" in reasons(plan)["oqmd_api.search"]
 
@@ -257,7 +288,7 @@ def test_plan_is_deterministic_whatever_the_registration_order() -> None:
     one = forward.plan(SEED_REQUEST).model_dump()
     two = backward.plan(SEED_REQUEST).model_dump()
     assert one["primary"] == two["primary"] and one["fallbacks"] == two["fallbacks"]
-    assert forward.plan(SEED_REQUEST) == forward.plan(SEED_REQUEST)
+    assert forward.plan(SEED_REQUEST).model_dump() == forward.plan(SEED_REQUEST).model_dump()
 
 
 def test_route_in_cooldown_drops_out_and_returns_when_it_expires() -> None:
@@ -288,10 +319,40 @@ def test_no_eligible_route_gives_a_plan_without_primary() -> None:
 
 def test_input_schema_free_endpoint_still_refuses_to_drop_arguments() -> None:
     router = SchemaRouter()
-    router.register(ToolSpec(name="free", provider="p", endpoints=[endpoint(fields=[band_gap()], input_schema={})]))
+    router.register(
+        ToolSpec(name="free", provider="p", endpoints=[endpoint(fields=[band_gap()], input_schema={})])
+    )
     assert router.plan(PlanRequest(query="band gap", arguments={"formula": "Si"})).primary is None
     assert router.plan(PlanRequest(query="band gap")).primary is not None
 
 
 def test_formula_input_schema_fixture_is_strict() -> None:
     assert FORMULA_INPUT["additionalProperties"] is False
+
+
+def test_plan_reflects_a_registry_change_at_once() -> None:
+    router, _ = seed_router()
+    request = SEED_REQUEST.model_copy(update={"preferred_tools": ()})
+    before = router.plan(request)
+    router.register(
+        ToolSpec(
+            name="aaa_cheap",
+            provider="materials_project",
+            endpoints=[
+                endpoint(
+                    fields=[band_gap()], cost_units=0.1, projection=ServerProjectionSpec(parameter="fields")
+                )
+            ],
+        )
+    )
+    after = router.plan(request)
+    assert before.primary is not None and after.primary is not None
+    assert after.primary.tool == "aaa_cheap" != before.primary.tool
+
+
+def test_argument_checks_are_remembered_per_argument_set() -> None:
+    router, _ = seed_router()
+    good = router.plan(SEED_REQUEST)
+    bad = router.plan(SEED_REQUEST.model_copy(update={"arguments": {"formula": 14}}))
+    assert good.primary is not None and bad.primary is None
+    assert router.plan(SEED_REQUEST).primary is not None
