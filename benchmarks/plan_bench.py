@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._timing import fmt_ms, median_seconds  # noqa: E402
-from schemarouter_integrations import (  # noqa: E402
+from benchmarks._timing import fmt_ms, median_seconds
+from schemarouter_integrations import (
     EndpointSpec,
     FieldSpec,
     PlanRequest,
