@@ -1,0 +1,63 @@
+"""LlamaIndex integration: the router as one tool, and its events as instrumentation events.
+
+``SchemaRouterToolSpec(router, ...).to_tool_list()`` gives agents one ``FunctionTool`` whose
+arguments are ``query`` plus the canonical arguments of the registered endpoints. Every
+router event of a call is dispatched through LlamaIndex's instrumentation dispatcher, inside
+a span around the routed call, as a ``BaseEvent`` subclass (``ToolFallbackEvent``, ...).
+
+Needs the extra: ``pip install "schemarouter-integrations[llamaindex]"``.
+"""
+
+from __future__ import annotations
+
+try:
+    import llama_index.core.instrumentation
+    import llama_index.core.tools  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess
+    raise ImportError(
+        "schemarouter_integrations.llamaindex needs llama-index-core; install the extra "
+        '`pip install "schemarouter-integrations[llamaindex]"`'
+    ) from exc
+
+from .events import (
+    HealthProbeEvent,
+    OtherRouterEvent,
+    PlanCompiledEvent,
+    RouteAvailableEvent,
+    RoutePrunedEvent,
+    RouteUnavailableEvent,
+    RunEndEvent,
+    RunErrorEvent,
+    RunStartEvent,
+    SchemaRouterEvent,
+    ToolEndEvent,
+    ToolErrorEvent,
+    ToolFallbackEvent,
+    ToolRetryEvent,
+    ToolStartEvent,
+    dispatch_router_event,
+    instrumentation_event,
+)
+from .tool_spec import SchemaRouterToolSpec, instrument_router
+
+__all__ = [
+    "HealthProbeEvent",
+    "OtherRouterEvent",
+    "PlanCompiledEvent",
+    "RouteAvailableEvent",
+    "RoutePrunedEvent",
+    "RouteUnavailableEvent",
+    "RunEndEvent",
+    "RunErrorEvent",
+    "RunStartEvent",
+    "SchemaRouterEvent",
+    "SchemaRouterToolSpec",
+    "ToolEndEvent",
+    "ToolErrorEvent",
+    "ToolFallbackEvent",
+    "ToolRetryEvent",
+    "ToolStartEvent",
+    "dispatch_router_event",
+    "instrument_router",
+    "instrumentation_event",
+]

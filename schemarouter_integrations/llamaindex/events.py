@@ -10,11 +10,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from llama_index.core.instrumentation import Dispatcher, get_dispatcher
+# llama_index.core re-exports these without __all__; the ignores only silence that.
+from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
+from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: ignore[attr-defined]
 from llama_index.core.instrumentation.events import BaseEvent
 from pydantic import Field
 
-from ..execution.events import RouterEvent
+from ..execution.events import AttemptRecord, RouterEvent
 from ..execution.result import ToolResult
 from ..planning.models import CallScope
 
@@ -182,11 +184,16 @@ class RunEndEvent(SchemaRouterEvent):
 
 
 class RunErrorEvent(SchemaRouterEvent):
-    """``run.error``: the run failed; ``exception`` is the router error (not serialised)."""
+    """``run.error``: the run failed; ``exception`` is the router error (not serialised).
+
+    ``route`` and ``attempts`` say which access paths ran and how each attempt ended.
+    """
 
     router_event_type: Literal["run.error"] = "run.error"
     error_type: str
     error: str
+    route: list[str] = Field(default_factory=list)
+    attempts: list[AttemptRecord] = Field(default_factory=list)
     exception: BaseException | None = Field(default=None, exclude=True, repr=False)
 
 
