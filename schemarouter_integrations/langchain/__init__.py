@@ -1,0 +1,25 @@
+"""LangChain integration: the router as one ``BaseTool``, with its events as custom events.
+
+``SchemaRouterTool`` exposes ``query`` plus the canonical arguments of the registered
+read-only endpoints to the model; scope, budget, preferred tools and health stay with the
+application. Every router event of a run is dispatched as a LangChain custom event named by
+its type (``"tool.fallback"``, ...), recorded on the LangSmith tool run, and every attempted
+route becomes a child run. ``SchemaRouterCallbackHandler`` collects those events.
+
+Needs the ``langchain`` extra: ``pip install "schemarouter-integrations[langchain]"``.
+"""
+
+from __future__ import annotations
+
+try:
+    import langchain_core  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a test with the module hidden
+    raise ImportError(
+        "schemarouter_integrations.langchain needs langchain-core; install the extra: "
+        'pip install "schemarouter-integrations[langchain]"'
+    ) from exc
+
+from .callbacks import SchemaRouterCallbackHandler
+from .tool import SchemaRouterTool
+
+__all__ = ["SchemaRouterCallbackHandler", "SchemaRouterTool"]

@@ -1,0 +1,115 @@
+"""The framework-neutral helpers (framework_common) that the LangChain tool is built on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+
+from schemarouter_integrations import (
+    NonRetryableInvocationError,
+    PlanRequest,
+    PolicyViolationError,
+    RouterEvent,
+    SchemaRouter,
+    StaleFingerprintError,
+    ToolSpec,
+)
+from schemarouter_integrations.framework_common import (
+    ToolOptions,
+    arguments_model,
+    event_from_json,
+    model_error_message,
+    trace_payload,
+)
+from tests.unit.seed import FakeInvoker, band_gap, endpoint, seed_router
+
+ODD_NAMES = {
+    "type": "object",
+    "properties": {
+        "_limit": {"type": "integer"},
+        "band-gap-min": {"type": "number"},
+        "json": {"type": "string"},
+    },
+}
+
+
+def fallback_run_events() -> list[RouterEvent]:
+    router, _ = seed_router(down=("mp_api",))
+    request = PlanRequest(query="band gap of Si", fallback_scope="same_provider")
+
+    async def collect() -> list[RouterEvent]:
+        return [event async for event in router.stream(request)]
+
+    return anyio.run(collect)
+
+
+def test_options_drop_arguments_the_model_left_out() -> None:
+    request = ToolOptions(fallback_scope="same_provider").request(
+        "Si band gap", {"formula": "Si", "limit": None}
+    )
+    assert request.arguments == {"formula": "Si"}
+    assert request.fallback_scope == "same_provider"
+
+
+def test_argument_names_that_are_not_identifiers_are_renamed_and_mapped_back() -> None:
+    router = SchemaRouter()
+    router.register(
+        ToolSpec(name="api", provider="p", endpoints=[endpoint(fields=[band_gap()], input_schema=ODD_NAMES)])
+    )
+    arguments = arguments_model(router)
+    assert {a.name: a.python_name for a in arguments.arguments} == {
+        "_limit": "limit",
+        "band-gap-min": "band_gap_min",
+        "json": "json_",
+    }
+    values = arguments.model.model_validate({"query": "gap", "_limit": 2, "band_gap_min": 1.0}).model_dump()
+    assert arguments.to_canonical(values) == {"_limit": 2, "band-gap-min": 1.0}
+
+
+def test_argument_accepted_by_some_sources_only_says_so() -> None:
+    router, _ = seed_router()
+    narrow = {"type": "object", "properties": {"elements": {"type": "array", "items": {"type": "string"}}}}
+    router.register(
+        ToolSpec(
+            name="alex", provider="alexandria", endpoints=[endpoint(fields=[band_gap()], input_schema=narrow)]
+        ),
+        FakeInvoker("oqmd_api"),
+    )
+    (elements,) = [a for a in arguments_model(router).arguments if a.name == "elements"]
+    assert not elements.universal
+    assert "Only some sources accept it" in elements.description
+
+
+def test_event_json_round_trips_to_typed_events_including_the_result() -> None:
+    events = fallback_run_events()
+    rebuilt = [event_from_json(e.model_dump(mode="json")) for e in events]
+    assert [type(e) for e in rebuilt] == [type(e) for e in events]
+    result = getattr(rebuilt[-1], "result", None)
+    assert result is not None and result.route == ["mp_api.search", "mp_optimade.search"]
+
+
+def test_trace_payload_summarises_the_result_instead_of_copying_records() -> None:
+    payload = trace_payload(fallback_run_events()[-1])
+    assert payload["result"] == {
+        "access_path": "mp_optimade.search",
+        "provider": "materials_project",
+        "access_mode": "optimade",
+        "records": 1,
+        "route": ["mp_api.search", "mp_optimade.search"],
+        "fallbacks": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        StaleFingerprintError("plan again"),
+        PolicyViolationError("mutating fallback"),
+        NonRetryableInvocationError("api.search raised TypeError"),
+        TypeError("bug"),
+    ],
+)
+def test_errors_the_model_cannot_fix_get_no_model_message(error: Any) -> None:
+    assert model_error_message(error) is None
