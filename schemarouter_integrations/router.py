@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
+from functools import partial
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -12,15 +14,16 @@ import anyio
 
 from ._sync import run_sync
 from .contracts import CooldownPolicy, ToolSpec
-from .errors import RegistrationError
+from .errors import RegistrationError, SchemaRouterError
 from .execution import Executor, RouterEvent, RunBudget, RunContext, ToolResult
 from .execution.events import (
     RouteAvailableEvent,
     RouteUnavailableEvent,
+    RunEndEvent,
     RunErrorEvent,
     RunStartEvent,
 )
-from .execution.executor import Sleep
+from .execution.executor import PlanSource, Sleep
 from .execution.sinks import EventBus, EventSink
 from .health import CooldownTracker
 from .health.service import HealthService, Probe
@@ -52,6 +55,7 @@ class SchemaRouter:
         sleep: Sleep | None = None,
         rng: random.Random | None = None,
         max_response_bytes: int = 10 * 1024 * 1024,
+        http_client: httpx.AsyncClient | None = None,
     ) -> None:
         self.clock: Clock = clock or time.monotonic
         self.availability_store = availability_store or MemoryAvailabilityStore()
@@ -62,7 +66,8 @@ class SchemaRouter:
         self.max_response_bytes = max_response_bytes
         self._executor = Executor(self.registry, self.cooldowns, sleep=sleep or anyio.sleep, rng=rng)
         self._health = HealthService(self)
-        self._http: httpx.AsyncClient | None = None
+        self._http: httpx.AsyncClient | None = http_client
+        self._owns_http = http_client is None
 
     # -- registration and bindings ---------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -114,7 +119,7 @@ class SchemaRouter:
             headers=headers,
             base_url=base_url,
             timeout_seconds=timeout_seconds,
-            client=self.http_client,
+            client=lambda: self.http_client,
             max_response_bytes=self.max_response_bytes,
             **options,
         )
@@ -152,7 +157,7 @@ class SchemaRouter:
     @property
     def http_client(self) -> httpx.AsyncClient:
         """The router's shared, pooled HTTP client (created on first use)."""
-        if self._http is None or self._http.is_closed:
+        if self._http is None or (self._http.is_closed and self._owns_http):
             from .adapters.http import make_http_client
 
             self._http = make_http_client()
@@ -173,42 +178,55 @@ class SchemaRouter:
     async def invoke(
         self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
     ) -> ToolResult:
-        """Run a request (planned with :meth:`plan_executable`) or a compiled plan."""
+        """Run a request (planned with :meth:`plan_executable`) or a compiled plan as is.
+
+        Returns the :class:`ToolResult` of the route that succeeded; raises the run's error.
+        """
         last: RouterEvent | None = None
         async for event in self.stream(request_or_plan, budget=budget):
             last = event
         if isinstance(last, RunErrorEvent) and last.exception is not None:
             raise last.exception
-        result = getattr(last, "result", None)
-        assert isinstance(result, ToolResult)
-        return result
+        if not isinstance(last, RunEndEvent) or last.result is None:  # pragma: no cover
+            raise SchemaRouterError("the run ended without a result")
+        return last.result
 
     def invoke_sync(
         self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
     ) -> ToolResult:
-        """:meth:`invoke` for scripts and notebooks, inside or outside a running loop."""
+        """:meth:`invoke` for scripts and notebooks, inside or outside a running loop.
+
+        Inside a running loop the run goes to a worker thread with its own loop, so invokers
+        must not depend on the caller's loop; prefer ``await router.invoke(...)`` there.
+        """
         return run_sync(lambda: self.invoke(request_or_plan, budget=budget))
 
     async def stream(
         self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
-    ) -> AsyncIterator[RouterEvent]:
-        """Yield the run's events live; the last is ``run.end`` or ``run.error``."""
+    ) -> AsyncGenerator[RouterEvent, None]:
+        """Yield the run's events live, as they happen; the last is ``run.end`` or ``run.error``.
+
+        Every event goes to the subscribed sinks before it is yielded.
+        """
         ctx = RunContext()
-        plan = request_or_plan if isinstance(request_or_plan, Plan) else None
-        request = plan.request if plan else _request(request_or_plan)  # type: ignore[arg-type]
+        source: PlanSource
+        if isinstance(request_or_plan, Plan):
+            request, source = request_or_plan.request, request_or_plan
+        else:
+            request = _request(request_or_plan)
+            source = partial(self.plan_executable, request)
         first = ctx.event(RunStartEvent, query=request.query)
         await self.events.publish(first)
         yield first
         try:
-            if plan is None:
-                plan = self.plan_executable(request)
-            async for event in self._executor.run(plan, budget, ctx):
-                await self.events.publish(event)
-                yield event
-        except anyio.get_cancelled_exc_class():
+            async with aclosing(self._executor.run(source, budget, ctx)) as run:
+                async for event in run:
+                    await self.events.publish(event)
+                    yield event
+        except anyio.get_cancelled_exc_class() as cancelled:
             with anyio.CancelScope(shield=True):
                 await self.events.publish(
-                    ctx.event(RunErrorEvent, error_type="Cancelled", error="the run was cancelled")
+                    ctx.error_event(cancelled, error_type="Cancelled", error="the run was cancelled")
                 )
             raise
 
@@ -310,12 +328,18 @@ class SchemaRouter:
 
     async def aclose(self) -> None:
         """Stop the monitor and background services and close the HTTP client."""
-        with anyio.CancelScope(shield=True):
+        # The monitor's and the store's task groups were entered in this task: they must be
+        # exited here directly, not inside a new cancel scope (anyio requires the innermost).
+        try:
             await self._health.stop()
-            await self.availability_store.aclose()
-            if self._http is not None:
-                await self._http.aclose()
-                self._http = None
+        finally:
+            try:
+                await self.availability_store.aclose()
+            finally:
+                with anyio.CancelScope(shield=True):
+                    if self._http is not None and self._owns_http:
+                        await self._http.aclose()
+                        self._http = None
 
     def _path(self, tool: str, endpoint: str) -> str:
         spec = self.registry.tool(tool)

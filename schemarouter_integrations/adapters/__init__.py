@@ -1,13 +1,44 @@
-"""Adapters: OpenAPI, OPTIMADE and Python callables, with one HTTP error map."""
+"""Adapters: OpenAPI, OPTIMADE and Python callables, with one HTTP error map.
+
+``build_url_route`` reads a document (``kind="openapi"``) or discovers an API
+(``kind="optimade"``) and returns the contract and a bound-ready invoker; nothing is
+registered when it raises. Secrets in ``headers`` only ever go to the API's own origin.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
 from ..contracts import ToolSpec
+from ..errors import RegistrationError
 from ..registry import Invoker
+from .http import DEFAULT_MAX_RESPONSE_BYTES, ClientSource, HttpTarget, make_http_client, origin_of
+from .http_errors import http_failure, parse_retry_after
+from .openapi import build_openapi_route
+from .openapi_invoker import OpenApiInvoker
+from .openapi_servers import validate_base_url
+from .optimade import OptimadeInvoker, build_optimade_route
+from .probes import openapi_operation_probe, optimade_info_probe
+from .python import build_callable_route
+
+__all__ = [
+    "DEFAULT_MAX_RESPONSE_BYTES",
+    "HttpTarget",
+    "OpenApiInvoker",
+    "OptimadeInvoker",
+    "build_callable_route",
+    "build_url_route",
+    "http_failure",
+    "make_http_client",
+    "openapi_operation_probe",
+    "optimade_info_probe",
+    "parse_retry_after",
+]
+
+KINDS = ("openapi", "optimade")
 
 
 async def build_url_route(
@@ -15,8 +46,66 @@ async def build_url_route(
     *,
     kind: str,
     name: str,
-    client: httpx.AsyncClient,
+    client: ClientSource,
+    provider: str | None = None,
+    access_mode: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    base_url: str | None = None,
+    timeout_seconds: float = 10.0,
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     **options: Any,
 ) -> tuple[ToolSpec, Invoker]:
-    """Read the document at *url* and build the ToolSpec and invoker for it."""
-    raise NotImplementedError("URL adapters are not implemented yet")
+    """Read the document at *url* and build the ToolSpec and invoker for it.
+
+    *client* is the router's shared client, or a callable returning it (preferred: the
+    invoker then follows the router when it re-creates its client).
+
+    OpenAPI options: ``projection``, ``fields``, ``read_only`` (per operation), ``operations``,
+    ``retry``, ``cost_units``, ``description``, ``validate_output``. OPTIMADE options:
+    ``fields``, ``max_pages``, ``entries``, ``retry``, ``cost_units``, ``description``.
+    """
+    if kind not in KINDS:
+        raise RegistrationError(f"kind must be one of {KINDS}, got {kind!r}")
+    if not timeout_seconds > 0:
+        raise RegistrationError("timeout_seconds must be positive")
+    if max_response_bytes < 1:
+        raise RegistrationError("max_response_bytes must be positive")
+    try:
+        home = origin_of(url)
+    except (ValueError, httpx.InvalidURL) as exc:
+        raise RegistrationError(f"add_url() needs an absolute http(s) URL: {exc}") from None
+    secrets = _headers(headers)
+    if kind == "optimade":
+        if base_url is not None:
+            raise RegistrationError("kind='optimade' reads the API at url itself; base_url is not used")
+        target = HttpTarget(client, home, secrets, timeout_seconds, max_response_bytes)
+        return await build_optimade_route(
+            url, name=name, target=target, provider=provider, access_mode=access_mode, options=options
+        )
+    api = validate_base_url(base_url) if base_url is not None else None
+    api_origin = origin_of(api) if api is not None else home
+    target = HttpTarget(client, api_origin, secrets, timeout_seconds, max_response_bytes)
+    document_target = HttpTarget(
+        client, home, secrets if home == api_origin else {}, timeout_seconds, max_response_bytes
+    )
+    return await build_openapi_route(
+        url,
+        name=name,
+        target=target,
+        document_target=document_target,
+        base_url=api,
+        provider=provider,
+        access_mode=access_mode,
+        options=options,
+    )
+
+
+def _headers(headers: Mapping[str, str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in (headers or {}).items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise RegistrationError("headers must map header names to string values")
+        if any(ch in key + value for ch in "\r\n\0"):
+            raise RegistrationError(f"header {key!r} contains a line break or NUL")
+        out[key] = value
+    return out

@@ -14,16 +14,29 @@ _VALIDATORS: dict[str, Validator] = {}
 _MAX_CACHED = 4096
 
 
+_CHECKED: set[str] = set()
+
+
 def check_schema(schema: dict[str, Any], *, what: str) -> None:
-    """Raise ``ValueError`` naming *what* when *schema* is not a valid JSON Schema."""
+    """Raise ``ValueError`` naming *what* when *schema* is not a valid JSON Schema.
+
+    Schemas already found valid are remembered by fingerprint, so large OpenAPI documents
+    with many shared schemas are meta-validated once per distinct schema.
+    """
     if not isinstance(schema, dict):
         raise ValueError(f"{what} must be a JSON Schema object, got {type(schema).__name__}")
+    key = fingerprint_of(schema)
+    if key in _CHECKED:
+        return
     cls = validator_for(schema, default=jsonschema.Draft202012Validator)
     try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
         location = "/".join(str(p) for p in exc.absolute_path) or "<root>"
         raise ValueError(f"{what} is not a valid JSON Schema at {location}: {exc.message}") from exc
+    if len(_CHECKED) >= _MAX_CACHED:
+        _CHECKED.clear()
+    _CHECKED.add(key)
 
 
 def compiled_validator(schema: dict[str, Any], key: str | None = None) -> Validator:
