@@ -37,7 +37,9 @@ def materials_router() -> SchemaRouter:
                         FieldSpec(name="formula", path=["formula_pretty"]),
                         FieldSpec(name="bulk_modulus", path=["bulk_modulus", "vrh"], aliases=["K_VRH"]),
                     ],
-                    projection=ServerProjectionSpec(parameter="_fields", field_map={"formula": "formula_pretty"}),
+                    projection=ServerProjectionSpec(
+                        parameter="_fields", field_map={"formula": "formula_pretty"}
+                    ),
                 )
             ],
         )

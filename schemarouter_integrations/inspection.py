@@ -31,7 +31,13 @@ class ToolSnapshot(BaseModel):
 
 
 class ProbeSnapshot(BaseModel):
-    """What is known about one registered health probe."""
+    """What is known about one registered health probe (never the callable itself).
+
+    ``last_run`` is on the router's monotonic clock; ``last_outcome`` is ``"ok"``,
+    ``"failed"`` (returned False or a non-bool), ``"timeout"`` or ``"error"`` (raised).
+    A ``stale`` probe no longer runs: its tool's contract changed, the tool was removed or
+    the endpoint is no longer read_only=True (``stale_reason`` says which).
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -39,14 +45,26 @@ class ProbeSnapshot(BaseModel):
     last_run: float | None = None
     last_outcome: str | None = None
     last_error: str | None = None
+    last_duration_ms: float | None = None
     consecutive_failures: int = 0
+    runs: int = 0
     stale: bool = False
+    stale_reason: str | None = None
 
 
 class HealthSnapshot(BaseModel):
+    """The monitor, the probes and the availability store.
+
+    ``store`` holds the store's ``status()``: ``kind`` (``"memory"``, ``"redis"``),
+    ``shared``, ``connected``, ``last_error`` and store-specific counters.
+    """
+
     model_config = ConfigDict(frozen=True)
 
     monitor_running: bool = False
+    interval_seconds: float | None = None
+    probe_timeout_seconds: float | None = None
+    max_concurrency: int | None = None
     probes: dict[str, ProbeSnapshot] = Field(default_factory=dict)
     store: dict[str, Any] = Field(default_factory=dict)
 

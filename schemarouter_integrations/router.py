@@ -315,7 +315,7 @@ class SchemaRouter:
 
     # -- lifecycle -------------------------------------------------------------------
     async def __aenter__(self) -> SchemaRouter:
-        await self.availability_store.start()
+        await self._health.open()  # the router's background task group; starts the store
         return self
 
     async def __aexit__(
@@ -328,18 +328,15 @@ class SchemaRouter:
 
     async def aclose(self) -> None:
         """Stop the monitor and background services and close the HTTP client."""
-        # The monitor's and the store's task groups were entered in this task: they must be
-        # exited here directly, not inside a new cancel scope (anyio requires the innermost).
+        # The background task group was entered in this task: it is exited here directly,
+        # not inside a new cancel scope (anyio requires it to be the innermost scope).
         try:
-            await self._health.stop()
+            await self._health.close()
         finally:
-            try:
-                await self.availability_store.aclose()
-            finally:
-                with anyio.CancelScope(shield=True):
-                    if self._http is not None and self._owns_http:
-                        await self._http.aclose()
-                        self._http = None
+            with anyio.CancelScope(shield=True):
+                if self._http is not None and self._owns_http:
+                    await self._http.aclose()
+                    self._http = None
 
     def _path(self, tool: str, endpoint: str) -> str:
         spec = self.registry.tool(tool)

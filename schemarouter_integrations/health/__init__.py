@@ -1,5 +1,6 @@
-"""Health: cooldowns, probes and the monitor."""
+"""Health: cooldowns, trusted probes and the background monitor."""
 
 from .cooldowns import CooldownTracker
+from .probes import Probe, ProbeEntry, ProbeOutcome, run_probe
 
-__all__ = ["CooldownTracker"]
+__all__ = ["CooldownTracker", "Probe", "ProbeEntry", "ProbeOutcome", "run_probe"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ..contracts import CooldownPolicy
 from ..stores import AvailabilityMark, AvailabilityStore
 from ..stores.base import Clock
@@ -10,9 +12,13 @@ from ..stores.base import Clock
 class CooldownTracker:
     """Turns failures into bounded marks in an :class:`AvailabilityStore`.
 
-    The n-th consecutive failure of a path cools it for ``policy.seconds_for(n)``; a success
-    (invocation or probe) resets the count. A Retry-After hint lengthens the cooldown up to
-    ``policy.max_seconds``. Nothing is ever marked for longer than ``max_seconds``.
+    The n-th consecutive failure of a path cools it for ``policy.seconds_for(n)`` (doubling
+    by default); a success (invocation or probe) resets the count. A Retry-After hint
+    lengthens the cooldown, and a failure never shortens a cooldown already running, but
+    no mark ever reaches past ``policy.max_seconds`` from now: every mark expires.
+
+    The count is the larger of this router's own streak and the ``failures`` carried by the
+    current mark, so routers sharing a store grow one cooldown together.
     """
 
     def __init__(self, policy: CooldownPolicy, store: AvailabilityStore, clock: Clock) -> None:
@@ -22,6 +28,7 @@ class CooldownTracker:
         self._failures: dict[str, int] = {}
 
     def cooldown_left(self, path: str) -> float | None:
+        """Seconds until *path* reopens, or None when it is available (local view only)."""
         mark = self.store.get(path)
         if mark is None:
             return None
@@ -30,24 +37,30 @@ class CooldownTracker:
     def record_failure(
         self, path: str, *, reason: str | None = None, at_least: float | None = None
     ) -> AvailabilityMark:
+        """Count one more consecutive failure of *path* and cool it accordingly."""
         previous = self.store.get(path)
         count = max(self._failures.get(path, 0), previous.failures if previous else 0) + 1
         self._failures[path] = count
         seconds = self.policy.seconds_for(count)
-        if at_least is not None:
-            seconds = min(max(seconds, at_least), self.policy.max_seconds)
+        if at_least is not None and math.isfinite(at_least):
+            seconds = max(seconds, at_least)
+        if previous is not None:
+            seconds = max(seconds, previous.until - self.clock())
         return self.mark(path, seconds=seconds, reason=reason, failures=count)
 
     def mark(
         self, path: str, *, seconds: float | None, reason: str | None, failures: int | None = None
     ) -> AvailabilityMark:
-        length = self.policy.base_seconds if seconds is None else seconds
+        """Cool *path* for *seconds* (default ``base_seconds``), clamped to ``[0, max_seconds]``."""
+        length = self.policy.base_seconds if seconds is None else float(seconds)
+        if math.isnan(length):
+            raise ValueError("a cooldown length must be a number of seconds, not NaN")
         length = min(max(length, 0.0), self.policy.max_seconds)
         mark = AvailabilityMark(
             path=path,
             until=self.clock() + length,
             reason=reason,
-            failures=failures if failures is not None else self._failures.get(path, 1),
+            failures=failures if failures is not None else max(self._failures.get(path, 0), 1),
         )
         self.store.mark_unavailable(mark)
         return mark
@@ -58,4 +71,5 @@ class CooldownTracker:
         return self.store.mark_available(path)
 
     def failures(self, path: str) -> int:
+        """This router's current streak of consecutive failures of *path*."""
         return self._failures.get(path, 0)

@@ -1,15 +1,18 @@
 """The availability store interface: where cooldown marks live.
 
 Planning reads marks synchronously from a local view (no I/O per plan). Stores that share
-marks with other processes keep that view current in the background.
+marks with other processes keep that view current in the background: ``start()`` launches
+that work and ``aclose()`` stops it (``async with router:`` calls both).
 """
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 Clock = Callable[[], float]
 
@@ -25,9 +28,15 @@ class AvailabilityMark:
 
 
 class AvailabilityStore(ABC):
-    """Holds unavailable marks; every mark expires on its own."""
+    """Holds unavailable marks; every mark expires on its own.
 
-    clock: Clock
+    ``get``, ``active``, ``mark_unavailable`` and ``mark_available`` are synchronous and
+    touch only the local view, so planning and execution never wait on a network.
+    """
+
+    #: Short name shown as ``kind`` in ``status()``.
+    kind: str = "custom"
+    clock: Clock = staticmethod(time.monotonic)
 
     def attach(self, clock: Clock) -> None:
         """Give the store the router's monotonic clock."""
@@ -55,6 +64,32 @@ class AvailabilityStore(ABC):
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Stop background services."""
 
+    async def flush(self) -> None:  # noqa: B027 - optional hook
+        """Wait until local changes are shared (at once for local stores).
+
+        A shared store waits as long as its server is away: bound it with
+        ``anyio.move_on_after``/``fail_after``.
+        """
+
     def status(self) -> dict[str, Any]:
-        """What inspect() shows about this store (never secrets)."""
-        return {"kind": type(self).__name__}
+        """What inspect() shows about this store: ``kind``, ``shared``, ``connected``,
+        ``last_error`` and ``marks`` (never secrets)."""
+        return {
+            "kind": self.kind,
+            "shared": False,
+            "connected": True,
+            "last_error": None,
+            "marks": len(self.active()),
+        }
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()

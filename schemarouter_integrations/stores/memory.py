@@ -6,7 +6,9 @@ from .base import AvailabilityMark, AvailabilityStore
 
 
 class MemoryAvailabilityStore(AvailabilityStore):
-    """Marks in a dict; expired marks are dropped when read."""
+    """Marks in a dict, for this process only; expired marks are dropped when read."""
+
+    kind = "memory"
 
     def __init__(self) -> None:
         self._marks: dict[str, AvailabilityMark] = {}

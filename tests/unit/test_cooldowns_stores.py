@@ -1,0 +1,74 @@
+"""Availability stores: the local view planning reads, without any server."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from schemarouter_integrations.stores import AvailabilityMark, MemoryAvailabilityStore, RedisAvailabilityStore
+from tests.unit.fakes import FakeClock
+
+PATH = "mp_api.search"
+
+
+def test_memory_store_forgets_a_mark_when_it_expires() -> None:
+    clock = FakeClock()
+    store = MemoryAvailabilityStore()
+    store.attach(clock)
+    store.mark_unavailable(AvailabilityMark(PATH, until=clock() + 5))
+    clock.advance(5)
+    assert (store.get(PATH), store.active(), store.mark_available(PATH)) == (None, {}, False)
+
+
+def test_redis_store_marks_the_local_view_at_once_before_it_starts() -> None:
+    clock = FakeClock()
+    store = RedisAvailabilityStore("redis://127.0.0.1:1/0", namespace="tests")
+    store.attach(clock)
+    mark = AvailabilityMark(PATH, until=clock() + 30, reason="timeout", failures=2)
+    store.mark_unavailable(mark)
+    assert store.get(PATH) == mark
+    status = store.status()
+    assert (status["connected"], status["pending_writes"], status["marks"]) == (False, 1, 1)
+
+
+def test_redis_store_clears_the_local_view_at_once() -> None:
+    clock = FakeClock()
+    store = RedisAvailabilityStore("redis://127.0.0.1:1/0")
+    store.attach(clock)
+    store.mark_unavailable(AvailabilityMark(PATH, until=clock() + 30))
+    assert store.mark_available(PATH) is True
+    assert store.active() == {}
+
+
+def test_redis_store_expires_marks_on_the_router_clock() -> None:
+    clock = FakeClock()
+    store = RedisAvailabilityStore("redis://127.0.0.1:1/0")
+    store.attach(clock)
+    store.mark_unavailable(AvailabilityMark(PATH, until=clock() + 30))
+    clock.advance(30)
+    assert store.get(PATH) is None
+
+
+def test_redis_store_status_names_the_server_without_credentials() -> None:
+    store = RedisAvailabilityStore("redis://admin:hunter2@cache.internal:6380/3", namespace="fleet")
+    status = store.status()
+    assert status["server"] == "redis://cache.internal:6380/3"
+    assert "hunter2" not in repr(status) and "admin" not in repr(status)
+    assert (status["kind"], status["shared"], status["namespace"]) == ("redis", True, "fleet")
+
+
+@pytest.mark.parametrize("namespace", ["", "two words"])
+def test_redis_store_refuses_a_blank_namespace(namespace: str) -> None:
+    with pytest.raises(ValueError, match="namespace"):
+        RedisAvailabilityStore("redis://127.0.0.1:1/0", namespace=namespace)
+
+
+def test_redis_store_without_the_redis_extra_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [m for m in sys.modules if m == "redis" or m.startswith("redis.")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "redis", None)
+    monkeypatch.delitem(sys.modules, "schemarouter_integrations.stores.redis", raising=False)
+    with pytest.raises(ImportError, match=r"schemarouter-integrations\[redis\]"):
+        importlib.import_module("schemarouter_integrations.stores.redis")
