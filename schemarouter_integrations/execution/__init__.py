@@ -2,9 +2,9 @@
 
 from .budget import BudgetMeter, RunBudget
 from .context import RunContext
-from .events import EVENT_TYPES, RouterEvent
+from .events import EVENT_TYPES, AttemptRecord, RouterEvent
 from .executor import Executor
-from .result import AttemptRecord, ToolResult
+from .result import ToolResult
 
 __all__ = [
     "EVENT_TYPES",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any, TypeVar
 
 from ..planning import ToolCall
-from .events import RouterEvent
-from .result import AttemptRecord
+from .events import AttemptRecord, RouterEvent, RunErrorEvent
 
 E = TypeVar("E", bound=RouterEvent)
 
@@ -24,7 +24,9 @@ class RunContext:
         self.records: list[dict[str, Any]] = []
 
     def event(self, cls: type[E], **payload: Any) -> E:
-        event = cls(run_id=self.run_id, seq=len(self.events) + 1, **payload)
+        """Build, stamp, record and return a validated *cls* event."""
+        # An explicit timestamp is much cheaper than the field's default factory.
+        event = cls(run_id=self.run_id, seq=len(self.events) + 1, timestamp=time.time(), **payload)
         self.events.append(event)
         return event
 
@@ -37,4 +39,17 @@ class RunContext:
                 error_type=type(error).__name__ if error is not None else None,
                 error=str(error) if error is not None else None,
             )
+        )
+
+    def error_event(
+        self, exc: BaseException, *, error_type: str | None = None, error: str | None = None
+    ) -> RunErrorEvent:
+        """The run's ``run.error`` event for *exc*, with the route and attempts so far."""
+        return self.event(
+            RunErrorEvent,
+            error_type=error_type or type(exc).__name__,
+            error=str(exc) if error is None else error,
+            route=list(self.route),
+            attempts=list(self.attempts),
+            exception=exc,
         )

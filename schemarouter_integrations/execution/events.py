@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..planning.models import CallScope
+
+if TYPE_CHECKING:
+    from .result import ToolResult
+
+
+class AttemptRecord(BaseModel):
+    """One attempt on one access path and how it ended."""
+
+    model_config = ConfigDict(frozen=True)
+
+    access_path: str
+    attempt: int
+    ok: bool
+    error_type: str | None = None
+    error: str | None = None
 
 
 class RouterEvent(BaseModel):
@@ -119,19 +134,29 @@ class HealthProbeEvent(_RouteEvent):
 
 
 class RunEndEvent(RouterEvent):
+    """The run's last event on success; ``result`` is the run's :class:`ToolResult`."""
+
     type: Literal["run.end"] = "run.end"
     tool: str
     endpoint: str
     fallbacks: int
-    result: Any = Field(default=None, description="the ToolResult")
+    result: ToolResult | None = None
 
 
 class RunErrorEvent(RouterEvent):
+    """The run's last event on failure.
+
+    ``exception`` is the raised error (not serialised); ``route`` and ``attempts`` say which
+    access paths ran before the run ended and how each attempt ended.
+    """
+
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
     type: Literal["run.error"] = "run.error"
     error_type: str
     error: str
+    route: list[str] = Field(default_factory=list)
+    attempts: list[AttemptRecord] = Field(default_factory=list)
     exception: BaseException | None = Field(default=None, exclude=True, repr=False)
 
 

@@ -1,18 +1,28 @@
-"""Running a compiled plan: retries, cooldowns, bounded fallback and typed events."""
+"""Running a compiled plan: retries, cooldowns, bounded fallback and typed events.
+
+One run: ``plan.compiled``; preflight of the whole chain (policy, fingerprints, bindings,
+arguments: nothing is invoked when it fails); then per call: budget, ``tool.start``,
+attempts with backoff, output validation and projection; ``run.end`` or ``run.error``.
+Only :class:`InvocationUnavailableError` raised by an invoker is retried, cools the path
+down and falls back to the next call; any other error, or cancellation, ends the run.
+"""
 
 from __future__ import annotations
 
 import inspect
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from ..contracts import EndpointSpec
 from ..contracts.schemas import compiled_validator, validation_errors
 from ..errors import (
     AllRoutesUnavailableError,
+    BudgetExceededError,
     InvocationUnavailableError,
     NonRetryableInvocationError,
+    NoRouteError,
     RouteAttempt,
     SchemaRouterError,
     SchemaValidationError,
@@ -29,19 +39,19 @@ from .events import (
     RouterEvent,
     RouteUnavailableEvent,
     RunEndEvent,
-    RunErrorEvent,
     ToolEndEvent,
     ToolErrorEvent,
     ToolFallbackEvent,
     ToolRetryEvent,
     ToolStartEvent,
 )
-from .preflight import preflight
+from .preflight import Step, preflight
 from .projection import locate_records, project_records
 from .result import ToolResult
 from .retry import backoff_seconds
 
 Sleep = Callable[[float], Awaitable[None]]
+PlanSource = Plan | Callable[[], Plan]
 
 
 class _RouteFailed(Exception):
@@ -64,29 +74,37 @@ class Executor:
         self.sleep = sleep
         self.rng = rng
 
-    async def run(self, plan: Plan, budget: RunBudget | None, ctx: RunContext) -> AsyncIterator[RouterEvent]:
+    async def run(
+        self, source: PlanSource, budget: RunBudget | None, ctx: RunContext
+    ) -> AsyncGenerator[RouterEvent, None]:
         """Yield the run's events live; the last one is ``run.end`` or ``run.error``.
 
-        Cancellation propagates as is (nothing is marked unavailable).
+        *source* is a compiled plan or a zero-argument planner called at the start of the
+        run. Any error, planning included, ends the stream with ``run.error`` carrying the
+        exception. Cancellation propagates as is and marks nothing unavailable.
         """
-        yield ctx.event(
-            PlanCompiledEvent,
-            need=list(plan.need),
-            primary=plan.primary.access_path if plan.primary else None,
-            fallbacks=[c.access_path for c in plan.fallbacks],
-            rejected=len(plan.rejected),
-        )
         try:
-            calls, pruned = preflight(plan, self.registry, self.cooldowns)
+            plan = source if isinstance(source, Plan) else source()
+            yield ctx.event(
+                PlanCompiledEvent,
+                need=list(plan.need),
+                primary=plan.primary.access_path if plan.primary else None,
+                fallbacks=[c.access_path for c in plan.fallbacks],
+                rejected=len(plan.rejected),
+            )
+            steps, pruned = preflight(plan, self.registry, self.cooldowns)
             for item in pruned:
                 yield ctx.event(RoutePrunedEvent, **_route(item.call), reason=item.reason)
-            async for event in self._run_chain(calls, BudgetMeter(budget), ctx):
+            async for event in self._run_chain(steps, BudgetMeter(budget), ctx):
                 yield event
+            winner = ctx.winner
+            if winner is None:  # _run_chain either sets a winner or raises
+                raise SchemaRouterError("the run ended without a result")
             result = ToolResult(
-                tool=ctx.route[-1].split(".", 1)[0],
-                endpoint=ctx.route[-1].split(".", 1)[1],
-                provider=ctx.winner.provider if ctx.winner else None,
-                access_mode=ctx.winner.access_mode if ctx.winner else None,
+                tool=winner.tool,
+                endpoint=winner.endpoint,
+                provider=winner.provider,
+                access_mode=winner.access_mode,
                 records=ctx.records,
                 attempts=list(ctx.attempts),
                 route=list(ctx.route),
@@ -97,34 +115,37 @@ class Executor:
                 RunEndEvent,
                 tool=result.tool,
                 endpoint=result.endpoint,
-                fallbacks=len(result.route) - 1,
+                fallbacks=result.fallbacks,
                 result=result,
             )
-        except SchemaRouterError as exc:
-            yield ctx.event(RunErrorEvent, error_type=type(exc).__name__, error=str(exc), exception=exc)
+        except Exception as exc:
+            yield ctx.error_event(exc)
 
     async def _run_chain(
-        self, calls: list[ToolCall], meter: BudgetMeter, ctx: RunContext
+        self, steps: list[Step], meter: BudgetMeter, ctx: RunContext
     ) -> AsyncIterator[RouterEvent]:
+        """Run the steps in order until one succeeds; only unavailability moves on."""
         failures: list[RouteAttempt] = []
         previous: ToolCall | None = None
         reason = "unavailable"
-        for position, call in enumerate(calls):
+        for position, step in enumerate(steps):
+            call = step.call
             binding = self.registry.binding(call.tool)
-            spec = self.registry.tool(call.tool)
-            ready = binding is not None and spec is not None and binding.fingerprint == spec.fingerprint
-            if binding is None or not ready:
-                if position + 1 < len(calls):
+            if (  # checked at call time: bindings and contracts may change during a run
+                binding is None
+                or binding.fingerprint != call.tool_fingerprint
+                or self.registry.tool(call.tool) is not step.spec
+            ):
+                if position + 1 < len(steps):
                     previous, reason = call, "binding_unavailable"
                     continue
                 raise _no_binding(call, failures)
-            meter.charge_call(call.access_path)
+            meter.charge_call(call.access_path, step.endpoint.cost_units)
             if previous is not None:
                 yield ctx.event(ToolFallbackEvent, **_fallback(previous, call, reason))
-            self._validate_arguments(call)
             ctx.route.append(call.access_path)
             try:
-                async for event in self._attempts(call, binding.invoker, meter, ctx, failures):
+                async for event in self._attempts(step, binding.invoker, meter, ctx, failures):
                     yield event
             except _RouteFailed:
                 previous, reason = call, "unavailable"
@@ -136,21 +157,20 @@ class Executor:
 
     async def _attempts(
         self,
-        call: ToolCall,
+        step: Step,
         invoker: Callable[[ToolCall], Any],
         meter: BudgetMeter,
         ctx: RunContext,
         failures: list[RouteAttempt],
     ) -> AsyncIterator[RouterEvent]:
-        endpoint = self._endpoint(call)
-        path = call.access_path
-        meter.charge_attempt(path, endpoint.cost_units)
+        """One call, charged already: attempts with backoff, then output validation and projection."""
+        call, endpoint, path = step.call, step.endpoint, step.call.access_path
         yield ctx.event(
             ToolStartEvent,
             **_route(call),
             scope=call.scope,
-            arguments=call.arguments,
-            server_projection=call.server_projection,
+            arguments=dict(call.arguments),
+            server_projection=dict(call.server_projection),
         )
         started = time.perf_counter()
         attempt = 1
@@ -159,52 +179,44 @@ class Executor:
                 raw = invoker(call)
                 if inspect.isawaitable(raw):
                     raw = await raw
+                break
             except InvocationUnavailableError as exc:
                 ctx.attempt(path, attempt, exc)
                 failures.append(RouteAttempt(path, attempt, exc))
-                if attempt < endpoint.retry.max_attempts:
-                    delay = backoff_seconds(
-                        endpoint.retry, attempt, retry_after=exc.retry_after, rng=self.rng
-                    )
+                if attempt >= endpoint.retry.max_attempts:
+                    yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, True))
+                    yield self._cool_down(call, exc, ctx)
+                    raise _RouteFailed from exc
+                try:
                     meter.charge_attempt(path, endpoint.cost_units)
-                    yield ctx.event(
-                        ToolRetryEvent,
-                        **_route(call),
-                        attempt=attempt + 1,
-                        delay_seconds=delay,
-                        error=str(exc),
-                    )
-                    await self.sleep(delay)
-                    attempt += 1
-                    continue
-                yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=True))
-                mark = self.cooldowns.record_failure(
-                    path, reason=f"{type(exc).__name__}: {exc}", at_least=exc.retry_after
-                )
+                except BudgetExceededError:
+                    yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, True))
+                    raise
+                delay = backoff_seconds(endpoint.retry, attempt, retry_after=exc.retry_after, rng=self.rng)
                 yield ctx.event(
-                    RouteUnavailableEvent,
+                    ToolRetryEvent,
                     **_route(call),
-                    cooldown_seconds=round(mark.until - self.cooldowns.clock(), 6),
-                    failures=mark.failures,
-                    reason=mark.reason,
+                    attempt=attempt + 1,
+                    delay_seconds=delay,
+                    error=str(exc),
                 )
-                raise _RouteFailed from exc
+                await self.sleep(delay)
+                attempt += 1
             except SchemaRouterError as exc:
                 ctx.attempt(path, attempt, exc)
-                yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=False))
+                yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, False))
                 raise
             except Exception as exc:
                 ctx.attempt(path, attempt, exc)
-                wrapped = NonRetryableInvocationError(f"{path} raised {type(exc).__name__}: {exc}")
-                yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=False))
-                raise wrapped from exc
-            break
-        ctx.attempt(path, attempt)
+                yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, False))
+                raise NonRetryableInvocationError(f"{path} raised {type(exc).__name__}: {exc}") from exc
         try:
-            records = self._records_of(call, raw)
+            records = self._records_of(call, endpoint, raw)
         except SchemaRouterError as exc:
-            yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=False))
+            ctx.attempt(path, attempt, exc)
+            yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, False))
             raise
+        ctx.attempt(path, attempt)
         if self.cooldowns.record_success(path):
             yield ctx.event(RouteAvailableEvent, **_route(call), reason="invocation succeeded")
         ctx.winner, ctx.records = call, records
@@ -216,31 +228,27 @@ class Executor:
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
 
-    def _endpoint(self, call: ToolCall) -> Any:
-        spec = self.registry.tool(call.tool)
-        endpoint = spec.endpoint(call.endpoint) if spec else None
-        if endpoint is None:  # preflight guarantees this for the chain
-            raise SchemaRouterError(f"{call.access_path} is not registered")
-        return endpoint
+    def _cool_down(self, call: ToolCall, exc: InvocationUnavailableError, ctx: RunContext) -> RouterEvent:
+        """Mark the path unavailable for its cooldown; the ``route.unavailable`` event."""
+        mark = self.cooldowns.record_failure(
+            call.access_path, reason=f"{type(exc).__name__}: {exc}", at_least=exc.retry_after
+        )
+        return ctx.event(
+            RouteUnavailableEvent,
+            **_route(call),
+            cooldown_seconds=round(max(mark.until - self.cooldowns.clock(), 0.0), 6),
+            failures=mark.failures,
+            reason=mark.reason,
+        )
 
-    def _validate_arguments(self, call: ToolCall) -> None:
-        endpoint = self._endpoint(call)
-        validator = compiled_validator(endpoint.input_schema, key=f"in:{endpoint.fingerprint}")
-        errors = validation_errors(validator, call.arguments)
-        if errors:
-            raise SchemaValidationError(
-                f"arguments for {call.access_path} break its input schema: {'; '.join(errors)}",
-                errors=errors,
-            )
-
-    def _records_of(self, call: ToolCall, raw: Any) -> list[dict[str, Any]]:
-        endpoint = self._endpoint(call)
+    def _records_of(self, call: ToolCall, endpoint: EndpointSpec, raw: Any) -> list[dict[str, Any]]:
+        """Validate *raw* against the output schema, locate its records, project them."""
         if endpoint.output_schema is not None:
-            validator = compiled_validator(endpoint.output_schema, key=f"out:{endpoint.fingerprint}")
+            validator = compiled_validator(endpoint.output_schema, key=f"out:{call.endpoint_fingerprint}")
             errors = validation_errors(validator, raw)
             if errors:
                 raise SchemaValidationError(
-                    f"response of {call.access_path} breaks its output schema: " + "; ".join(errors),
+                    f"response of {call.access_path} breaks its output schema: {'; '.join(errors)}",
                     errors=errors,
                 )
         records = locate_records(raw, endpoint.records_path)
@@ -256,7 +264,7 @@ def _route(call: ToolCall) -> dict[str, Any]:
     }
 
 
-def _tool_error(call: ToolCall, exc: BaseException, attempts: int, *, retryable: bool) -> dict[str, Any]:
+def _tool_error(call: ToolCall, exc: BaseException, attempts: int, retryable: bool) -> dict[str, Any]:
     return {
         **_route(call),
         "error_type": type(exc).__name__,
@@ -288,8 +296,6 @@ def _no_binding(call: ToolCall, failures: list[RouteAttempt]) -> SchemaRouterErr
             f"every route was unavailable; the last one, {call.access_path}, has no ready binding",
             attempts=failures,
         )
-    from ..errors import NoRouteError
-
     return NoRouteError(
         f"{call.access_path} has no invoker bound to its current contract and no bound "
         "alternative is left in the chain"

@@ -4,22 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 from ..planning.models import Plan
-from .events import RouterEvent
-
-
-class AttemptRecord(BaseModel):
-    """One attempt on one access path and how it ended."""
-
-    model_config = ConfigDict(frozen=True)
-
-    access_path: str
-    attempt: int
-    ok: bool
-    error_type: str | None = None
-    error: str | None = None
+from .events import AttemptRecord, RouterEvent, RunEndEvent
 
 
 class ToolResult(BaseModel):
@@ -38,7 +26,7 @@ class ToolResult(BaseModel):
     records: list[dict[str, Any]]
     attempts: list[AttemptRecord]
     route: list[str]
-    events: list[RouterEvent]
+    events: list[SerializeAsAny[RouterEvent]]
     plan: Plan
 
     @property
@@ -47,5 +35,9 @@ class ToolResult(BaseModel):
 
     @property
     def fallbacks(self) -> int:
-        """How many fallbacks the run took."""
-        return len(self.route) - 1
+        """How many fallbacks the run took (``tool.fallback`` events, binding fallbacks included)."""
+        return sum(1 for event in self.events if event.type == "tool.fallback")
+
+
+# ``RunEndEvent.result`` names ToolResult, which needs the events first: resolve it here.
+RunEndEvent.model_rebuild()

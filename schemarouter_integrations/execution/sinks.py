@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -18,6 +19,7 @@ class EventBus:
 
     def __init__(self) -> None:
         self._sinks: list[EventSink] = []
+        self._pending: set[asyncio.Task[None]] = set()
 
     def subscribe(self, sink: EventSink) -> Callable[[], None]:
         """Add *sink*; returns a function that removes it again."""
@@ -32,6 +34,7 @@ class EventBus:
         return unsubscribe
 
     async def publish(self, event: RouterEvent) -> None:
+        """Deliver *event* to every sink in turn, awaiting async sinks."""
         for sink in list(self._sinks):
             try:
                 outcome = sink(event)
@@ -41,14 +44,38 @@ class EventBus:
                 logger.exception("event sink %r failed on %s; the run goes on", sink, event.type)
 
     def publish_sync(self, event: RouterEvent) -> None:
-        """Deliver from sync code: sync sinks run; async sinks are skipped with a log line."""
+        """Deliver from sync code. Sync sinks run at once; an async sink's awaitable is
+        scheduled on the running asyncio loop, or driven to completion when none runs."""
         for sink in list(self._sinks):
             try:
                 outcome = sink(event)
-                if inspect.isawaitable(outcome):
-                    close = getattr(outcome, "close", None)
-                    if close is not None:
-                        close()
-                    logger.warning("async sink %r skipped for %s (sync context)", sink, event.type)
             except Exception:
                 logger.exception("event sink %r failed on %s", sink, event.type)
+                continue
+            if inspect.isawaitable(outcome):
+                self._deliver_later(sink, event, outcome)
+
+    def _deliver_later(self, sink: EventSink, event: RouterEvent, outcome: Awaitable[Any]) -> None:
+        async def deliver() -> None:
+            try:
+                await outcome
+            except Exception:
+                logger.exception("event sink %r failed on %s", sink, event.type)
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            from .._sync import run_sync
+
+            run_sync(deliver)
+            return
+        task = loop.create_task(deliver())
+        self._pending.add(task)  # keep a reference until it is done
+        task.add_done_callback(self._pending.discard)
+
+    async def drain(self) -> None:
+        """Wait for async sink deliveries scheduled by :meth:`publish_sync`."""
+        while self._pending:
+            await asyncio.gather(*list(self._pending), return_exceptions=True)
