@@ -15,6 +15,7 @@ Every error the package raises is a :class:`SchemaRouterError`::
         ├── InvocationUnavailableError      transient: retried, cooled down, fallen back from
         │   └── AllRoutesUnavailableError   every route of the chain was unavailable
         └── NonRetryableInvocationError     deterministic: ends the run at once
+            └── InvokerCrashedError         an invoker raised something that is no router error
 
 Only :class:`InvocationUnavailableError` raised by an invoker leads to retry, cooldown
 and fallback.
@@ -30,6 +31,7 @@ __all__ = [
     "BudgetExceededError",
     "InvocationError",
     "InvocationUnavailableError",
+    "InvokerCrashedError",
     "NoRouteError",
     "NonRetryableInvocationError",
     "PlanningError",
@@ -122,6 +124,14 @@ class NonRetryableInvocationError(InvocationError):
     def __init__(self, message: str, *, status_code: int | None = None) -> None:
         super().__init__(message)
         self.status_code = status_code
+
+
+class InvokerCrashedError(NonRetryableInvocationError):
+    """An invoker raised an exception that is not a router error (a bug, not an answer).
+
+    The original exception is the ``__cause__``. Framework tools let it propagate instead of
+    showing it to the model.
+    """
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from .errors import (
     AllRoutesUnavailableError,
     BudgetExceededError,
+    InvokerCrashedError,
+    NonRetryableInvocationError,
     NoRouteError,
     SchemaValidationError,
 )
@@ -45,6 +47,7 @@ from .router import SchemaRouter
 
 __all__ = [
     "MODEL_ERRORS",
+    "MODEL_FIXABLE_STATUSES",
     "RESERVED_ARGUMENTS",
     "CanonicalArgument",
     "ModelArguments",
@@ -70,8 +73,20 @@ MODEL_ERRORS: tuple[type[Exception], ...] = (
     AllRoutesUnavailableError,
     BudgetExceededError,
     SchemaValidationError,
+    NonRetryableInvocationError,
 )
-"""Router errors the model can act on; every other error propagates to the application."""
+"""Router errors the model can act on; every other error propagates to the application.
+
+A ``NonRetryableInvocationError`` reaches the model only with a status in
+:data:`MODEL_FIXABLE_STATUSES` (a request the model can change: unknown id, bad value);
+authentication failures, malformed responses and invoker bugs (``InvokerCrashedError``) are
+the application's to handle.
+
+``InvokerCrashedError`` (an invoker's bug) is a ``NonRetryableInvocationError`` but is never
+shown to the model: :func:`model_error_message` returns ``None`` for it."""
+
+MODEL_FIXABLE_STATUSES = frozenset({400, 404, 409, 410, 422})
+"""HTTP statuses of refusals that another request from the model can avoid."""
 
 QUERY_DESCRIPTION = (
     "The data question in plain words, naming the property you need (for example 'band gap of Si')."
@@ -416,6 +431,16 @@ def model_error_message(exc: BaseException, *, max_chars: int = 800) -> str | No
     elif isinstance(exc, SchemaValidationError):
         details = "; ".join(exc.errors) if exc.errors else str(exc)
         text = f"The request was rejected by a schema check: {details}. Fix the arguments and retry."
+    elif (
+        isinstance(exc, NonRetryableInvocationError)
+        and not isinstance(exc, InvokerCrashedError)
+        and exc.status_code in MODEL_FIXABLE_STATUSES
+    ):
+        text = (
+            f"The data source refused the request (HTTP {exc.status_code}): {exc}. "
+            "Check the arguments (for example an identifier that does not exist); "
+            "retrying unchanged will fail again."
+        )
     else:
         return None
     return text if len(text) <= max_chars else text[: max_chars - 3] + "..."

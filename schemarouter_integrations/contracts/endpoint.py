@@ -61,7 +61,7 @@ class EndpointSpec(Contract):
     @property
     def fingerprint(self) -> str:
         """sha256 over the canonical JSON of this endpoint's whole contract."""
-        return self._fingerprint
+        return self.__pydantic_private__["_fingerprint"]  # type: ignore[index,no-any-return]
 
     @property
     def argument_names(self) -> frozenset[str]:
@@ -102,7 +102,7 @@ class ToolSpec(Contract):
     @property
     def fingerprint(self) -> str:
         """sha256 over the canonical JSON of the whole tool contract."""
-        return self._fingerprint
+        return self.__pydantic_private__["_fingerprint"]  # type: ignore[index,no-any-return]
 
     @property
     def explicit_provider(self) -> str | None:

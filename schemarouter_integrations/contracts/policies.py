@@ -12,7 +12,9 @@ class RetryPolicy(Contract):
 
     Backoff before attempt ``n+1`` is ``min(max_backoff_seconds, backoff_seconds * 2**(n-1))``,
     drawn uniformly from ``[0, that]`` when ``jitter`` is on (full jitter). A Retry-After
-    hint from the server raises the wait to the hint, still capped by ``max_backoff_seconds``.
+    hint from the server raises the wait to the hint; a hint longer than
+    ``max_backoff_seconds`` ends the retries at once and cools the path down for at least
+    that long, since retrying sooner would only be refused again.
     """
 
     max_attempts: int = Field(default=1, ge=1, le=20)

@@ -21,7 +21,7 @@ from ..errors import (
     AllRoutesUnavailableError,
     BudgetExceededError,
     InvocationUnavailableError,
-    NonRetryableInvocationError,
+    InvokerCrashedError,
     NoRouteError,
     RouteAttempt,
     SchemaRouterError,
@@ -183,7 +183,10 @@ class Executor:
             except InvocationUnavailableError as exc:
                 ctx.attempt(path, attempt, exc)
                 failures.append(RouteAttempt(path, attempt, exc))
-                if attempt >= endpoint.retry.max_attempts:
+                hint_too_long = (
+                    exc.retry_after is not None and exc.retry_after > endpoint.retry.max_backoff_seconds
+                )
+                if attempt >= endpoint.retry.max_attempts or hint_too_long:
                     yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, True))
                     yield self._cool_down(call, exc, ctx)
                     raise _RouteFailed from exc
@@ -209,7 +212,7 @@ class Executor:
             except Exception as exc:
                 ctx.attempt(path, attempt, exc)
                 yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, False))
-                raise NonRetryableInvocationError(f"{path} raised {type(exc).__name__}: {exc}") from exc
+                raise InvokerCrashedError(f"{path} raised {type(exc).__name__}: {exc}") from exc
         try:
             records = self._records_of(call, endpoint, raw)
         except SchemaRouterError as exc:

@@ -78,9 +78,12 @@ def no_route_error(plan: Plan, cooldowns: CooldownTracker) -> NoRouteError:
     if cooling:
         first = min(cooling, key=lambda p: (cooling[p], p))
         message += f"; in cooldown: {', '.join(sorted(cooling))}; {first} reopens in {reopens:.1f}s"
-    elif plan.rejected:
-        message += "; " + "; ".join(f"{r.access_path}: {r.reason}" for r in plan.rejected[:5])
-    else:
+    others = [r for r in plan.rejected if r.access_path not in cooling]
+    if others:
+        shown = "; ".join(f"{r.access_path}: {r.reason}" for r in others[:5])
+        more = f" (and {len(others) - 5} more)" if len(others) > 5 else ""
+        message += f"; other routes left out: {shown}{more}"
+    elif not cooling:
         message += "; no tool is registered that could answer it"
     return NoRouteError(message, cooling_down=sorted(cooling), reopens_in_seconds=reopens)
 

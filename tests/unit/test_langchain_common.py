@@ -16,6 +16,7 @@ from schemarouter_integrations import (
     StaleFingerprintError,
     ToolSpec,
 )
+from schemarouter_integrations.errors import InvokerCrashedError
 from schemarouter_integrations.framework_common import (
     ToolOptions,
     arguments_model,
@@ -107,9 +108,17 @@ def test_trace_payload_summarises_the_result_instead_of_copying_records() -> Non
     [
         StaleFingerprintError("plan again"),
         PolicyViolationError("mutating fallback"),
-        NonRetryableInvocationError("api.search raised TypeError"),
+        InvokerCrashedError("api.search raised TypeError"),
+        NonRetryableInvocationError("401 bad API key", status_code=401),
+        NonRetryableInvocationError("body is not JSON"),
         TypeError("bug"),
     ],
 )
 def test_errors_the_model_cannot_fix_get_no_model_message(error: Any) -> None:
     assert model_error_message(error) is None
+
+
+def test_upstream_refusal_gets_a_model_message_with_its_status() -> None:
+    error = NonRetryableInvocationError("GET /materials/mp-0 answered 404 Not Found", status_code=404)
+    message = model_error_message(error)
+    assert message is not None and "(HTTP 404)" in message and "mp-0" in message

@@ -82,16 +82,32 @@ async def test_retry_after_hint_on_the_error_is_honoured() -> None:
     assert clock.sleeps == [12.0]
 
 
-async def test_retry_after_hint_is_capped_by_max_backoff() -> None:
+async def test_retry_after_beyond_max_backoff_skips_the_retry_and_cools_down() -> None:
     router, invokers, clock = fake_router(
         retry=RetryPolicy(max_attempts=2, backoff_seconds=0.1, max_backoff_seconds=2.0)
     )
     invokers["mp_api"].fail_with = InvocationUnavailableError("429", retry_after=12.0)
     invokers["mp_api"].fail_times = 1
 
-    await router.invoke(CHAIN)
+    result = await router.invoke(CHAIN)
 
-    assert clock.sleeps == [2.0]
+    assert clock.sleeps == []
+    assert len(invokers["mp_api"].calls) == 1
+    assert result.tool == "mp_optimade"
+    assert router.inspect().execution.cooldowns["mp_api.search"] >= 12.0
+
+
+async def test_retry_after_within_max_backoff_is_waited_for() -> None:
+    router, invokers, clock = fake_router(
+        retry=RetryPolicy(max_attempts=2, backoff_seconds=0.1, max_backoff_seconds=20.0)
+    )
+    invokers["mp_api"].fail_with = InvocationUnavailableError("429", retry_after=12.0)
+    invokers["mp_api"].fail_times = 1
+
+    result = await router.invoke(CHAIN)
+
+    assert clock.sleeps == [12.0]
+    assert result.tool == "mp_api"
 
 
 async def test_retry_after_hint_lengthens_the_cooldown_once_retries_are_exhausted() -> None:
