@@ -234,7 +234,10 @@ class Executor:
     def _cool_down(self, call: ToolCall, exc: InvocationUnavailableError, ctx: RunContext) -> RouterEvent:
         """Mark the path unavailable for its cooldown; the ``route.unavailable`` event."""
         mark = self.cooldowns.record_failure(
-            call.access_path, reason=f"{type(exc).__name__}: {exc}", at_least=exc.retry_after
+            call.access_path,
+            reason=f"{type(exc).__name__}: {exc}",
+            at_least=exc.retry_after,
+            escalate=False,
         )
         return ctx.event(
             RouteUnavailableEvent,

@@ -35,10 +35,24 @@ class CooldownTracker:
         return max(mark.until - self.clock(), 0.0)
 
     def record_failure(
-        self, path: str, *, reason: str | None = None, at_least: float | None = None
+        self,
+        path: str,
+        *,
+        reason: str | None = None,
+        at_least: float | None = None,
+        escalate: bool = True,
     ) -> AvailabilityMark:
-        """Count one more consecutive failure of *path* and cool it accordingly."""
+        """Count one more consecutive failure of *path* and cool it accordingly.
+
+        With ``escalate=False`` a failure that lands while *path* is already cooling down (a
+        run that started before the mark, sharing the same outage) does not grow the
+        cooldown: only a failure after the path reopened, or a failed probe, counts again.
+        """
         previous = self.store.get(path)
+        if previous is not None and not escalate:
+            hint = at_least if at_least is not None and math.isfinite(at_least) else 0.0
+            if hint <= previous.until - self.clock():
+                return previous
         count = max(self._failures.get(path, 0), previous.failures if previous else 0) + 1
         self._failures[path] = count
         seconds = self.policy.seconds_for(count)

@@ -140,3 +140,21 @@ def test_router_clock_drives_the_seconds_left() -> None:
     router.mark_access_unavailable("mp_api", "search", seconds=40)
     clock.advance(15)
     assert router.inspect().execution.cooldowns == {PATH: 25.0}
+
+
+def test_failures_landing_during_an_active_cooldown_do_not_grow_it() -> None:
+    from schemarouter_integrations import CooldownPolicy
+    from schemarouter_integrations.health import CooldownTracker
+    from schemarouter_integrations.stores import MemoryAvailabilityStore
+    from tests.unit.fakes import FakeClock
+
+    clock = FakeClock()
+    store = MemoryAvailabilityStore()
+    store.attach(clock)
+    tracker = CooldownTracker(CooldownPolicy(base_seconds=30, max_seconds=300), store, clock)
+    first = tracker.record_failure("a.search", escalate=False)
+    for _ in range(9):
+        again = tracker.record_failure("a.search", escalate=False)
+    assert again == first and tracker.cooldown_left("a.search") == 30.0
+    clock.advance(30)
+    assert tracker.record_failure("a.search", escalate=False).until - clock() == 60.0
