@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from ._sync import run_sync
+from .adapters.clients import HttpClients
 from .contracts import CooldownPolicy, ToolSpec
 from .errors import RegistrationError, SchemaRouterError
 from .execution import Executor, RouterEvent, RunBudget, RunContext, ToolResult
@@ -66,8 +67,7 @@ class SchemaRouter:
         self.max_response_bytes = max_response_bytes
         self._executor = Executor(self.registry, self.cooldowns, sleep=sleep or anyio.sleep, rng=rng)
         self._health = HealthService(self)
-        self._http: httpx.AsyncClient | None = http_client
-        self._owns_http = http_client is None
+        self._http = HttpClients(http_client)
 
     # -- registration and bindings ---------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -156,12 +156,13 @@ class SchemaRouter:
 
     @property
     def http_client(self) -> httpx.AsyncClient:
-        """The router's shared, pooled HTTP client (created on first use)."""
-        if self._http is None or (self._http.is_closed and self._owns_http):
-            from .adapters.http import make_http_client
+        """The router's pooled HTTP client for the running event loop (created on first use)."""
+        return self._http.current()
 
-            self._http = make_http_client()
-        return self._http
+    @property
+    def sleep(self) -> Sleep:
+        """The sleep used between retries and by the health monitor (injectable for tests)."""
+        return self._executor.sleep
 
     # -- planning --------------------------------------------------------------------
     def plan(self, request: PlanRequest | str) -> Plan:
@@ -199,7 +200,15 @@ class SchemaRouter:
         Inside a running loop the run goes to a worker thread with its own loop, so invokers
         must not depend on the caller's loop; prefer ``await router.invoke(...)`` there.
         """
-        return run_sync(lambda: self.invoke(request_or_plan, budget=budget))
+
+        async def run() -> ToolResult:
+            try:
+                return await self.invoke(request_or_plan, budget=budget)
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await self._http.release_current()
+
+        return run_sync(run)
 
     async def stream(
         self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
@@ -334,9 +343,7 @@ class SchemaRouter:
             await self._health.close()
         finally:
             with anyio.CancelScope(shield=True):
-                if self._http is not None and self._owns_http:
-                    await self._http.aclose()
-                    self._http = None
+                await self._http.aclose()
 
     def _path(self, tool: str, endpoint: str) -> str:
         spec = self.registry.tool(tool)

@@ -220,7 +220,7 @@ class HealthService:
             interval_seconds=interval_seconds,
             probe_timeout_seconds=probe_timeout_seconds,
             max_concurrency=max_concurrency,
-            sleep=self._sleep or self.router._executor.sleep,
+            sleep=self._sleep or self.router.sleep,
         )
         stack: AsyncExitStack | None = None
         if self._background is not None:
