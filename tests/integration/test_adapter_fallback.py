@@ -139,11 +139,25 @@ async def test_429_is_retried_then_falls_back(
 ) -> None:
     retry = RetryPolicy(max_attempts=2, backoff_seconds=0.0, max_backoff_seconds=0.01)
     routes = await Routes(router).register(materials_api, optimade_server, retry=retry)
+    materials_api.faults.retry_after = "0"
     materials_api.faults.always("429")
     result = await router.invoke(BAND_GAP)
     assert_answered_by_oqmd(result, routes, optimade_server)
     assert [r.status for r in materials_api.requests.to("/materials")] == [429, 429]
     assert [e.type for e in result.events].count("tool.retry") == 1
+
+
+async def test_429_asking_for_a_long_wait_cools_down_at_once_for_that_long(
+    router: SchemaRouter, materials_api: MaterialsApiServer, optimade_server: OptimadeServer
+) -> None:
+    retry = RetryPolicy(max_attempts=3, backoff_seconds=0.0, max_backoff_seconds=1.0)
+    routes = await Routes(router).register(materials_api, optimade_server, retry=retry)
+    materials_api.faults.retry_after = "120"
+    materials_api.faults.always("429")
+    result = await router.invoke(BAND_GAP)
+    assert_answered_by_oqmd(result, routes, optimade_server)
+    assert [r.status for r in materials_api.requests.to("/materials")] == [429]
+    assert router.inspect().execution.cooldowns["mp_api.search"] >= 119.0
 
 
 @pytest.mark.parametrize(
