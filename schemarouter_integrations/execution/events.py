@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -178,3 +178,22 @@ EVENT_TYPES: dict[str, type[RouterEvent]] = {
         RunErrorEvent,
     )
 }
+
+
+AnyRouterEvent = Annotated[
+    RunStartEvent
+    | PlanCompiledEvent
+    | ToolStartEvent
+    | ToolRetryEvent
+    | ToolErrorEvent
+    | ToolFallbackEvent
+    | ToolEndEvent
+    | RoutePrunedEvent
+    | RouteUnavailableEvent
+    | RouteAvailableEvent
+    | HealthProbeEvent
+    | RunEndEvent
+    | RunErrorEvent,
+    Field(discriminator="type"),
+]
+"""Any concrete router event, told apart by ``type`` (so event lists round-trip through JSON)."""

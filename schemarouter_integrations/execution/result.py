@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, SerializeAsAny
+from pydantic import BaseModel, ConfigDict
 
 from ..planning.models import Plan
-from .events import AttemptRecord, RouterEvent, RunEndEvent
+from .events import AnyRouterEvent, AttemptRecord, RunEndEvent
 
 
 class ToolResult(BaseModel):
@@ -26,7 +26,7 @@ class ToolResult(BaseModel):
     records: list[dict[str, Any]]
     attempts: list[AttemptRecord]
     route: list[str]
-    events: list[SerializeAsAny[RouterEvent]]
+    events: list[AnyRouterEvent]
     plan: Plan
 
     @property

@@ -252,3 +252,22 @@ async def test_closing_the_stream_early_stops_the_run_before_the_next_call() -> 
 
     assert invokers["mp_api"].calls == []
     assert router.availability_store.active() == {}
+
+
+@pytest.mark.anyio
+async def test_tool_result_round_trips_through_json_with_typed_events() -> None:
+    from schemarouter_integrations import PlanRequest, ToolResult
+    from schemarouter_integrations.execution.events import ToolFallbackEvent
+    from tests.unit.seed import seed_router
+
+    router, _ = seed_router(down=("mp_api",))
+    request = PlanRequest(
+        query="Si band gap",
+        arguments={"formula": "Si"},
+        preferred_tools=["mp_api"],
+        fallback_scope="cross_provider",
+    )
+    result = await router.invoke(request)
+    back = ToolResult.model_validate_json(result.model_dump_json())
+    assert back.model_dump() == result.model_dump()
+    assert any(isinstance(event, ToolFallbackEvent) for event in back.events)
