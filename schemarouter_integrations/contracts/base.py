@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
+
+from .fingerprint import fingerprint_of
 
 
 class Contract(BaseModel):
@@ -19,3 +21,17 @@ class Contract(BaseModel):
         data = self.model_dump()
         data.update(update)
         return type(self).model_validate(data)
+
+
+class FingerprintedContract(Contract):
+    """A contract with ``fingerprint``: sha256 over the canonical JSON of all its fields."""
+
+    _fingerprint: str = PrivateAttr(default="")
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._fingerprint = fingerprint_of(self.model_dump(mode="json"))
+
+    @property
+    def fingerprint(self) -> str:
+        """``sha256:<hex>``; any change of the contract changes it."""
+        return self.__pydantic_private__["_fingerprint"]  # type: ignore[index,no-any-return]

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import Field, model_validator
 
-from .base import Contract
+from .base import FingerprintedContract
 from .fields import FieldSpec, ServerProjectionSpec
-from .fingerprint import fingerprint_of
 from .policies import RetryPolicy
 from .schemas import check_schema
 
@@ -18,7 +17,7 @@ def _duplicates(names: list[str]) -> list[str]:
     return sorted(name for name, count in Counter(names).items() if count > 1)
 
 
-class EndpointSpec(Contract):
+class EndpointSpec(FingerprintedContract):
     """One operation of a tool: its arguments, its fields and how to read its records.
 
     ``read_only=None`` means unclassified: such an endpoint never joins an automatic
@@ -38,8 +37,6 @@ class EndpointSpec(Contract):
     cost_units: float = Field(default=1.0, ge=0.0)
     records_path: tuple[str, ...] | None = None
 
-    _fingerprint: str = PrivateAttr(default="")
-
     @model_validator(mode="after")
     def _check(self) -> EndpointSpec:
         duplicated = _duplicates([f.name for f in self.fields])
@@ -55,14 +52,6 @@ class EndpointSpec(Contract):
                 raise ValueError(f"projection.field_map of endpoint {self.name!r} names no field: {unknown}")
         return self
 
-    def model_post_init(self, context: Any, /) -> None:
-        self._fingerprint = fingerprint_of(self.model_dump(mode="json"))
-
-    @property
-    def fingerprint(self) -> str:
-        """sha256 over the canonical JSON of this endpoint's whole contract."""
-        return self.__pydantic_private__["_fingerprint"]  # type: ignore[index,no-any-return]
-
     @property
     def argument_names(self) -> frozenset[str]:
         properties = self.input_schema.get("properties", {})
@@ -72,7 +61,7 @@ class EndpointSpec(Contract):
         return next((f for f in self.fields if f.name == name), None)
 
 
-class ToolSpec(Contract):
+class ToolSpec(FingerprintedContract):
     """One access path family: a named contract owned by ``provider``, reached via ``access_mode``.
 
     ``fingerprint`` is a sha256 over the canonical JSON of the whole contract, provider and
@@ -85,8 +74,6 @@ class ToolSpec(Contract):
     description: str = ""
     endpoints: tuple[EndpointSpec, ...] = Field(min_length=1)
 
-    _fingerprint: str = PrivateAttr(default="")
-
     @model_validator(mode="after")
     def _check(self) -> ToolSpec:
         if "." in self.name:
@@ -95,14 +82,6 @@ class ToolSpec(Contract):
         if duplicated:
             raise ValueError(f"tool {self.name!r} declares endpoint(s) twice: {duplicated}")
         return self
-
-    def model_post_init(self, context: Any, /) -> None:
-        self._fingerprint = fingerprint_of(self.model_dump(mode="json"))
-
-    @property
-    def fingerprint(self) -> str:
-        """sha256 over the canonical JSON of the whole tool contract."""
-        return self.__pydantic_private__["_fingerprint"]  # type: ignore[index,no-any-return]
 
     @property
     def explicit_provider(self) -> str | None:
