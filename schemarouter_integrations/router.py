@@ -250,13 +250,9 @@ class SchemaRouter:
         """Take ``tool.endpoint`` out of planning for *seconds* (default: the base cooldown)."""
         path = self._path(tool, endpoint)
         mark = self.cooldowns.mark(path, seconds=seconds, reason=reason or "marked by application")
-        spec = self.registry.tool(tool)
         self.events.publish_sync(
             RouteUnavailableEvent(
-                tool=tool,
-                endpoint=endpoint,
-                provider=spec.provider if spec else None,
-                access_mode=spec.access_mode if spec else None,
+                **self.registry.identity(tool, endpoint),
                 cooldown_seconds=max(mark.until - self.clock(), 0.0),
                 failures=mark.failures,
                 reason=mark.reason,
@@ -267,15 +263,8 @@ class SchemaRouter:
         """Reopen ``tool.endpoint`` at once and reset its cooldown growth."""
         path = self._path(tool, endpoint)
         if self.cooldowns.record_success(path):
-            spec = self.registry.tool(tool)
             self.events.publish_sync(
-                RouteAvailableEvent(
-                    tool=tool,
-                    endpoint=endpoint,
-                    provider=spec.provider if spec else None,
-                    access_mode=spec.access_mode if spec else None,
-                    reason="marked by application",
-                )
+                RouteAvailableEvent(**self.registry.identity(tool, endpoint), reason="marked by application")
             )
 
     def register_health_probe(self, tool: str, endpoint: str, probe: Probe) -> None:

@@ -145,13 +145,7 @@ class HealthService:
         )
 
     def _route(self, entry: ProbeEntry) -> dict[str, Any]:
-        spec = self.router.registry.tool(entry.tool)
-        return {
-            "tool": entry.tool,
-            "endpoint": entry.endpoint,
-            "provider": spec.provider if spec else None,
-            "access_mode": spec.access_mode if spec else None,
-        }
+        return self.router.registry.identity(entry.tool, entry.endpoint)
 
     # -- background tasks ------------------------------------------------------------
     async def open(self) -> None:

@@ -86,6 +86,16 @@ class Registry:
     def tools(self) -> dict[str, ToolSpec]:
         return dict(self._tools)
 
+    def identity(self, tool: str, endpoint: str) -> dict[str, Any]:
+        """``tool``, ``endpoint``, ``provider`` and ``access_mode`` of a path, for route events."""
+        spec = self._tools.get(tool)
+        return {
+            "tool": tool,
+            "endpoint": endpoint,
+            "provider": spec.provider if spec else None,
+            "access_mode": spec.access_mode if spec else None,
+        }
+
     def route(self, path: str) -> Route | None:
         return self._routes.get(path)
 
