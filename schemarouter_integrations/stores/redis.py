@@ -12,7 +12,7 @@ the changes queued meanwhile, pushes its active marks (``NX``: marks in Redis wi
 reloads. Peer messages for a path are ignored while a local change to it is queued or its
 pub/sub echo has not come back, so an older peer change never undoes a newer local one.
 
-``peer_grace_seconds`` (default 0) keeps a mark made by *another* router that much longer
+``peer_grace_seconds`` (default 5 s) keeps a mark made by *another* router that much longer
 in this mirror: when an outage's cooldown ends, the router that recorded it tries the path
 first and the others wait for its verdict instead of all paying the failed wait together.
 Set it a little above the failed wait (client timeout) plus the gap between questions.
@@ -71,7 +71,7 @@ class RedisAvailabilityStore(AvailabilityStore):
         url: str,
         namespace: str = "schemarouter",
         *,
-        peer_grace_seconds: float = 0.0,
+        peer_grace_seconds: float = 5.0,
         connect_timeout_seconds: float = 2.0,
         reconnect_min_seconds: float = 0.1,
         reconnect_max_seconds: float = 5.0,

@@ -76,7 +76,9 @@ async def main() -> None:
     parser.add_argument("namespace")
     parser.add_argument("--down", default="")
     args = parser.parse_args()
-    store = RedisAvailabilityStore(args.url, args.namespace, reconnect_max_seconds=0.5)
+    store = RedisAvailabilityStore(
+        args.url, args.namespace, reconnect_max_seconds=0.5, peer_grace_seconds=0.0
+    )
     router, _ = seed_router(
         SchemaRouter(availability_store=store), down=tuple(filter(None, args.down.split(",")))
     )

@@ -78,7 +78,9 @@ class Peer:
 
 
 def local_router(server: RedisServer, *, down: tuple[str, ...] = ()) -> SchemaRouter:
-    store = RedisAvailabilityStore(server.url, "fleet", reconnect_min_seconds=0.05, reconnect_max_seconds=0.3)
+    store = RedisAvailabilityStore(
+        server.url, "fleet", reconnect_min_seconds=0.05, reconnect_max_seconds=0.3, peer_grace_seconds=0.0
+    )
     router, _ = seed_router(
         SchemaRouter(cooldown=CooldownPolicy(base_seconds=30, max_seconds=300), availability_store=store),
         down=down,

@@ -35,6 +35,7 @@ def router_on(
     clock: FakeClock | None = None,
     **store_options: float,
 ) -> SchemaRouter:
+    store_options.setdefault("peer_grace_seconds", 0.0)  # exact mirror times unless a test asks
     store = RedisAvailabilityStore(
         server.url, namespace, reconnect_min_seconds=0.05, reconnect_max_seconds=0.3, **store_options
     )
