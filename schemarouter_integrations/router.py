@@ -15,7 +15,7 @@ import anyio
 from ._sync import run_sync
 from .adapters.clients import HttpClients
 from .contracts import CooldownPolicy, ToolSpec
-from .errors import RegistrationError, SchemaRouterError
+from .errors import PlanningError, RegistrationError, SchemaRouterError
 from .execution import Executor, RouterEvent, RunBudget, RunContext, ToolResult
 from .execution.events import (
     RouteAvailableEvent,
@@ -342,4 +342,10 @@ class SchemaRouter:
 
 
 def _request(request: PlanRequest | str) -> PlanRequest:
-    return PlanRequest(query=request) if isinstance(request, str) else request
+    if isinstance(request, PlanRequest):
+        return request
+    if isinstance(request, str):
+        return PlanRequest(query=request)
+    raise PlanningError(
+        f"expected a PlanRequest, a Plan or a query string, got {type(request).__name__}"
+    )
