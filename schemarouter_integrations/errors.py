@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 __all__ = [
     "AllRoutesUnavailableError",
@@ -81,11 +82,22 @@ class PolicyViolationError(SchemaRouterError):
 
 
 class SchemaValidationError(SchemaRouterError):
-    """Arguments or a raw response do not satisfy their JSON Schema."""
+    """Arguments or a raw response do not satisfy their JSON Schema.
 
-    def __init__(self, message: str, *, errors: Sequence[str] = ()) -> None:
+    ``subject`` says which: ``"arguments"`` (the caller can fix them) or ``"response"``
+    (the source answered outside its contract; asking again the same way will not help).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        errors: Sequence[str] = (),
+        subject: Literal["arguments", "response"] = "arguments",
+    ) -> None:
         super().__init__(message)
         self.errors = tuple(errors)
+        self.subject = subject
 
 
 class StaleFingerprintError(SchemaRouterError):

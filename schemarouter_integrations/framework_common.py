@@ -430,7 +430,13 @@ def model_error_message(exc: BaseException, *, max_chars: int = 800) -> str | No
         text = f"The lookup stopped because its budget is used up ({exc}). Do not retry it."
     elif isinstance(exc, SchemaValidationError):
         details = "; ".join(exc.errors) if exc.errors else str(exc)
-        text = f"The request was rejected by a schema check: {details}. Fix the arguments and retry."
+        advice = (
+            "The data source answered outside its declared schema, so retrying will not help; "
+            "answer without this data."
+            if exc.subject == "response"
+            else "Fix the arguments and retry."
+        )
+        text = f"The request was rejected by a schema check: {details}. {advice}"
     elif (
         isinstance(exc, NonRetryableInvocationError)
         and not isinstance(exc, InvokerCrashedError)

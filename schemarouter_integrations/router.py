@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     import httpx
 
 Clock = Callable[[], float]
+SINK_GRACE_SECONDS = 5.0
+"""How long sinks may take to hear ``run.error`` of a cancelled run before it is abandoned."""
 
 
 class SchemaRouter:
@@ -72,9 +74,7 @@ class SchemaRouter:
     # -- registration and bindings ---------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
         """Register (or replace) a contract; bind *invoker* to it when given."""
-        self.registry.register(spec)
-        if invoker is not None:
-            self.registry.bind(spec.name, invoker)
+        self.registry.register(spec, invoker)
 
     def remove_tool(self, name: str) -> None:
         """Remove a contract; a bound invoker stays behind as ``"orphaned"`` until unbound."""
@@ -224,19 +224,22 @@ class SchemaRouter:
         else:
             request = _request(request_or_plan)
             source = partial(self.plan_executable, request)
-        first = ctx.event(RunStartEvent, query=request.query)
-        await self.events.publish(first)
-        yield first
         try:
+            first = ctx.event(RunStartEvent, query=request.query)
+            await self.events.publish(first)
+            yield first
             async with aclosing(self._executor.run(source, budget, ctx)) as run:
                 async for event in run:
                     await self.events.publish(event)
                     yield event
-        except anyio.get_cancelled_exc_class() as cancelled:
-            with anyio.CancelScope(shield=True):
-                await self.events.publish(
-                    ctx.error_event(cancelled, error_type="Cancelled", error="the run was cancelled")
-                )
+        except (anyio.get_cancelled_exc_class(), GeneratorExit) as stopped:
+            if not isinstance(ctx.events[-1], RunEndEvent | RunErrorEvent):
+                # Sinks hear that the run ended; a sink that never returns cannot hold the
+                # cancellation hostage for longer than this bound.
+                with anyio.move_on_after(SINK_GRACE_SECONDS, shield=True):
+                    await self.events.publish(
+                        ctx.error_event(stopped, error_type="Cancelled", error="the run was cancelled")
+                    )
             raise
 
     def subscribe(self, handler: EventSink) -> Callable[[], None]:
@@ -268,7 +271,8 @@ class SchemaRouter:
             )
 
     def register_health_probe(self, tool: str, endpoint: str, probe: Probe) -> None:
-        """Attach a trusted async ``() -> bool`` probe to a read_only=True access path."""
+        """Attach a trusted ``() -> bool`` probe (async, or sync run in a worker thread) to a
+        read_only=True access path."""
         self._health.register_probe(tool, endpoint, probe)
 
     async def start_health_monitor(
@@ -346,6 +350,4 @@ def _request(request: PlanRequest | str) -> PlanRequest:
         return request
     if isinstance(request, str):
         return PlanRequest(query=request)
-    raise PlanningError(
-        f"expected a PlanRequest, a Plan or a query string, got {type(request).__name__}"
-    )
+    raise PlanningError(f"expected a PlanRequest, a Plan or a query string, got {type(request).__name__}")

@@ -7,6 +7,7 @@ registered when it raises. Secrets in ``headers`` only ever go to the API's own 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,10 +67,12 @@ async def build_url_route(
     """
     if kind not in KINDS:
         raise RegistrationError(f"kind must be one of {KINDS}, got {kind!r}")
-    if not timeout_seconds > 0:
-        raise RegistrationError("timeout_seconds must be positive")
+    if not 0 < timeout_seconds < math.inf:
+        raise RegistrationError("timeout_seconds must be a positive, finite number of seconds")
     if max_response_bytes < 1:
         raise RegistrationError("max_response_bytes must be positive")
+    if not isinstance(url, str):
+        raise RegistrationError(f"add_url() needs the URL as a string, got {type(url).__name__}")
     try:
         home = origin_of(url)
     except (ValueError, httpx.InvalidURL) as exc:

@@ -1,15 +1,16 @@
 """The shared HTTP client and one bounded request path used by every HTTP adapter.
 
 Every request of a route goes through :class:`HttpTarget`: it only ever talks to the
-route's own origin (secret headers included), bounds each request by the route's timeout,
-streams the body and stops past ``max_response_bytes``, and maps every failure through
-:func:`~.http_errors.http_failure`.
+route's own origin (secret headers included) and never follows a redirect, whatever the
+client's settings; it bounds each request by the route's timeout, streams the body, decodes
+it in bounded pieces (:mod:`.decoding`) and stops past ``max_response_bytes`` of decoded
+body, and maps every failure through :func:`~.http_errors.http_failure`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ import anyio
 import httpx
 
 from ..errors import InvocationUnavailableError, NonRetryableInvocationError
+from .decoding import ACCEPT_ENCODING, BodyDecoder
 from .http_errors import http_failure, mapped_http_errors
 
 ClientSource = httpx.AsyncClient | Callable[[], httpx.AsyncClient]
@@ -114,6 +116,10 @@ class HttpTarget:
             )
         try:
             return json.loads(fetched.body)
+        except RecursionError:
+            raise NonRetryableInvocationError(
+                f"{_what(method, url)} answered {fetched.status_code} with JSON nested too deeply to read"
+            ) from None
         except ValueError:
             kind = fetched.content_type or "no content type"
             raise NonRetryableInvocationError(
@@ -140,7 +146,7 @@ class HttpTarget:
         client = self.client() if callable(self.client) else self.client
         if client.is_closed:
             raise NonRetryableInvocationError(f"{what}: the router's HTTP client is closed")
-        sent = {"accept": accept, **(headers or {}), **self.headers}
+        sent = {"accept": accept, **(headers or {}), **self.headers, "accept-encoding": ACCEPT_ENCODING}
         timeout = httpx.Timeout(self.timeout_seconds)
         try:
             with anyio.fail_after(self.timeout_seconds):
@@ -153,7 +159,8 @@ class HttpTarget:
                         json=json_body,
                         timeout=timeout,
                     )
-                    response = await client.send(request, stream=True)
+                    # never follow: a redirect could take the secret headers to another origin
+                    response = await client.send(request, stream=True, follow_redirects=False)
                 try:
                     return await self._read(response, what)
                 finally:
@@ -181,18 +188,35 @@ class HttpTarget:
 
     @staticmethod
     async def _body(response: httpx.Response, what: str, limit: int, *, truncate: bool) -> bytes:
+        """The decoded body, at most *limit* bytes: cut there (*truncate*) or refused."""
         chunks: list[bytes] = []
         size = 0
-        with mapped_http_errors(what, phase="body"):
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    if truncate:
-                        chunks.append(chunk[: len(chunk) - (size - limit)])
-                        break
-                    raise _oversized(what, limit)
-                chunks.append(chunk)
+        try:
+            with mapped_http_errors(what, phase="body"):
+                async for chunk in _decoded(response):
+                    size += len(chunk)
+                    if size > limit:
+                        if truncate:
+                            chunks.append(chunk[: len(chunk) - (size - limit)])
+                            return b"".join(chunks)
+                        raise _oversized(what, limit)
+                    chunks.append(chunk)
+        except ValueError as exc:
+            if truncate:  # an error body we cannot decode: the status still says what happened
+                return b"".join(chunks)
+            raise NonRetryableInvocationError(f"{what}: {exc}") from None
         return b"".join(chunks)
+
+
+async def _decoded(response: httpx.Response) -> AsyncIterator[bytes]:
+    """The body in bounded decoded pieces (see :mod:`.decoding`)."""
+    if response.is_stream_consumed:  # built in memory (a mock transport): httpx decoded it already
+        yield response.content
+        return
+    decoder = BodyDecoder(response.headers.get("content-encoding", ""))
+    async for raw in response.aiter_raw():
+        for piece in decoder.decode(raw):
+            yield piece
 
 
 def _oversized(what: str, limit: int) -> NonRetryableInvocationError:

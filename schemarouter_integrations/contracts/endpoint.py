@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -15,6 +16,18 @@ from .schemas import check_schema
 
 def _duplicates(names: list[str]) -> list[str]:
     return sorted(name for name, count in Counter(names).items() if count > 1)
+
+
+def _check_result_paths(endpoint: str, fields: tuple[FieldSpec, ...]) -> None:
+    """Refuse two fields written at the same place of a result record, or one inside the other:
+    projecting both would silently drop one value."""
+    located = sorted((f.result_location, f.name) for f in fields)
+    for (outer, first), (inner, second) in pairwise(located):
+        if inner[: len(outer)] == outer:  # sorted: any clash shows between neighbours
+            raise ValueError(
+                f"fields {first!r} and {second!r} of endpoint {endpoint!r} would both be written at "
+                f"result_path {'/'.join(outer)!r}; give them distinct, non-nested result paths"
+            )
 
 
 class EndpointSpec(FingerprintedContract):
@@ -34,7 +47,7 @@ class EndpointSpec(FingerprintedContract):
     projection: ServerProjectionSpec | None = None
     read_only: bool | None = None
     retry: RetryPolicy = Field(default_factory=RetryPolicy)
-    cost_units: float = Field(default=1.0, ge=0.0)
+    cost_units: float = Field(default=1.0, ge=0.0, allow_inf_nan=False)
     records_path: tuple[str, ...] | None = None
 
     @model_validator(mode="after")
@@ -42,6 +55,7 @@ class EndpointSpec(FingerprintedContract):
         duplicated = _duplicates([f.name for f in self.fields])
         if duplicated:
             raise ValueError(f"endpoint {self.name!r} declares field(s) twice: {duplicated}")
+        _check_result_paths(self.name, self.fields)
         check_schema(self.input_schema, what=f"input_schema of endpoint {self.name!r}")
         if self.output_schema is not None:
             check_schema(self.output_schema, what=f"output_schema of endpoint {self.name!r}")

@@ -18,8 +18,8 @@ class RetryPolicy(Contract):
     """
 
     max_attempts: int = Field(default=1, ge=1, le=20)
-    backoff_seconds: float = Field(default=0.0, ge=0.0)
-    max_backoff_seconds: float = Field(default=30.0, ge=0.0)
+    backoff_seconds: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
+    max_backoff_seconds: float = Field(default=30.0, ge=0.0, allow_inf_nan=False)
     jitter: bool = True
 
 
@@ -30,9 +30,9 @@ class CooldownPolicy(Contract):
     never more than ``max_seconds``; a success resets the growth. Every mark expires.
     """
 
-    base_seconds: float = Field(default=30.0, gt=0.0)
-    max_seconds: float = Field(default=300.0, gt=0.0)
-    multiplier: float = Field(default=2.0, ge=1.0)
+    base_seconds: float = Field(default=30.0, gt=0.0, allow_inf_nan=False)
+    max_seconds: float = Field(default=300.0, gt=0.0, allow_inf_nan=False)
+    multiplier: float = Field(default=2.0, ge=1.0, allow_inf_nan=False)
 
     @model_validator(mode="after")
     def _max_not_below_base(self) -> CooldownPolicy:
@@ -43,4 +43,7 @@ class CooldownPolicy(Contract):
     def seconds_for(self, consecutive_failures: int) -> float:
         """Cooldown length after *consecutive_failures* failures (1 = first)."""
         exponent = max(consecutive_failures, 1) - 1
-        return float(min(self.max_seconds, self.base_seconds * self.multiplier**exponent))
+        try:
+            return float(min(self.max_seconds, self.base_seconds * self.multiplier**exponent))
+        except OverflowError:  # a long outage: the growth passed any float, and so max_seconds
+            return float(self.max_seconds)

@@ -2,38 +2,57 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import jsonschema
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
+from referencing import Registry
 
 from .fingerprint import fingerprint_of
+from .references import reference_problem
 
 _VALIDATORS: dict[str, Validator] = {}
 _MAX_CACHED = 4096
+MAX_SCHEMA_DEPTH = 64
+"""Deepest nesting of objects and arrays a contract schema may have (real schemas stay far below)."""
 
+_NO_RETRIEVAL: Registry[Any] = Registry()
+"""References resolve inside the schema only: validation never fetches anything."""
 
 _CHECKED: set[str] = set()
 
 
 def check_schema(schema: dict[str, Any], *, what: str) -> None:
-    """Raise ``ValueError`` naming *what* when *schema* is not a valid JSON Schema.
+    """Raise ``ValueError`` naming *what* when *schema* is not a valid, self-contained JSON Schema.
 
-    Schemas already found valid are remembered by fingerprint, so large OpenAPI documents
-    with many shared schemas are meta-validated once per distinct schema.
+    The schema must be JSON data nested at most :data:`MAX_SCHEMA_DEPTH` deep, valid against
+    its meta-schema, and its references must resolve inside it without an endless in-place
+    cycle (see :mod:`.references`). Schemas already found valid are remembered by
+    fingerprint, so large OpenAPI documents with many shared schemas are checked once per
+    distinct schema.
     """
     if not isinstance(schema, dict):
         raise ValueError(f"{what} must be a JSON Schema object, got {type(schema).__name__}")
-    key = fingerprint_of(schema)
+    try:
+        key = fingerprint_of(schema)
+    except ValueError as exc:
+        raise ValueError(f"{what} is not JSON data: {exc}") from None
     if key in _CHECKED:
         return
+    problem = _json_data_problem(schema)
+    if problem is not None:
+        raise ValueError(f"{what} {problem}")
     cls = validator_for(schema, default=jsonschema.Draft202012Validator)
     try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
         location = "/".join(str(p) for p in exc.absolute_path) or "<root>"
         raise ValueError(f"{what} is not a valid JSON Schema at {location}: {exc.message}") from exc
+    problem = reference_problem(schema)
+    if problem is not None:
+        raise ValueError(f"{what} is not usable: {problem}")
     if len(_CHECKED) >= _MAX_CACHED:
         _CHECKED.clear()
     _CHECKED.add(key)
@@ -45,7 +64,7 @@ def compiled_validator(schema: dict[str, Any], key: str | None = None) -> Valida
     validator = _VALIDATORS.get(cache_key)
     if validator is None:
         cls = validator_for(schema, default=jsonschema.Draft202012Validator)
-        validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+        validator = cls(schema, registry=_NO_RETRIEVAL, format_checker=cls.FORMAT_CHECKER)
         if len(_VALIDATORS) >= _MAX_CACHED:
             _VALIDATORS.clear()
         _VALIDATORS[cache_key] = validator
@@ -53,11 +72,37 @@ def compiled_validator(schema: dict[str, Any], key: str | None = None) -> Valida
 
 
 def validation_errors(validator: Validator, instance: Any, *, limit: int = 5) -> list[str]:
-    """Readable messages of the first *limit* errors, each with its JSON location."""
+    """Readable messages of the first *limit* errors, each with its JSON location.
+
+    A value nested too deeply to validate (a deep response against a recursive schema) is
+    one error, never a ``RecursionError``.
+    """
     messages: list[str] = []
-    for error in validator.iter_errors(instance):
-        location = "/".join(str(p) for p in error.absolute_path)
-        messages.append(f"{location or '<root>'}: {error.message}")
-        if len(messages) >= limit:
-            break
+    try:
+        for error in validator.iter_errors(instance):
+            location = "/".join(str(p) for p in error.absolute_path)
+            messages.append(f"{location or '<root>'}: {error.message}")
+            if len(messages) >= limit:
+                break
+    except RecursionError:
+        messages.append("<root>: the value is nested too deeply to validate")
     return messages
+
+
+def _json_data_problem(schema: dict[str, Any]) -> str | None:
+    """What keeps *schema* from being plain JSON data within the depth limit, if anything."""
+    pending: list[tuple[Any, int, str]] = [(schema, 1, "")]
+    while pending:
+        value, depth, where = pending.pop()
+        if isinstance(value, dict | list) and depth > MAX_SCHEMA_DEPTH:
+            return f"is nested deeper than {MAX_SCHEMA_DEPTH} levels (at {where or '<root>'})"
+        if isinstance(value, dict):
+            for name, item in value.items():
+                if not isinstance(name, str):
+                    return f"has a key that is not a string at {where or '<root>'}: {name!r}"
+                pending.append((item, depth + 1, f"{where}/{name}"))
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1, f"{where}/{i}") for i, item in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            return f"has a number that is not finite at {where}: {value!r}"
+    return None

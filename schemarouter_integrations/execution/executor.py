@@ -256,6 +256,7 @@ class Executor:
                 raise SchemaValidationError(
                     f"response of {call.access_path} breaks its output schema: {'; '.join(errors)}",
                     errors=errors,
+                    subject="response",
                 )
         records = locate_records(raw, endpoint.records_path)
         return project_records(records, endpoint, call.selected_fields)

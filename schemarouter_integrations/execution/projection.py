@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic_core import PydanticSerializationError, to_json
+
 from ..contracts import EndpointSpec, FieldSpec
 from ..errors import SchemaValidationError
 
@@ -17,7 +19,7 @@ def locate_records(raw: Any, records_path: Sequence[str] | None) -> list[dict[st
     for key in records_path or ():
         if not isinstance(node, dict) or key not in node:
             where = "/".join(records_path or ())
-            raise SchemaValidationError(f"response has no records at {where!r}")
+            raise SchemaValidationError(f"response has no records at {where!r}", subject="response")
         node = node[key]
     if node is None:
         return []
@@ -25,7 +27,9 @@ def locate_records(raw: Any, records_path: Sequence[str] | None) -> list[dict[st
         return [node]
     if isinstance(node, list) and all(isinstance(item, dict) for item in node):
         return node
-    raise SchemaValidationError(f"records must be an object or a list of objects, got {type(node).__name__}")
+    raise SchemaValidationError(
+        f"records must be an object or a list of objects, got {type(node).__name__}", subject="response"
+    )
 
 
 def read_path(record: Any, path: Sequence[str]) -> Any:
@@ -57,10 +61,11 @@ def project_records(
 
     Everything not selected is dropped, so results carry canonical names only. A field
     absent from a record is written as ``None``. An endpoint that declares no fields has no
-    canonical names to project to: its records pass through unchanged.
+    canonical names to project to: its records pass through unchanged. Records that cannot
+    be written as JSON are a ``SchemaValidationError`` (see :func:`checked_records`).
     """
     if not endpoint.fields:
-        return [dict(record) for record in records]
+        return checked_records([dict(record) for record in records])
     fields: list[FieldSpec] = [f for name in selected if (f := endpoint.field(name)) is not None]
     projected: list[dict[str, Any]] = []
     for record in records:
@@ -69,4 +74,22 @@ def project_records(
             value = read_path(record, spec.wire_path)
             write_path(out, spec.result_location, None if value is _MISSING else value)
         projected.append(out)
-    return projected
+    return checked_records(projected)
+
+
+def checked_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """*records*, once sure that they become JSON as results and events do (string keys,
+    serialisable values); anything else is the response breaking its contract."""
+    for record in records:
+        key = next((k for k in record if not isinstance(k, str)), None)
+        if key is not None:
+            raise SchemaValidationError(
+                f"a record has a key that is not a string: {key!r}", subject="response"
+            )
+    try:
+        to_json(records)
+    except (PydanticSerializationError, ValueError) as exc:
+        raise SchemaValidationError(
+            f"the records cannot be written as JSON: {exc}", subject="response"
+        ) from None
+    return records

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .._callables import call_problem
 from .events import RouterEvent
 
 EventSink = Callable[[RouterEvent], Any] | Callable[[RouterEvent], Awaitable[Any]]
@@ -23,8 +24,9 @@ class EventBus:
 
     def subscribe(self, sink: EventSink) -> Callable[[], None]:
         """Add *sink*; returns a function that removes it again."""
-        if not callable(sink):
-            raise TypeError("an event sink must be callable")
+        problem = call_problem(sink, 1)
+        if problem is not None:
+            raise TypeError(f"an event sink takes one RouterEvent, but {problem}")
         self._sinks.append(sink)
 
         def unsubscribe() -> None:

@@ -9,8 +9,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 import anyio
+import anyio.to_thread
 
-Probe = Callable[[], Awaitable[bool]]
+from .._callables import is_async_callable
+
+Probe = Callable[[], Awaitable[bool]] | Callable[[], bool]
+"""A trusted health check: async (preferred) or sync (run in a worker thread)."""
 ProbeVerdict = Literal["ok", "failed", "timeout", "error"]
 
 _MAX_ERROR_CHARS = 300
@@ -53,6 +57,10 @@ class ProbeOutcome:
 async def run_probe(probe: Probe, timeout_seconds: float) -> ProbeOutcome:
     """Run *probe* once under *timeout_seconds*; never raises (except cancellation).
 
+    A sync probe runs in a worker thread so it cannot block the event loop; when it overruns
+    the timeout it is abandoned (its thread finishes in the background) and counts as
+    ``"timeout"``.
+
     ``True`` is a success; ``False`` or any non-bool result is ``"failed"``; running out of
     time is ``"timeout"``; an exception is ``"error"`` with its type and message.
     """
@@ -64,7 +72,10 @@ async def run_probe(probe: Probe, timeout_seconds: float) -> ProbeOutcome:
 
     try:
         with anyio.fail_after(timeout_seconds):
-            result: object = probe()
+            if is_async_callable(probe):
+                result: object = probe()
+            else:  # a sync probe must not block the loop, and is abandoned when it overruns
+                result = await anyio.to_thread.run_sync(probe, abandon_on_cancel=True)
             if inspect.isawaitable(result):
                 result = await result
     except TimeoutError:

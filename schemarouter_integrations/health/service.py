@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
+from .._callables import call_problem
 from ..errors import PolicyViolationError, RegistrationError
 from ..execution.events import HealthProbeEvent, RouteAvailableEvent, RouteUnavailableEvent
 from ..inspection import HealthSnapshot, ProbeSnapshot
@@ -60,8 +61,11 @@ class HealthService:
             raise PolicyViolationError(
                 f"probes may only watch read_only=True access paths; {tool}.{endpoint} is not"
             )
-        if not callable(probe):
-            raise RegistrationError("a health probe must be an async callable returning bool")
+        problem = call_problem(probe, 0)
+        if problem is not None:
+            raise RegistrationError(
+                f"a health probe is a callable without arguments returning bool, but {problem}"
+            )
         entry = ProbeEntry(tool, endpoint, probe, spec.fingerprint)
         self.probes[entry.access_path] = entry
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import aclosing
 from typing import Any, Literal
 
 import anyio
@@ -173,12 +174,14 @@ class SchemaRouterTool(BaseTool):
         except ValidationError as exc:
             raise ToolException(validation_message(exc)) from exc
         outcome: ToolResult | BaseException | None = None
-        async for event in self.router.stream(request, budget=self.budget):
-            await emit(event)
-            if isinstance(event, RunEndEvent) and isinstance(event.result, ToolResult):
-                outcome = event.result
-            elif isinstance(event, RunErrorEvent):
-                outcome = event.exception
+        # closed here even when cancelled while a callback handles an event, not later by the GC
+        async with aclosing(self.router.stream(request, budget=self.budget)) as events:
+            async for event in events:
+                await emit(event)
+                if isinstance(event, RunEndEvent) and isinstance(event.result, ToolResult):
+                    outcome = event.result
+                elif isinstance(event, RunErrorEvent):
+                    outcome = event.exception
         if isinstance(outcome, ToolResult):
             return outcome
         if outcome is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextvars
 import weakref
 from collections.abc import Callable, Sequence
+from contextlib import aclosing
 from typing import Any
 
 # llama_index.core re-exports these without __all__; the ignores only silence that.
@@ -154,12 +155,13 @@ class SchemaRouterToolSpec(BaseToolSpec):
         outcome: ToolResult | BaseException | None = None
         token = _in_tool_call.set(True)
         try:
-            async for event in self.router.stream(request, budget=self.options.budget):
-                dispatch_router_event(event, dispatcher)
-                if isinstance(event, RunEndEvent) and isinstance(event.result, ToolResult):
-                    outcome = event.result
-                elif isinstance(event, RunErrorEvent):
-                    outcome = event.exception
+            async with aclosing(self.router.stream(request, budget=self.options.budget)) as events:
+                async for event in events:
+                    dispatch_router_event(event, dispatcher)
+                    if isinstance(event, RunEndEvent) and isinstance(event.result, ToolResult):
+                        outcome = event.result
+                    elif isinstance(event, RunErrorEvent):
+                        outcome = event.exception
         finally:
             _in_tool_call.reset(token)
         if isinstance(outcome, ToolResult):

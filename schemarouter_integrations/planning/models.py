@@ -10,6 +10,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    JsonValue,
     PrivateAttr,
     ValidatorFunctionWrapHandler,
     computed_field,
@@ -17,35 +18,55 @@ from pydantic import (
     model_validator,
 )
 
+from ..contracts.base import Contract
+from ..contracts.fingerprint import canonical_json
+
 FallbackScope = Literal["disabled", "same_provider", "cross_provider"]
 CallScope = Literal["primary", "same_provider", "cross_provider"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 
-class PlanRequest(BaseModel):
+Arguments = dict[str, JsonValue]
+"""Canonical arguments: JSON data only (no sets, bytes, dates, tuples, NaN or lone surrogates)."""
+
+
+def _json_arguments(value: Arguments) -> Arguments:
+    """Refuse what JSON cannot carry faithfully, so every route sees the same arguments."""
+    empty = [k for k in value if not k]
+    if empty:
+        raise ValueError("argument names must be non-empty strings")
+    for name, argument in value.items():
+        try:
+            canonical_json(argument).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"argument {name!r} is not JSON data: a string holds a lone surrogate") from None
+        except ValueError as exc:
+            raise ValueError(f"argument {name!r} is not JSON data: {exc}") from None
+    return value
+
+
+class PlanRequest(Contract):
     """What to answer and how far fallback may go.
 
-    ``fields`` (semantic ids, names or aliases) overrides the need read from ``query``.
-    Fallback is disabled unless ``fallback_scope`` says otherwise.
+    ``arguments`` must be JSON data (anything else is a ``ValidationError`` here, before
+    any planning). ``fields`` (semantic ids, names or aliases) overrides the need read from
+    ``query``. Fallback is disabled unless ``fallback_scope`` says otherwise.
     """
 
-    model_config = _FROZEN
-
     query: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: Arguments = Field(default_factory=dict)
     preferred_tools: tuple[str, ...] = ()
     fields: tuple[str, ...] | None = None
     fallback_scope: FallbackScope = "disabled"
     max_fallbacks: int = Field(default=3, ge=0, le=8)
 
-    @field_validator("arguments")
-    @classmethod
-    def _argument_names_are_strings(cls, value: dict[str, Any]) -> dict[str, Any]:
-        bad = [k for k in value if not isinstance(k, str) or not k]
-        if bad:
-            raise ValueError(f"argument names must be non-empty strings: {bad!r}")
-        return value
+    _check_arguments = field_validator("arguments")(_json_arguments)
+
+    @property
+    def arguments_key(self) -> str:
+        """The arguments as canonical JSON: equal keys mean equal arguments."""
+        return canonical_json(self.arguments)
 
 
 class FieldEvidence(BaseModel):
@@ -58,10 +79,8 @@ class FieldEvidence(BaseModel):
     match_kind: Literal["semantic_id", "name", "alias"]
 
 
-class ToolCall(BaseModel):
+class ToolCall(Contract):
     """One compiled call: a route, its arguments, its field selection and why it was chosen."""
-
-    model_config = _FROZEN
 
     tool: str
     endpoint: str
@@ -69,13 +88,15 @@ class ToolCall(BaseModel):
     access_mode: str | None
     tool_fingerprint: str
     endpoint_fingerprint: str
-    arguments: dict[str, Any]
+    arguments: Arguments
     selected_fields: tuple[str, ...]
     server_projection: dict[str, str]
     scope: CallScope
     read_only: bool | None
     evidence: dict[str, FieldEvidence]
     explanation: str
+
+    _check_arguments = field_validator("arguments")(_json_arguments)
 
     @property
     def access_path(self) -> str:

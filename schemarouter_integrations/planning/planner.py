@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..contracts import canonical_json
+from ..contracts.schemas import validation_errors
 from ..registry import Registry, Route
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
 from .need import need_from_fields, need_from_query
@@ -45,7 +45,7 @@ class _Walk:
         self.registry = registry
         self.cooldown_left = cooldown_left
         self.executable_only = executable_only
-        self.arguments_key = canonical_json(request.arguments)
+        self.arguments_key = request.arguments_key
         self.visited: set[str] = set()
         self.rejected: Rejections = []
 
@@ -92,10 +92,9 @@ class _Walk:
         if dropped:
             verdict = f"does not accept argument(s) {dropped}; dropping them would answer another question"
         else:
-            error = next(iter(route.argument_validator().iter_errors(arguments)), None)
-            if error is not None:
-                where = "/".join(str(p) for p in error.absolute_path) or "arguments"
-                verdict = f"arguments do not fit its input schema ({where}: {error.message})"
+            errors = validation_errors(route.argument_validator(), arguments, limit=1)
+            if errors:
+                verdict = f"arguments do not fit its input schema ({errors[0]})"
         if len(verdicts) >= _MAX_VERDICTS:
             verdicts.clear()
         verdicts[self.arguments_key] = verdict

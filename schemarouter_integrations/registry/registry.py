@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .._callables import call_problem
 from ..contracts import ToolSpec
 from ..errors import RegistrationError
 from .routes import Route, is_unspaced, surface_key
@@ -57,15 +58,23 @@ class Registry:
         """Derived data keyed by its inputs (planning orderings); cleared on every contract change."""
 
     # -- contracts -------------------------------------------------------------------
-    def register(self, spec: ToolSpec) -> None:
+    def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
+        """Register (or replace) *spec*, and bind *invoker* to it when given.
+
+        Both are checked first: when either is refused, nothing changes.
+        """
         if not isinstance(spec, ToolSpec):
             raise RegistrationError(f"register() takes a ToolSpec, got {type(spec).__name__}")
+        if invoker is not None:
+            _check_invoker(spec.name, invoker)
         self.remove_routes(spec.name)
         self._tools[spec.name] = spec
         for endpoint in spec.endpoints:
             route = Route.build(spec, endpoint)
             self._routes[route.path] = route
         self._changed()
+        if invoker is not None:
+            self.bind(spec.name, invoker)
 
     def remove_tool(self, name: str) -> ToolSpec:
         spec = self._tools.pop(name, None)
@@ -118,8 +127,7 @@ class Registry:
         spec = self._tools.get(name)
         if spec is None:
             raise RegistrationError(f"cannot bind {name!r}: no such tool is registered")
-        if not callable(invoker):
-            raise RegistrationError(f"cannot bind {name!r}: the invoker is not callable")
+        _check_invoker(name, invoker)
         self._bindings[name] = Binding(invoker, spec.fingerprint)
         self.version += 1
 
@@ -143,3 +151,9 @@ class Registry:
     def binding_states(self) -> dict[str, BindingState]:
         names = sorted(set(self._tools) | set(self._bindings))
         return {name: self.binding_state(name) for name in names}
+
+
+def _check_invoker(name: str, invoker: object) -> None:
+    problem = call_problem(invoker, 1)
+    if problem is not None:
+        raise RegistrationError(f"cannot bind {name!r}: an invoker takes one ToolCall, but {problem}")
