@@ -3,6 +3,12 @@
 Every error the package raises is a :class:`SchemaRouterError`::
 
     SchemaRouterError
+    ├── ConfigurationError           a setting the router cannot use: NaN or negative
+    │   │                            seconds, a zero monitor interval (also a ValueError)
+    │   └── InvalidCallbackError     a callback the router cannot call as it will, e.g. an
+    │                                event sink that takes no event (also a TypeError)
+    ├── LifecycleError               a service started twice or where it cannot run
+    │                                (also a RuntimeError)
     ├── RegistrationError            a contract or document that cannot be registered
     ├── PlanningError                a request that cannot be planned
     │   └── NoRouteError             no eligible primary route right now
@@ -18,7 +24,9 @@ Every error the package raises is a :class:`SchemaRouterError`::
             └── InvokerCrashedError         an invoker raised something that is no router error
 
 Only :class:`InvocationUnavailableError` raised by an invoker leads to retry, cooldown
-and fallback.
+and fallback. Misuse by the application (:class:`ConfigurationError`,
+:class:`LifecycleError`) also derives from the matching built-in exception, so code written
+against ``ValueError``, ``TypeError`` or ``RuntimeError`` keeps working.
 """
 
 from __future__ import annotations
@@ -30,9 +38,12 @@ from typing import Literal
 __all__ = [
     "AllRoutesUnavailableError",
     "BudgetExceededError",
+    "ConfigurationError",
+    "InvalidCallbackError",
     "InvocationError",
     "InvocationUnavailableError",
     "InvokerCrashedError",
+    "LifecycleError",
     "NoRouteError",
     "NonRetryableInvocationError",
     "PlanningError",
@@ -47,6 +58,18 @@ __all__ = [
 
 class SchemaRouterError(Exception):
     """Base class of every error raised by schemarouter-integrations."""
+
+
+class ConfigurationError(SchemaRouterError, ValueError):
+    """A setting given to the router or one of its services is out of range; nothing changed."""
+
+
+class InvalidCallbackError(ConfigurationError, TypeError):
+    """A callback (an event sink) cannot be called the way the router will call it."""
+
+
+class LifecycleError(SchemaRouterError, RuntimeError):
+    """A service was started, stopped or used in a state or environment it cannot run in."""
 
 
 class RegistrationError(SchemaRouterError):

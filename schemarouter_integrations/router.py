@@ -15,7 +15,13 @@ import anyio
 from ._sync import run_sync
 from .adapters.clients import HttpClients
 from .contracts import CooldownPolicy, ToolSpec
-from .errors import PlanningError, RegistrationError, SchemaRouterError
+from .errors import (
+    ConfigurationError,
+    InvalidCallbackError,
+    PlanningError,
+    RegistrationError,
+    SchemaRouterError,
+)
 from .execution import Executor, RouterEvent, RunBudget, RunContext, ToolResult
 from .execution.events import (
     RouteAvailableEvent,
@@ -46,7 +52,8 @@ class SchemaRouter:
 
     ``cooldown`` bounds how long failed paths stay out of planning; ``clock`` (monotonic
     seconds) and ``sleep`` make time injectable for tests; ``availability_store`` shares
-    cooldowns (default: this process only).
+    cooldowns (default: this process only). Settings of the wrong kind raise
+    :class:`~schemarouter_integrations.errors.ConfigurationError` at once.
     """
 
     def __init__(
@@ -60,6 +67,7 @@ class SchemaRouter:
         max_response_bytes: int = 10 * 1024 * 1024,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
+        _check_settings(cooldown, clock, availability_store, sleep, max_response_bytes)
         self.clock: Clock = clock or time.monotonic
         self.availability_store = availability_store or MemoryAvailabilityStore()
         self.availability_store.attach(self.clock)
@@ -250,7 +258,19 @@ class SchemaRouter:
     def mark_access_unavailable(
         self, tool: str, endpoint: str, *, seconds: float | None = None, reason: str | None = None
     ) -> None:
-        """Take ``tool.endpoint`` out of planning for *seconds* (default: the base cooldown)."""
+        """Take ``tool.endpoint`` out of planning for *seconds* (default: the base cooldown).
+
+        The application's word is kept as given: *seconds* may exceed the cooldown policy's
+        ``max_seconds``, which bounds only the growth the router decides on its own (failed
+        invocations, Retry-After hints, failed probes). Say a known one-hour outage with
+        ``seconds=3600``; the path reopens then, or earlier through
+        :meth:`mark_access_available` or a successful health probe. The mark replaces any
+        running mark of the path, and later failures never shorten it.
+
+        Raises :class:`~schemarouter_integrations.errors.ConfigurationError` (a ``ValueError``)
+        when *seconds* is NaN, infinite or negative (every mark expires), and
+        :class:`RegistrationError` for an unknown access path.
+        """
         path = self._path(tool, endpoint)
         mark = self.cooldowns.mark(path, seconds=seconds, reason=reason or "marked by application")
         self.events.publish_sync(
@@ -343,6 +363,26 @@ class SchemaRouter:
         if spec is None or spec.endpoint(endpoint) is None:
             raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
         return f"{tool}.{endpoint}"
+
+
+def _check_settings(
+    cooldown: object, clock: object, store: object, sleep: object, max_response_bytes: object
+) -> None:
+    if cooldown is not None and not isinstance(cooldown, CooldownPolicy):
+        raise ConfigurationError(f"cooldown must be a CooldownPolicy, got {type(cooldown).__name__}")
+    if store is not None and not isinstance(store, AvailabilityStore):
+        raise ConfigurationError(
+            f"availability_store must be an AvailabilityStore, got {type(store).__name__}"
+        )
+    for name, fn in (("clock", clock), ("sleep", sleep)):
+        if fn is not None and not callable(fn):
+            raise InvalidCallbackError(f"{name} must be callable, got {type(fn).__name__}")
+    if (
+        isinstance(max_response_bytes, bool)
+        or not isinstance(max_response_bytes, int)
+        or max_response_bytes < 1
+    ):
+        raise ConfigurationError(f"max_response_bytes must be a positive integer, got {max_response_bytes!r}")
 
 
 def _request(request: PlanRequest | str) -> PlanRequest:

@@ -3,15 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from .fingerprint import fingerprint_of
 
 
+class _NotGiven:
+    """The default of a first parameter that may be given positionally or by keyword."""
+
+    def __repr__(self) -> str:
+        return "<required>"
+
+
+NOT_GIVEN: Final[Any] = _NotGiven()
+
+
+def with_first(name: str, value: object, data: dict[str, Any]) -> dict[str, Any]:
+    """*data* with the first documented parameter *name* added when it was given positionally.
+
+    Used by the ``__init__`` of contracts whose first parameter may be positional
+    (``FieldSpec("band_gap")``); a missing value is left to validation, which reports it with
+    every other problem of the input.
+    """
+    if value is not NOT_GIVEN:
+        data[name] = value
+    return data
+
+
 class Contract(BaseModel):
-    """Immutable pydantic model whose copies with changes are validated (and fingerprinted) anew."""
+    """Immutable pydantic model whose copies with changes are validated (and fingerprinted) anew.
+
+    Attributes cannot be assigned; list attributes are shared, not copied, so they must not be
+    changed in place either (a changed list would no longer match the fingerprint).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -3,25 +3,29 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from pydantic import Field, model_validator
 
-from .base import FingerprintedContract
+from .base import NOT_GIVEN, FingerprintedContract, with_first
 from .fields import FieldSpec, ServerProjectionSpec
 from .policies import RetryPolicy
 from .schemas import check_schema
+
+if TYPE_CHECKING:
+    from typing import Unpack
 
 
 def _duplicates(names: list[str]) -> list[str]:
     return sorted(name for name, count in Counter(names).items() if count > 1)
 
 
-def _check_result_paths(endpoint: str, fields: tuple[FieldSpec, ...]) -> None:
+def _check_result_paths(endpoint: str, fields: list[FieldSpec]) -> None:
     """Refuse two fields written at the same place of a result record, or one inside the other:
     projecting both would silently drop one value."""
-    located = sorted((f.result_location, f.name) for f in fields)
+    located = sorted((tuple(f.result_location), f.name) for f in fields)
     for (outer, first), (inner, second) in pairwise(located):
         if inner[: len(outer)] == outer:  # sorted: any clash shows between neighbours
             raise ValueError(
@@ -30,8 +34,23 @@ def _check_result_paths(endpoint: str, fields: tuple[FieldSpec, ...]) -> None:
             )
 
 
+class EndpointSpecOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`EndpointSpec` after ``name``."""
+
+    description: str
+    input_schema: Mapping[str, Any]
+    output_schema: Mapping[str, Any] | None
+    fields: Sequence[FieldSpec]
+    projection: ServerProjectionSpec | None
+    read_only: bool | None
+    retry: RetryPolicy
+    cost_units: float
+    records_path: Sequence[str] | None
+
+
 class EndpointSpec(FingerprintedContract):
-    """One operation of a tool: its arguments, its fields and how to read its records.
+    """One operation of a tool, ``EndpointSpec(name, ...)``: its arguments, its fields and how
+    to read its records.
 
     ``read_only=None`` means unclassified: such an endpoint never joins an automatic
     fallback chain. ``input_schema`` is JSON Schema over canonical argument names;
@@ -43,12 +62,21 @@ class EndpointSpec(FingerprintedContract):
     description: str = ""
     input_schema: dict[str, Any] = Field(default_factory=dict)
     output_schema: dict[str, Any] | None = None
-    fields: tuple[FieldSpec, ...] = ()
+    fields: list[FieldSpec] = Field(default_factory=list)
     projection: ServerProjectionSpec | None = None
     read_only: bool | None = None
     retry: RetryPolicy = Field(default_factory=RetryPolicy)
     cost_units: float = Field(default=1.0, ge=0.0, allow_inf_nan=False)
-    records_path: tuple[str, ...] | None = None
+    records_path: list[str] | None = None
+
+    if TYPE_CHECKING:
+
+        def __init__(self, name: str, **options: Unpack[EndpointSpecOptions]) -> None: ...
+
+    else:
+
+        def __init__(self, name: str = NOT_GIVEN, **options: Any) -> None:
+            super().__init__(**with_first("name", name, options))
 
     @model_validator(mode="after")
     def _check(self) -> EndpointSpec:
@@ -75,8 +103,18 @@ class EndpointSpec(FingerprintedContract):
         return next((f for f in self.fields if f.name == name), None)
 
 
+class ToolSpecOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`ToolSpec` after ``name``."""
+
+    provider: str | None
+    access_mode: str | None
+    description: str
+    endpoints: Required[Sequence[EndpointSpec]]
+
+
 class ToolSpec(FingerprintedContract):
-    """One access path family: a named contract owned by ``provider``, reached via ``access_mode``.
+    """One access path family, ``ToolSpec(name, ...)``: a named contract owned by ``provider``,
+    reached via ``access_mode``.
 
     ``fingerprint`` is a sha256 over the canonical JSON of the whole contract, provider and
     access_mode included, so any change of the contract changes it.
@@ -86,7 +124,16 @@ class ToolSpec(FingerprintedContract):
     provider: str | None = None
     access_mode: str | None = None
     description: str = ""
-    endpoints: tuple[EndpointSpec, ...] = Field(min_length=1)
+    endpoints: list[EndpointSpec] = Field(min_length=1)
+
+    if TYPE_CHECKING:
+
+        def __init__(self, name: str, **options: Unpack[ToolSpecOptions]) -> None: ...
+
+    else:
+
+        def __init__(self, name: str = NOT_GIVEN, **options: Any) -> None:
+            super().__init__(**with_first("name", name, options))
 
     @model_validator(mode="after")
     def _check(self) -> ToolSpec:

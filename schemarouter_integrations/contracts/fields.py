@@ -2,37 +2,61 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pydantic import Field, field_validator, model_validator
 
-from .base import Contract
+from .base import NOT_GIVEN, Contract, with_first
 from .schemas import check_schema
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+
+class FieldSpecOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`FieldSpec` after ``name``."""
+
+    semantic_id: str | None
+    aliases: Sequence[str]
+    path: Sequence[str] | None
+    result_path: Sequence[str] | None
+    description: str
+    json_schema: Mapping[str, Any] | None
 
 
 class FieldSpec(Contract):
-    """One field a route exposes.
+    """One field a route exposes: ``FieldSpec(name, ...)``.
 
     ``name`` is the canonical local name; ``path`` is where the value sits in one raw
-    record (default ``[name]``); ``result_path`` is where it is written in the result
-    (default ``[name]``); ``semantic_id`` (default ``name``) is what planning matches needs
-    against, together with ``aliases`` (free text in any language).
+    record (list of keys, default ``[name]``); ``result_path`` is where it is written in the
+    result (default ``[name]``); ``semantic_id`` (default ``name``) is what planning matches
+    needs against, together with ``aliases`` (free text in any language).
     """
 
     name: str = Field(min_length=1)
     semantic_id: str | None = None
-    aliases: tuple[str, ...] = ()
-    path: tuple[str, ...] | None = None
-    result_path: tuple[str, ...] | None = None
+    aliases: list[str] = Field(default_factory=list)
+    path: list[str] | None = None
+    result_path: list[str] | None = None
     description: str = ""
     json_schema: dict[str, Any] | None = None
+
+    if TYPE_CHECKING:
+
+        def __init__(self, name: str, **options: Unpack[FieldSpecOptions]) -> None: ...
+
+    else:
+
+        def __init__(self, name: str = NOT_GIVEN, **options: Any) -> None:
+            super().__init__(**with_first("name", name, options))
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> FieldSpec:
         for attr, value in (
             ("semantic_id", self.semantic_id or self.name),
-            ("path", self.path or (self.name,)),
-            ("result_path", self.result_path or (self.name,)),
+            ("path", self.path or [self.name]),
+            ("result_path", self.result_path or [self.name]),
         ):
             object.__setattr__(self, attr, value)
         if self.json_schema is not None:
@@ -45,16 +69,25 @@ class FieldSpec(Contract):
         return self.semantic_id or self.name
 
     @property
-    def wire_path(self) -> tuple[str, ...]:
-        return self.path or (self.name,)
+    def wire_path(self) -> list[str]:
+        return self.path or [self.name]
 
     @property
-    def result_location(self) -> tuple[str, ...]:
-        return self.result_path or (self.name,)
+    def result_location(self) -> list[str]:
+        return self.result_path or [self.name]
+
+
+class ServerProjectionSpecOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`ServerProjectionSpec` after ``parameter``."""
+
+    field_map: Mapping[str, str]
+    separator: str
+    always: Sequence[str]
 
 
 class ServerProjectionSpec(Contract):
-    """The request parameter that asks the server for selected fields only.
+    """The request parameter that asks the server for selected fields only:
+    ``ServerProjectionSpec(parameter, ...)``.
 
     ``field_map`` maps canonical field name -> wire name; unmapped fields are sent by their
     canonical name; ``always`` names wire fields requested on every call.
@@ -63,7 +96,16 @@ class ServerProjectionSpec(Contract):
     parameter: str = Field(min_length=1)
     field_map: dict[str, str] = Field(default_factory=dict)
     separator: str = ","
-    always: tuple[str, ...] = ()
+    always: list[str] = Field(default_factory=list)
+
+    if TYPE_CHECKING:
+
+        def __init__(self, parameter: str, **options: Unpack[ServerProjectionSpecOptions]) -> None: ...
+
+    else:
+
+        def __init__(self, parameter: str = NOT_GIVEN, **options: Any) -> None:
+            super().__init__(**with_first("parameter", parameter, options))
 
     @field_validator("separator")
     @classmethod
@@ -72,7 +114,7 @@ class ServerProjectionSpec(Contract):
             raise ValueError("separator must not be empty")
         return value
 
-    def parameters_for(self, canonical_fields: tuple[str, ...]) -> dict[str, str]:
+    def parameters_for(self, canonical_fields: Sequence[str]) -> dict[str, str]:
         """The request parameters that push *canonical_fields* upstream."""
         wire: list[str] = []
         for name in (*self.always, *(self.field_map.get(f, f) for f in canonical_fields)):

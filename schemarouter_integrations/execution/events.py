@@ -109,6 +109,9 @@ class ToolEndEvent(_RouteEvent):
 
 
 class RoutePrunedEvent(_RouteEvent):
+    """A fallback left out: in preflight, or during the run when its binding or contract
+    changed after preflight (it never started, so no ``tool.fallback`` leaves it)."""
+
     type: Literal["route.pruned"] = "route.pruned"
     reason: str
 

@@ -13,7 +13,7 @@ import inspect
 import random
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from ..contracts import EndpointSpec
 from ..contracts.schemas import compiled_validator, validation_errors
@@ -52,6 +52,7 @@ from .retry import backoff_seconds
 
 Sleep = Callable[[float], Awaitable[None]]
 PlanSource = Plan | Callable[[], Plan]
+FallbackReason = Literal["unavailable", "binding_unavailable"]
 
 
 class _RouteFailed(Exception):
@@ -124,36 +125,57 @@ class Executor:
     async def _run_chain(
         self, steps: list[Step], meter: BudgetMeter, ctx: RunContext
     ) -> AsyncIterator[RouterEvent]:
-        """Run the steps in order until one succeeds; only unavailability moves on."""
+        """Run the steps in order until one succeeds; only unavailability moves on.
+
+        Bindings and contracts are checked again at call time, since they may change while
+        the run goes on. An unbound primary hands over to the next route with
+        ``tool.fallback`` (reason ``binding_unavailable``). A later route that lost its
+        binding or contract during the run is skipped with ``route.pruned``; it never
+        started, so the next ``tool.fallback`` still leaves the route that ran and failed.
+        """
         failures: list[RouteAttempt] = []
-        previous: ToolCall | None = None
-        reason = "unavailable"
+        source: ToolCall | None = None  # the route the next tool.fallback leaves
+        reason: FallbackReason = "unavailable"
         for position, step in enumerate(steps):
             call = step.call
-            binding = self.registry.binding(call.tool)
-            if (  # checked at call time: bindings and contracts may change during a run
-                binding is None
-                or binding.fingerprint != call.tool_fingerprint
-                or self.registry.tool(call.tool) is not step.spec
-            ):
-                if position + 1 < len(steps):
-                    previous, reason = call, "binding_unavailable"
+            last = position + 1 == len(steps)
+            invoker = self._ready_invoker(step)
+            if isinstance(invoker, str):
+                if position == 0 and not last:
+                    source, reason = call, "binding_unavailable"
                     continue
-                raise _no_binding(call, failures)
+                if position > 0:
+                    yield ctx.event(RoutePrunedEvent, **_route(call), reason=invoker)
+                if last:
+                    raise _no_binding(call, failures)
+                continue
             meter.charge_call(call.access_path, step.endpoint.cost_units)
-            if previous is not None:
-                yield ctx.event(ToolFallbackEvent, **_fallback(previous, call, reason))
+            if source is not None:
+                yield ctx.event(ToolFallbackEvent, **_fallback(source, call, reason))
             ctx.route.append(call.access_path)
             try:
-                async for event in self._attempts(step, binding.invoker, meter, ctx, failures):
+                async for event in self._attempts(step, invoker, meter, ctx, failures):
                     yield event
             except _RouteFailed:
-                previous, reason = call, "unavailable"
+                source, reason = call, "unavailable"
                 continue
             return
         raise AllRoutesUnavailableError(
             f"every route was unavailable: {', '.join(ctx.route)}", attempts=failures
         )
+
+    def _ready_invoker(self, step: Step) -> Callable[[ToolCall], Any] | str:
+        """The invoker bound to the contract *step* was checked against, or why there is none."""
+        call = step.call
+        spec = self.registry.tool(call.tool)
+        if spec is None:
+            return f"tool {call.tool!r} was removed during the run"
+        if spec is not step.spec:
+            return f"the contract of {call.tool!r} was registered again during the run"
+        binding = self.registry.binding(call.tool)
+        if binding is None or binding.fingerprint != call.tool_fingerprint:
+            return f"binding is {self.registry.binding_state(call.tool)}: it changed during the run"
+        return binding.invoker
 
     async def _attempts(
         self,
@@ -281,7 +303,7 @@ def _tool_error(call: ToolCall, exc: BaseException, attempts: int, retryable: bo
     }
 
 
-def _fallback(source: ToolCall, target: ToolCall, reason: str) -> dict[str, Any]:
+def _fallback(source: ToolCall, target: ToolCall, reason: FallbackReason) -> dict[str, Any]:
     return {
         "from_tool": source.tool,
         "from_endpoint": source.endpoint,

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .._callables import call_problem
+from ..errors import InvalidCallbackError
 from .events import RouterEvent
 
 EventSink = Callable[[RouterEvent], Any] | Callable[[RouterEvent], Awaitable[Any]]
@@ -23,10 +24,13 @@ class EventBus:
         self._pending: set[asyncio.Task[None]] = set()
 
     def subscribe(self, sink: EventSink) -> Callable[[], None]:
-        """Add *sink*; returns a function that removes it again."""
+        """Add *sink*; returns a function that removes it again.
+
+        Raises :class:`InvalidCallbackError` (a ``TypeError``) when *sink* cannot take one event.
+        """
         problem = call_problem(sink, 1)
         if problem is not None:
-            raise TypeError(f"an event sink takes one RouterEvent, but {problem}")
+            raise InvalidCallbackError(f"an event sink takes one RouterEvent, but {problem}")
         self._sinks.append(sink)
 
         def unsubscribe() -> None:

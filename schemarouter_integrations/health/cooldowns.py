@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import numbers
 
 from ..contracts import CooldownPolicy
+from ..errors import ConfigurationError
 from ..stores import AvailabilityMark, AvailabilityStore
 from ..stores.base import Clock
 
@@ -14,8 +16,13 @@ class CooldownTracker:
 
     The n-th consecutive failure of a path cools it for ``policy.seconds_for(n)`` (doubling
     by default); a success (invocation or probe) resets the count. A Retry-After hint
-    lengthens the cooldown, and a failure never shortens a cooldown already running, but
-    no mark ever reaches past ``policy.max_seconds`` from now: every mark expires.
+    lengthens the cooldown up to ``policy.max_seconds``, and a failure never shortens a
+    cooldown already running.
+
+    ``max_seconds`` bounds what the router decides on its own (failure streaks, hints,
+    failed probes). An explicit :meth:`mark` by the application is kept as given: it may
+    be longer than ``max_seconds`` (a known one-hour maintenance window), and must be a
+    finite number of seconds, so every mark still expires.
 
     The count is the larger of this router's own streak and the ``failures`` carried by the
     current mark, so routers sharing a store grow one cooldown together.
@@ -57,22 +64,37 @@ class CooldownTracker:
         self._failures[path] = count
         seconds = self.policy.seconds_for(count)
         if at_least is not None and math.isfinite(at_least):
-            seconds = max(seconds, at_least)
-        if previous is not None:
+            seconds = min(max(seconds, at_least), self.policy.max_seconds)
+        if previous is not None:  # never shorten a running mark, an application's long one included
             seconds = max(seconds, previous.until - self.clock())
-        return self.mark(path, seconds=seconds, reason=reason, failures=count)
+        return self._store(path, seconds, reason, count)
 
-    def mark(
-        self, path: str, *, seconds: float | None, reason: str | None, failures: int | None = None
-    ) -> AvailabilityMark:
-        """Cool *path* for *seconds* (default ``base_seconds``), clamped to ``[0, max_seconds]``."""
-        length = self.policy.base_seconds if seconds is None else float(seconds)
-        if math.isnan(length):
-            raise ValueError("a cooldown length must be a number of seconds, not NaN")
-        length = min(max(length, 0.0), self.policy.max_seconds)
+    def mark(self, path: str, *, seconds: float | None, reason: str | None) -> AvailabilityMark:
+        """The application's explicit mark: cool *path* for *seconds* (default ``base_seconds``).
+
+        The length is kept as given, even beyond ``policy.max_seconds`` (which bounds only
+        automatic growth); it replaces any running mark of *path*. Raises
+        :class:`ConfigurationError` (a ``ValueError``) when *seconds* is not a finite,
+        non-negative number, so no mark can last forever.
+        """
+        if seconds is None:
+            length = self.policy.base_seconds
+        elif isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
+            raise ConfigurationError(f"a cooldown length is a number of seconds, got {seconds!r}")
+        else:
+            length = float(seconds)
+            if math.isnan(length):
+                raise ConfigurationError("a cooldown length must be a number of seconds, not NaN")
+            if not 0.0 <= length < math.inf:
+                raise ConfigurationError(
+                    f"a cooldown length must be finite and non-negative (every mark expires), got {length!r}"
+                )
+        return self._store(path, length, reason, None)
+
+    def _store(self, path: str, seconds: float, reason: str | None, failures: int | None) -> AvailabilityMark:
         mark = AvailabilityMark(
             path=path,
-            until=self.clock() + length,
+            until=self.clock() + max(seconds, 0.0),
             reason=reason,
             failures=failures if failures is not None else max(self._failures.get(path, 0), 1),
         )

@@ -26,6 +26,7 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import TaskStatus
 
+from ..errors import ConfigurationError
 from .probes import ProbeEntry, run_probe
 
 if TYPE_CHECKING:
@@ -51,10 +52,10 @@ class HealthMonitor:
             ("interval_seconds", interval_seconds),
             ("probe_timeout_seconds", probe_timeout_seconds),
         ):
-            if not value > 0:
-                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
-        if max_concurrency < 1:
-            raise ValueError(f"max_concurrency must be at least 1, got {max_concurrency!r}")
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ConfigurationError(f"{name} must be a positive number of seconds, got {value!r}")
+        if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
+            raise ConfigurationError(f"max_concurrency must be an integer >= 1, got {max_concurrency!r}")
         self.service = service
         self.interval_seconds = float(interval_seconds)
         self.probe_timeout_seconds = float(probe_timeout_seconds)

@@ -6,7 +6,8 @@ it; the monitor then runs as another task of that group, so routers, stores and 
 can be started and stopped in any order. A monitor started outside ``async with router:``
 gets a task group of its own, entered by ``start`` and exited by ``stop`` through an
 :class:`~contextlib.AsyncExitStack`, so both must run in the same task. Starting a running
-monitor raises ``RuntimeError``: it is a lifecycle mistake, not a routing error.
+monitor raises :class:`~schemarouter_integrations.errors.LifecycleError` (also a
+``RuntimeError``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from .._callables import call_problem
-from ..errors import PolicyViolationError, RegistrationError
+from ..errors import LifecycleError, PolicyViolationError, RegistrationError
 from ..execution.events import HealthProbeEvent, RouteAvailableEvent, RouteUnavailableEvent
 from ..inspection import HealthSnapshot, ProbeSnapshot
 from .monitor import HealthMonitor
@@ -208,11 +209,12 @@ class HealthService:
     ) -> None:
         """Start the monitor in the background; its first round begins at once.
 
-        Raises ``RuntimeError`` when the monitor is already running and ``ValueError`` for a
-        non-positive interval or timeout or a concurrency below 1.
+        Raises :class:`LifecycleError` when the monitor is already running and
+        :class:`~schemarouter_integrations.errors.ConfigurationError` for a non-positive
+        interval or timeout or a concurrency below 1.
         """
         if self._monitor is not None:
-            raise RuntimeError("the health monitor is already running; stop it before starting it again")
+            raise LifecycleError("the health monitor is already running; stop it before starting it again")
         monitor = HealthMonitor(
             self,
             interval_seconds=interval_seconds,

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from ..framework_common import ModelArguments, arguments_model
+from ..framework_common import ModelArguments, ToolOptions, arguments_model
 from ..registry import Registry
 from ..router import SchemaRouter
 
 ARGS_MODEL_NAME = "SchemaRouterArguments"
 
 
-def build_args_schema(router: SchemaRouter | Registry) -> ModelArguments:
-    """``query: str`` plus the optional canonical arguments of the read-only endpoints."""
-    return arguments_model(router, model_name=ARGS_MODEL_NAME)
+def build_args_schema(
+    router: SchemaRouter | Registry, *, options: ToolOptions | None = None
+) -> ModelArguments:
+    """``query: str`` plus the optional canonical arguments of the routes the router could pick
+    under *options* (default: the read-only endpoints)."""
+    return arguments_model(router, options=options, model_name=ARGS_MODEL_NAME)
 
 
 def validation_message(error: ValidationError | object, *, max_errors: int = 5) -> str:

@@ -12,6 +12,7 @@ from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError
 
 from .._sync import run_sync
+from ..errors import SchemaRouterError
 from ..execution import RouterEvent, RunBudget, ToolResult
 from ..execution.events import RunEndEvent, RunErrorEvent
 from ..framework_common import (
@@ -32,8 +33,10 @@ Emit = Callable[[RouterEvent], Awaitable[None]]
 class SchemaRouterTool(BaseTool):
     """The router as one LangChain tool: the model asks, the application decides how.
 
-    The model sees ``query`` plus the canonical arguments of the registered read-only
-    endpoints (rebuilt when the registry changes) and a generated description; scope,
+    The model sees ``query`` plus the canonical arguments of the routes the router could
+    pick under this tool's settings (read-only endpoints, and the preferred tools too when
+    fallback is disabled; rebuilt when the registry or the settings change) and a generated
+    description of the same routes; scope,
     budget, preferred tools, fields and health are the application's settings. Output is
     ``(content, artifact)``: compact text for the model and the :class:`ToolResult`.
     Routing errors the model can act on come back as tool error messages; programming
@@ -70,7 +73,14 @@ class SchemaRouterTool(BaseTool):
         fields: Sequence[str] | None = None,
         **kwargs: Any,
     ) -> None:
-        surface = ToolSurface(router, model_name=ARGS_MODEL_NAME, description=description)
+        options = ToolOptions(
+            fallback_scope=fallback_scope,
+            max_fallbacks=max_fallbacks,
+            preferred_tools=tuple(preferred_tools),
+            budget=budget,
+            fields=tuple(fields) if fields is not None else None,
+        )
+        surface = ToolSurface(router, options=options, model_name=ARGS_MODEL_NAME, description=description)
         kwargs.setdefault("handle_tool_error", True)
         kwargs.setdefault("handle_validation_error", validation_message)
         super().__init__(
@@ -78,19 +88,20 @@ class SchemaRouterTool(BaseTool):
             name=name,
             description=surface.description,
             args_schema=surface.arguments.model,
-            fallback_scope=fallback_scope,
-            max_fallbacks=max_fallbacks,
-            preferred_tools=tuple(preferred_tools),
-            budget=budget,
-            fields=tuple(fields) if fields is not None else None,
+            fallback_scope=options.fallback_scope,
+            max_fallbacks=options.max_fallbacks,
+            preferred_tools=options.preferred_tools,
+            budget=options.budget,
+            fields=options.fields,
             **kwargs,
         )
         self._surface = surface
 
     # -- what the model sees ---------------------------------------------------------
     def refresh(self) -> bool:
-        """Rebuild description and argument schema if the registry changed; True if rebuilt."""
-        if not self._surface.refresh():
+        """Rebuild description and argument schema if the registry or the settings changed;
+        True if rebuilt."""
+        if not self._surface.refresh(self.options):
             return False
         self.args_schema = self._surface.arguments.model
         self.description = self._surface.description
@@ -185,7 +196,7 @@ class SchemaRouterTool(BaseTool):
         if isinstance(outcome, ToolResult):
             return outcome
         if outcome is None:
-            raise RuntimeError("the router run ended without a result or an error")
+            raise SchemaRouterError("the router run ended without a result or an error")
         message = model_error_message(outcome)
         if message is None:
             raise outcome

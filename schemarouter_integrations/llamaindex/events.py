@@ -141,7 +141,8 @@ class ToolEndEvent(_RouteFields):
 
 
 class RoutePrunedEvent(_RouteFields):
-    """``route.pruned``: a fallback was dropped in preflight."""
+    """``route.pruned``: a fallback was dropped in preflight, or skipped during the run
+    because its binding or contract changed after preflight."""
 
     router_event_type: Literal["route.pruned"] = "route.pruned"
     reason: str

@@ -16,6 +16,7 @@ from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSp
 from pydantic import ValidationError
 
 from .._sync import run_sync
+from ..errors import SchemaRouterError
 from ..execution import RouterEvent, RunBudget, ToolResult
 from ..execution.events import RunEndEvent, RunErrorEvent
 from ..framework_common import ModelArguments, ToolOptions, ToolSurface, model_error_message, result_content
@@ -43,9 +44,11 @@ class SchemaRouterToolSpec(BaseToolSpec):
     """The router as one LlamaIndex tool: the model asks, the application decides how.
 
     ``to_tool_list()`` gives one ``FunctionTool`` (sync and async) named *name*, whose
-    ``fn_schema`` is ``query`` plus the canonical arguments of the registered read-only
-    endpoints and whose description is generated from the registry unless *description*
-    is given (either is cut to 1024 characters, the limit of OpenAI tool descriptions).
+    ``fn_schema`` is ``query`` plus the canonical arguments of the routes the router could
+    pick under these settings (read-only endpoints, and the preferred tools too when
+    fallback is disabled) and whose description is generated from the same routes unless
+    *description* is given (either is cut to 1024 characters, the limit of OpenAI tool
+    descriptions).
     Scope, fallbacks, preferred tools, budget and fields are the application's settings;
     the model can neither see nor change them.
 
@@ -81,7 +84,9 @@ class SchemaRouterToolSpec(BaseToolSpec):
         )
         self.options.request("")  # reject invalid settings now, not on the model's first call
         self.max_records = max_records
-        self._surface = ToolSurface(router, model_name=ARGS_MODEL_NAME, description=description)
+        self._surface = ToolSurface(
+            router, options=self.options, model_name=ARGS_MODEL_NAME, description=description
+        )
         self._issued: list[weakref.ref[ToolMetadata]] = []
 
     # -- what the model sees ---------------------------------------------------------
@@ -102,11 +107,12 @@ class SchemaRouterToolSpec(BaseToolSpec):
         )
 
     def refresh(self) -> bool:
-        """Rebuild description and argument schema if the registry changed; True if rebuilt.
+        """Rebuild description and argument schema if the registry or :attr:`options` changed;
+        True if rebuilt.
 
         Tools made by :meth:`to_tool_list` are updated in place.
         """
-        if not self._surface.refresh():
+        if not self._surface.refresh(self.options):
             return False
         alive = [(ref, meta) for ref in self._issued if (meta := ref()) is not None]
         for _, meta in alive:
@@ -172,7 +178,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
                 raw_output=outcome,
             )
         if outcome is None:
-            raise RuntimeError("the router run ended without a result or an error")
+            raise SchemaRouterError("the router run ended without a result or an error")
         message = model_error_message(outcome)
         if message is None or not isinstance(outcome, Exception):
             raise outcome

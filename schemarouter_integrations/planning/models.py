@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from pydantic import (
     BaseModel,
@@ -18,8 +18,11 @@ from pydantic import (
     model_validator,
 )
 
-from ..contracts.base import Contract
+from ..contracts.base import NOT_GIVEN, Contract, with_first
 from ..contracts.fingerprint import canonical_json
+
+if TYPE_CHECKING:
+    from typing import Unpack
 
 FallbackScope = Literal["disabled", "same_provider", "cross_provider"]
 CallScope = Literal["primary", "same_provider", "cross_provider"]
@@ -46,8 +49,18 @@ def _json_arguments(value: Arguments) -> Arguments:
     return value
 
 
+class PlanRequestOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`PlanRequest` after ``query``."""
+
+    arguments: Mapping[str, JsonValue]
+    preferred_tools: Sequence[str]
+    fields: Sequence[str] | None
+    fallback_scope: FallbackScope
+    max_fallbacks: int
+
+
 class PlanRequest(Contract):
-    """What to answer and how far fallback may go.
+    """What to answer and how far fallback may go: ``PlanRequest(query, ...)``.
 
     ``arguments`` must be JSON data (anything else is a ``ValidationError`` here, before
     any planning). ``fields`` (semantic ids, names or aliases) overrides the need read from
@@ -56,10 +69,19 @@ class PlanRequest(Contract):
 
     query: str
     arguments: Arguments = Field(default_factory=dict)
-    preferred_tools: tuple[str, ...] = ()
-    fields: tuple[str, ...] | None = None
+    preferred_tools: list[str] = Field(default_factory=list)
+    fields: list[str] | None = None
     fallback_scope: FallbackScope = "disabled"
     max_fallbacks: int = Field(default=3, ge=0, le=8)
+
+    if TYPE_CHECKING:
+
+        def __init__(self, query: str, **options: Unpack[PlanRequestOptions]) -> None: ...
+
+    else:
+
+        def __init__(self, query: str = NOT_GIVEN, **options: Any) -> None:
+            super().__init__(**with_first("query", query, options))
 
     _check_arguments = field_validator("arguments")(_json_arguments)
 
@@ -89,7 +111,7 @@ class ToolCall(Contract):
     tool_fingerprint: str
     endpoint_fingerprint: str
     arguments: Arguments
-    selected_fields: tuple[str, ...]
+    selected_fields: list[str]
     server_projection: dict[str, str]
     scope: CallScope
     read_only: bool | None
@@ -121,16 +143,18 @@ class Rejection(BaseModel):
 class Plan(BaseModel):
     """A compiled, bounded route: a primary call, its fallbacks and every rejection.
 
-    ``rejected`` is materialised on first access, so planning over large registries does not
-    pay for rejection objects nobody reads.
+    ``need``, ``fallbacks`` and ``rejected`` are lists; the plan is immutable, so they must
+    not be changed in place (``calls`` is a new list on every read). ``rejected`` is
+    materialised on first access, so planning over large registries does not pay for
+    rejection objects nobody reads.
     """
 
     model_config = _FROZEN
 
     request: PlanRequest
-    need: tuple[str, ...]
+    need: list[str]
     primary: ToolCall | None
-    fallbacks: tuple[ToolCall, ...] = ()
+    fallbacks: list[ToolCall] = Field(default_factory=list)
     executable_only: bool = False
 
     _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
@@ -168,18 +192,20 @@ class Plan(BaseModel):
 
     @computed_field  # type: ignore[prop-decorator]
     @cached_property
-    def rejected(self) -> tuple[Rejection, ...]:
+    def rejected(self) -> list[Rejection]:
         """One entry per candidate left out: ``tool``, ``endpoint``, ``reason``."""
         build: Callable[..., Rejection] = Rejection.model_construct
         raw = list(self._rejections)
         if self._unreached is not None:
             raw.extend(self._unreached())
-        return tuple(build(tool=t, endpoint=e, reason=r) for t, e, r in raw)
+        return [build(tool=t, endpoint=e, reason=r) for t, e, r in raw]
 
     @property
-    def calls(self) -> tuple[ToolCall, ...]:
-        """The primary followed by the fallbacks."""
-        return ((self.primary,) if self.primary else ()) + self.fallbacks
+    def calls(self) -> list[ToolCall]:
+        """A new list: the primary followed by the fallbacks."""
+        calls = [self.primary] if self.primary is not None else []
+        calls.extend(self.fallbacks)
+        return calls
 
     def explain(self) -> str:
         """A readable account of the chain and of every rejected candidate."""

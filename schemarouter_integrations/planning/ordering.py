@@ -9,7 +9,7 @@ these lists only as far as it needs to.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..registry import FieldMatch, Registry, Route, surface_key
@@ -17,7 +17,11 @@ from ..registry import FieldMatch, Registry, Route, surface_key
 
 @dataclass(slots=True)
 class Candidate:
-    """A route that serves the whole need, with the evidence of how."""
+    """A route that serves the whole need, with the best match for each semantic id.
+
+    ``evidence`` is what ranks the route; the evidence a compiled call records prefers the
+    surface the request used (see the planner).
+    """
 
     route: Route
     evidence: dict[str, FieldMatch]
@@ -40,16 +44,16 @@ class Ordering:
     by_provider: dict[str | None, list[Candidate]] = field(default_factory=dict)
     not_serving: list[tuple[str, str, str]] = field(default_factory=list)
 
-    def in_order(self, preferred: tuple[str, ...]) -> Iterator[Candidate]:
+    def in_order(self, preferred: Sequence[str]) -> Iterator[Candidate]:
         """Every candidate: *preferred* tools first (in their order), then by rank."""
         return self._walk(preferred, self.ranked, None)
 
-    def of_provider(self, provider: str, preferred: tuple[str, ...]) -> Iterator[Candidate]:
+    def of_provider(self, provider: str, preferred: Sequence[str]) -> Iterator[Candidate]:
         """The candidates of *provider*, preferred tools first, then by rank."""
         return self._walk(preferred, self.by_provider.get(provider, []), provider)
 
     def _walk(
-        self, preferred: tuple[str, ...], pool: list[Candidate], provider: str | None
+        self, preferred: Sequence[str], pool: list[Candidate], provider: str | None
     ) -> Iterator[Candidate]:
         named = set(preferred)
         for tool in dict.fromkeys(preferred):
@@ -62,7 +66,10 @@ class Ordering:
 
 
 def ordering_for(registry: Registry, need: tuple[str, ...]) -> Ordering:
-    """The cached :class:`Ordering` for *need* (rebuilt after any registry change)."""
+    """The cached :class:`Ordering` for the semantic ids *need* (rebuilt after any registry change).
+
+    The ranking depends on the semantic ids only, not on the surfaces that named them.
+    """
     key = ("ordering", need)
     cached = registry.cache.get(key)
     if isinstance(cached, Ordering):

@@ -8,6 +8,11 @@ that passes every check becomes the primary. Fallbacks, only when the primary ha
 provider, are the next passing candidates of the same provider, then (``cross_provider``) of
 other explicit providers, up to ``max_fallbacks``.
 
+Each call's evidence names, per semantic id of the need, the field that serves it and the name
+or alias that matched: the surface the request used ("탄성계수") when that surface names a field of
+this semantic id on the route, else the route's best match for the id. Evidence never changes the
+ranking, which depends on the semantic ids only.
+
 Checks run lazily, cheapest first, and the walk stops once the chain is full; candidates never
 reached get their rejection reason only when ``Plan.rejected`` is read. A plan therefore costs a
 few dictionary look-ups plus schema checks of the routes that end up in, or just before, the chain.
@@ -19,9 +24,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..contracts.schemas import validation_errors
-from ..registry import Registry, Route
+from ..registry import FieldMatch, Registry, Route
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
-from .need import need_from_fields, need_from_query
+from .need import Need, need_from_fields, need_from_query
 from .ordering import Candidate, Ordering, ordering_for
 
 CooldownView = Callable[[str], float | None]
@@ -110,7 +115,7 @@ def compile_plan(
 ) -> Plan:
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
     need = _need(request, registry)
-    ordering = ordering_for(registry, need)
+    ordering = ordering_for(registry, need.sids)
     walk = _Walk(request, registry, cooldown_left, executable_only)
     walk.rejected.extend(ordering.not_serving)
     preferred = request.preferred_tools
@@ -121,24 +126,24 @@ def compile_plan(
         chain.append((primary, "primary"))
         chain.extend(_fallbacks(primary, ordering, walk))
 
-    calls = tuple(_cached_call(c, need, walk, scope) for c, scope in chain)
+    calls = [_cached_call(c, need, walk, scope) for c, scope in chain]
     return Plan.compiled(
         rejections=walk.rejected,
         unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
         request=request,
-        need=need,
+        need=list(need.sids),
         primary=calls[0] if calls else None,
         fallbacks=calls[1:],
         executable_only=executable_only,
     )
 
 
-def _need(request: PlanRequest, registry: Registry) -> tuple[str, ...]:
+def _need(request: PlanRequest, registry: Registry) -> Need:
     if request.fields is not None:
         return need_from_fields(request.fields, registry.index)
     key = ("need", request.query)
     cached = registry.cache.get(key)
-    if isinstance(cached, tuple):
+    if isinstance(cached, Need):
         return cached
     need = need_from_query(request.query, registry.index)
     if len(registry.cache) < 4096:
@@ -196,8 +201,11 @@ def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallb
     return out
 
 
-def _cached_call(candidate: Candidate, need: tuple[str, ...], walk: _Walk, scope: CallScope) -> ToolCall:
-    """Compiled calls are immutable and depend only on these inputs, so they are reused."""
+def _cached_call(candidate: Candidate, need: Need, walk: _Walk, scope: CallScope) -> ToolCall:
+    """Compiled calls are immutable and depend only on these inputs, so they are reused.
+
+    *need* carries the surfaces as well as the semantic ids, since evidence records them.
+    """
     preferred = candidate.tool in walk.request.preferred_tools
     key = ("call", candidate.route.path, need, walk.arguments_key, scope, preferred)
     cache = walk.registry.cache
@@ -210,20 +218,19 @@ def _cached_call(candidate: Candidate, need: tuple[str, ...], walk: _Walk, scope
     return call
 
 
-def _tool_call(
-    candidate: Candidate, need: tuple[str, ...], request: PlanRequest, scope: CallScope
-) -> ToolCall:
+def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: CallScope) -> ToolCall:
     route = candidate.route
     endpoint = route.endpoint
-    if need:
-        selected = tuple(dict.fromkeys(candidate.evidence[sid].field.name for sid in need))
+    matches = _evidence(candidate, need)
+    if need.sids:
+        selected = list(dict.fromkeys(m.field.name for m in matches.values()))
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     else:
-        selected = tuple(f.name for f in endpoint.fields)
+        selected = [f.name for f in endpoint.fields]
         projection = {}
     evidence = {
         sid: FieldEvidence.model_construct(field=m.field.name, matched=m.matched, match_kind=m.kind)
-        for sid, m in candidate.evidence.items()
+        for sid, m in matches.items()
     }
     values: dict[str, Any] = {
         "tool": route.tool.name,
@@ -238,17 +245,30 @@ def _tool_call(
         "scope": scope,
         "read_only": endpoint.read_only,
         "evidence": evidence,
-        "explanation": _explain(candidate, scope, request),
+        "explanation": _explain(candidate, matches, scope, request),
     }
     return ToolCall.model_construct(**values)
 
 
-def _explain(candidate: Candidate, scope: CallScope, request: PlanRequest) -> str:
+def _evidence(candidate: Candidate, need: Need) -> dict[str, FieldMatch]:
+    """For each semantic id, the route's match for the surface the request used when that
+    surface names a field of this semantic id here; otherwise the best match for the id."""
+    matches = candidate.route.matches
+    out: dict[str, FieldMatch] = {}
+    for sid, surface in need.pairs():
+        named = matches.get(surface)
+        out[sid] = named if named is not None and named.field.sid == sid else candidate.evidence[sid]
+    return out
+
+
+def _explain(
+    candidate: Candidate, matches: dict[str, FieldMatch], scope: CallScope, request: PlanRequest
+) -> str:
     route = candidate.route
     served = (
         ", ".join(
             f"{sid} via {m.field.name}" + (f" (alias {m.matched!r})" if m.kind == "alias" else "")
-            for sid, m in candidate.evidence.items()
+            for sid, m in matches.items()
         )
         or "no specific field needed"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -28,7 +29,12 @@ def is_unspaced(key: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class FieldMatch:
-    field: FieldSpec
+    """How a surface (semantic id, name or alias) reaches a field of a route.
+
+    Hashable although :class:`FieldSpec` is not (its lists): the hash leaves the field out.
+    """
+
+    field: FieldSpec = dataclasses.field(hash=False)
     kind: MatchKind
     matched: str
 

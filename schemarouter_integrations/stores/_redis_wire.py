@@ -12,6 +12,7 @@ TTL becomes a deadline on the reader's own monotonic clock.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,6 +20,9 @@ from urllib.parse import urlsplit
 from .base import AvailabilityMark
 
 _GLOB_SPECIAL = "\\*?[]"
+MAX_TTL_MS = 2**53
+"""The longest TTL written (about 285,000 years): far below what Redis accepts, and exact as
+a float. Application marks may be very long; a TTL past Redis's limit would be refused."""
 
 
 @dataclass(slots=True)
@@ -32,6 +36,11 @@ class Entry:
     mark: AvailabilityMark
     origin: str
     shared_until: float
+
+
+def ttl_ms(until: float, now: float) -> int:
+    """Milliseconds from *now* to *until*, rounded up and capped at :data:`MAX_TTL_MS`."""
+    return min(math.ceil((until - now) * 1000), MAX_TTL_MS)
 
 
 def encode_value(mark: AvailabilityMark, origin: str) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 
 import anyio
 
+from ..errors import ConfigurationError, LifecycleError
 from ._redis_wire import (
     Entry,
     decode_entry,
@@ -44,6 +45,7 @@ from ._redis_wire import (
     glob_escape,
     leaf_error,
     redact,
+    ttl_ms,
 )
 from .base import AvailabilityMark, AvailabilityStore
 
@@ -77,12 +79,17 @@ class RedisAvailabilityStore(AvailabilityStore):
         reconnect_max_seconds: float = 5.0,
         client_options: Mapping[str, Any] | None = None,
     ) -> None:
-        if not namespace or any(ch.isspace() for ch in namespace):
-            raise ValueError("namespace must be a non-empty string without whitespace")
+        if not isinstance(namespace, str) or not namespace or any(ch.isspace() for ch in namespace):
+            raise ConfigurationError("namespace must be a non-empty string without whitespace")
+        timings = (peer_grace_seconds, connect_timeout_seconds, reconnect_min_seconds, reconnect_max_seconds)
+        if not all(
+            isinstance(t, int | float) and not isinstance(t, bool) and math.isfinite(t) for t in timings
+        ):
+            raise ConfigurationError("every *_seconds setting must be a finite number of seconds")
         if peer_grace_seconds < 0 or connect_timeout_seconds <= 0:
-            raise ValueError("peer_grace_seconds must be >= 0 and connect_timeout_seconds > 0")
+            raise ConfigurationError("peer_grace_seconds must be >= 0 and connect_timeout_seconds > 0")
         if not 0 < reconnect_min_seconds <= reconnect_max_seconds:
-            raise ValueError("need 0 < reconnect_min_seconds <= reconnect_max_seconds")
+            raise ConfigurationError("need 0 < reconnect_min_seconds <= reconnect_max_seconds")
         self._url = url
         self.namespace = namespace
         self.peer_grace_seconds = float(peer_grace_seconds)
@@ -162,7 +169,7 @@ class RedisAvailabilityStore(AvailabilityStore):
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            raise RuntimeError("RedisAvailabilityStore needs the asyncio backend (redis.asyncio)") from None
+            raise LifecycleError("RedisAvailabilityStore needs the asyncio backend (redis.asyncio)") from None
         self._loop_thread = threading.get_ident()
         self._first_attempt = anyio.Event()
         stack = AsyncExitStack()
@@ -277,14 +284,14 @@ class RedisAvailabilityStore(AvailabilityStore):
             await self._write_one(client, path)
         now = self.clock()
         for path, entry in list(self._mirror.items()):
-            ttl_ms = math.ceil((entry.shared_until - now) * 1000)
-            if ttl_ms <= 0 or path in self._pending:
+            left_ms = ttl_ms(entry.shared_until, now)
+            if left_ms <= 0 or path in self._pending:
                 continue
             value = encode_value(entry.mark, entry.origin)
-            if await client.set(self.key_prefix + path, value, px=ttl_ms, nx=True):
+            if await client.set(self.key_prefix + path, value, px=left_ms, nx=True):
                 if entry.origin == self.instance_id:
                     self._echoes[path] = self._echoes.get(path, 0) + 1
-                await client.publish(self.channel, encode_mark(entry.mark, entry.origin, ttl_ms))
+                await client.publish(self.channel, encode_mark(entry.mark, entry.origin, left_ms))
 
     async def _load(self, client: Any) -> int:
         """Replace the mirror with the marks in Redis (local changes still queued stay)."""
@@ -332,11 +339,11 @@ class RedisAvailabilityStore(AvailabilityStore):
                 pipe.delete(self.key_prefix + path)
                 pipe.publish(self.channel, encode_clear(path, self.instance_id))
             else:
-                ttl_ms = math.ceil((mark.until - self.clock()) * 1000)
-                if ttl_ms <= 0:
+                left_ms = ttl_ms(mark.until, self.clock())
+                if left_ms <= 0:
                     return
-                pipe.set(self.key_prefix + path, encode_value(mark, self.instance_id), px=ttl_ms)
-                pipe.publish(self.channel, encode_mark(mark, self.instance_id, ttl_ms))
+                pipe.set(self.key_prefix + path, encode_value(mark, self.instance_id), px=left_ms)
+                pipe.publish(self.channel, encode_mark(mark, self.instance_id, left_ms))
             self._echoes[path] = self._echoes.get(path, 0) + 1
             await pipe.execute()
         except BaseException:

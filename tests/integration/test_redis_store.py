@@ -106,6 +106,20 @@ async def test_marks_are_redis_keys_with_a_ttl(redis_server: RedisServer) -> Non
     assert (value["reason"], value["failures"]) == ("maintenance", 1)
 
 
+@pytest.mark.parametrize("seconds", [3600, 1e300], ids=["one_hour", "longer_than_redis_allows"])
+async def test_an_application_mark_longer_than_max_seconds_reaches_the_fleet(
+    redis_server: RedisServer, seconds: float
+) -> None:
+    a, b = router_on(redis_server), router_on(redis_server)  # max_seconds=300
+    async with a, b:
+        a.mark_access_unavailable("mp_api", "search", seconds=seconds, reason="announced outage")
+        await eventually(lambda: PATH in unavailable(b))
+        ttl_ms = redis_server.client(decode_responses=True).pttl(f"fleet:cooldown:{PATH}")
+        assert ttl_ms > 3_500_000
+        assert b.inspect().execution.cooldowns[PATH] > 3500
+        assert a.inspect().health.store["last_error"] is None
+
+
 async def test_a_router_started_late_loads_the_existing_marks(redis_server: RedisServer) -> None:
     early = router_on(redis_server)
     async with early:

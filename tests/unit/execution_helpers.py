@@ -64,7 +64,7 @@ def with_call(plan: Plan, index: int, **updates: Any) -> Plan:
     """*plan* with call *index* of its chain (0 = primary) changed by hand."""
     calls = list(plan.calls)
     calls[index] = calls[index].model_copy(update=updates)
-    return plan.model_copy(update={"primary": calls[0], "fallbacks": tuple(calls[1:])})
+    return plan.model_copy(update={"primary": calls[0], "fallbacks": calls[1:]})
 
 
 def call_for(router: SchemaRouter, tool: str, *, scope: str = "primary", **updates: Any) -> ToolCall:

@@ -302,7 +302,7 @@ async def test_one_array_of_objects_property_holds_the_records() -> None:
     spec, _, _ = await build({DOC_URL: SEARCH})
     search = spec.endpoint("search")
     assert search is not None
-    assert search.records_path == ("data",)
+    assert search.records_path == ["data"]
     assert [f.name for f in search.fields] == ["material_id", "band_gap"]
     assert search.fields[1].description == "Gap (eV)"
 
@@ -318,7 +318,7 @@ async def test_a_nullable_31_envelope_is_unwrapped() -> None:
     envelope = {"anyOf": [{"type": "null"}, ENVELOPE]}
     doc = document({"/x": get("x", schema=envelope)}, components={"schemas": {"Doc": RECORD}})
     spec, _, _ = await build({DOC_URL: doc})
-    assert spec.endpoints[0].records_path == ("data",)
+    assert spec.endpoints[0].records_path == ["data"]
 
 
 async def test_an_object_response_is_one_record() -> None:

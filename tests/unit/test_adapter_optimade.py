@@ -179,8 +179,8 @@ def test_parentheses_inside_raw_filter_strings_do_not_count() -> None:
 async def test_one_read_only_search_endpoint_per_entry_type() -> None:
     spec, _, _ = await build(standard_routes())
     assert [(e.name, e.read_only, e.records_path) for e in spec.endpoints] == [
-        ("search_structures", True, ("data",)),
-        ("search_references", True, ("data",)),
+        ("search_structures", True, ["data"]),
+        ("search_references", True, ["data"]),
     ]
 
 
@@ -188,7 +188,7 @@ async def test_provider_fields_are_named_without_prefix_and_read_from_the_wire_n
     spec, _, _ = await build(standard_routes())
     gap = spec.endpoints[0].field("band_gap")
     assert gap is not None
-    assert gap.path == ("_oqmd_band_gap",)
+    assert gap.path == ["_oqmd_band_gap"]
     assert gap.description == "Band gap. (unit: eV)"
 
 

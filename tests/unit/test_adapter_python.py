@@ -93,7 +93,7 @@ def test_fields_come_from_a_typed_dict_return() -> None:
 def test_fields_option_wins_over_the_annotation() -> None:
     gap = FieldSpec(name="band_gap", aliases=["bandgap"])
     spec, _ = build_callable_route(summaries, name="mp_python", fields=[gap, "formula"])
-    assert spec.endpoints[0].fields == (gap, FieldSpec(name="formula"))
+    assert spec.endpoints[0].fields == [gap, FieldSpec(name="formula")]
 
 
 def test_endpoint_defaults_to_the_function_name_and_read_only_to_unclassified() -> None:

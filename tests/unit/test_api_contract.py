@@ -69,11 +69,6 @@ def assert_documented(fn: Callable[..., Any], documented: list[Param]) -> None:
         assert kind is VAR_KW or (kind is KO and default is not REQUIRED), f"extra parameter {name!r}"
 
 
-def listed(value: Any) -> Any:
-    """Tuples as lists, so documented ``[]`` defaults compare equal to immutable storage."""
-    return list(value) if isinstance(value, tuple) else value
-
-
 def all_down() -> tuple[str, ...]:
     return ("mp_api", "mp_optimade", "mp_python", "oqmd_api")
 
@@ -158,7 +153,7 @@ DEFAULTS: list[tuple[pydantic.BaseModel, dict[str, Any]]] = [
 def test_contract_defaults_are_the_documented_ones(
     instance: pydantic.BaseModel, expected: dict[str, Any]
 ) -> None:
-    assert {name: listed(getattr(instance, name)) for name in expected} == expected
+    assert {name: getattr(instance, name) for name in expected} == expected
 
 
 def test_retry_policy_caps_backoff_at_a_finite_positive_default() -> None:
@@ -166,13 +161,6 @@ def test_retry_policy_caps_backoff_at_a_finite_positive_default() -> None:
     assert math.isfinite(cap) and cap > 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="API.md writes FieldSpec(name, ...), ServerProjectionSpec(parameter, ...), "
-    "EndpointSpec(name, ...), ToolSpec(name, ...), PlanRequest(query, ...): the first parameter is "
-    "positional, but pydantic models take keywords only "
-    "(TypeError: BaseModel.__init__() takes 1 positional argument)",
-)
 @pytest.mark.parametrize(
     ("model", "value", "extra", "attribute"),
     [
@@ -190,11 +178,6 @@ def test_first_documented_parameter_can_be_given_positionally(
     assert getattr(model(value, **extra), attribute) == value
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="API.md: path/result_path are a 'list of keys; default [name]'; FieldSpec stores tuples, "
-    "so FieldSpec(name='band_gap').path == ['band_gap'] is False (it is ('band_gap',))",
-)
 def test_field_path_and_result_path_default_to_the_list_of_the_name() -> None:
     field = FieldSpec(name="band_gap")
     assert (field.path, field.result_path) == (["band_gap"], ["band_gap"])
@@ -211,7 +194,7 @@ def router_with_field(field: FieldSpec) -> SchemaRouter:
 
 def test_alias_matching_uses_unicode_case_folding_not_lowercasing() -> None:
     router = router_with_field(FieldSpec(name="street_name", aliases=["Straße"]))
-    assert router.plan("STRASSE of the site").need == ("street_name",)
+    assert router.plan("STRASSE of the site").need == ["street_name"]
 
 
 @pytest.mark.parametrize(
@@ -224,7 +207,7 @@ def test_alias_matching_uses_unicode_case_folding_not_lowercasing() -> None:
 )
 def test_alias_matching_treats_underscores_hyphens_and_spaces_alike(alias: str, query: str) -> None:
     router = router_with_field(FieldSpec(name="elastic_modulus", aliases=[alias]))
-    assert router.plan(query).need == ("elastic_modulus",)
+    assert router.plan(query).need == ["elastic_modulus"]
 
 
 # -- contracts: projection ---------------------------------------------------------------------
@@ -434,11 +417,6 @@ def test_plan_request_refuses_an_undocumented_scope() -> None:
         PlanRequest(query="q", fallback_scope="everywhere")  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="API.md: 'Plan.fallbacks: list[ToolCall]'; Plan stores a tuple, so plan.fallbacks == [] is "
-    "False for a plan without fallbacks and list methods are missing",
-)
 def test_plan_fallbacks_is_a_list_of_tool_calls() -> None:
     router, _ = seed_router()
     plan = router.plan(CHAIN)
@@ -453,7 +431,7 @@ def test_plan_calls_are_the_primary_then_the_fallbacks() -> None:
 
 def test_plan_need_holds_semantic_ids_not_field_names() -> None:
     router = router_with_field(FieldSpec(name="gap_ev", semantic_id="band_gap"))
-    assert router.plan("what is gap_ev of Si").need == ("band_gap",)
+    assert router.plan("what is gap_ev of Si").need == ["band_gap"]
 
 
 def test_a_fallback_may_serve_the_semantic_id_under_another_field_name() -> None:
@@ -462,7 +440,7 @@ def test_a_fallback_may_serve_the_semantic_id_under_another_field_name() -> None
     router.register(ToolSpec(name="alex", provider="alexandria", endpoints=[endpoint(fields=[renamed])]))
     plan = router.plan(CHAIN.model_copy(update={"max_fallbacks": 8}))
     alex = next(c for c in plan.fallbacks if c.tool == "alex")
-    assert (alex.selected_fields, alex.evidence["band_gap"].field) == (("gap_ev",), "gap_ev")
+    assert (alex.selected_fields, alex.evidence["band_gap"].field) == (["gap_ev"], "gap_ev")
 
 
 @pytest.mark.parametrize("planner", ["plan", "plan_executable"])
@@ -518,18 +496,12 @@ def test_tool_call_fields_are_exactly_the_documented_ones() -> None:
 def test_evidence_names_the_serving_field_for_every_semantic_id_of_the_need() -> None:
     router, _ = seed_router()
     plan = router.plan(CHAIN.model_copy(update={"query": "Si band gap and chemical formula"}))
-    assert plan.need == ("band_gap", "formula")
+    assert plan.need == ["band_gap", "formula"]
     for call in plan.calls:
         assert list(call.evidence) == list(plan.need)
         assert [call.evidence[sid].field for sid in plan.need] == list(call.selected_fields)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="API.md: evidence records 'the name or alias that matched'; for the query 'Si의 탄성계수' "
-    "every call records matched='elastic_modulus' (match_kind='semantic_id'), never the alias "
-    "'탄성계수' that matched the query",
-)
 def test_evidence_records_the_alias_that_matched_the_query() -> None:
     plan = elastic_router().plan(
         PlanRequest(
@@ -537,7 +509,8 @@ def test_evidence_records_the_alias_that_matched_the_query() -> None:
         )
     )
     assert len(plan.calls) == 2
-    assert [c.evidence["elastic_modulus"].matched for c in plan.calls] == ["탄성계수", "탄성계수"]
+    evidence = [c.evidence["elastic_modulus"] for c in plan.calls]
+    assert [(e.matched, e.match_kind) for e in evidence] == [("탄성계수", "alias")] * 2
 
 
 # -- execution --------------------------------------------------------------------------------
@@ -616,22 +589,16 @@ def _register_non_contract(router: SchemaRouter) -> None:
     router.register({"name": "mp_api"})  # type: ignore[arg-type]
 
 
-def _not_a_router_error(kind: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(
-        strict=True, reason=f"API.md: 'every error is a SchemaRouterError'; this raises a bare {kind}"
-    )
-
-
 @pytest.mark.anyio
 @pytest.mark.parametrize(
     "misuse",
     [
         _mark_unknown_path,
         _register_non_contract,
-        pytest.param(_nan_cooldown, marks=_not_a_router_error("ValueError")),
-        pytest.param(_subscribe_non_callable, marks=_not_a_router_error("TypeError")),
-        pytest.param(_zero_interval, marks=_not_a_router_error("ValueError")),
-        pytest.param(_start_twice, marks=_not_a_router_error("RuntimeError")),
+        _nan_cooldown,
+        _subscribe_non_callable,
+        _zero_interval,
+        _start_twice,
     ],
     ids=lambda fn: fn.__name__.strip("_"),
 )
@@ -685,12 +652,6 @@ async def test_a_fallback_that_lost_its_binding_during_the_run_is_skipped() -> N
     assert invokers["mp_optimade"].calls == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leaving the failed primary is not recorded: the run emits one tool.fallback, "
-    "mp_optimade -> mp_python (binding_unavailable), from a route that never started, and none "
-    "from mp_api although mp_api.search ran and failed",
-)
 @pytest.mark.anyio
 async def test_fallback_events_record_leaving_the_failed_route_when_a_later_route_lost_its_binding() -> None:
     router, _ = losing_a_fallback_binding()
@@ -833,13 +794,6 @@ def test_llamaindex_tool_spec_takes_the_router_positionally_and_the_same_setting
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="API.md: model-facing arguments are the canonical arguments 'that the registered endpoints "
-    "accept'; only read_only=True endpoints are shown, so a tool from add_callable (read_only=None "
-    "by default) named in preferred_tools is planned as primary with formula, yet the model sees "
-    "only 'query' and the description says 'No data source is registered yet.'",
-)
 def test_model_arguments_include_those_of_a_preferred_tool_the_router_would_call() -> None:
     from schemarouter_integrations.langchain import SchemaRouterTool
 

@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from schemarouter_integrations import CooldownPolicy, RegistrationError, SchemaRouter
+from schemarouter_integrations.errors import InvalidCallbackError
 from schemarouter_integrations.health.probes import run_probe
 from tests.unit.fakes import FakeClock
 from tests.unit.seed import seed_router
@@ -58,5 +59,5 @@ def test_an_event_sink_that_cannot_take_an_event_is_refused_when_subscribed() ->
     def sink() -> None:
         pass
 
-    with pytest.raises(TypeError, match="an event sink takes one RouterEvent"):
+    with pytest.raises(InvalidCallbackError, match="an event sink takes one RouterEvent"):
         router.subscribe(sink)  # type: ignore[arg-type]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import pickle
 import re
+from typing import Any
 
 import pydantic
 import pytest
@@ -11,11 +13,15 @@ from schemarouter_integrations import (
     CooldownPolicy,
     EndpointSpec,
     FieldSpec,
+    PlanRequest,
     RetryPolicy,
     ServerProjectionSpec,
     ToolSpec,
 )
 from schemarouter_integrations.contracts import canonical_json
+from schemarouter_integrations.contracts.endpoint import EndpointSpecOptions, ToolSpecOptions
+from schemarouter_integrations.contracts.fields import FieldSpecOptions, ServerProjectionSpecOptions
+from schemarouter_integrations.planning.models import PlanRequestOptions
 
 
 def make_tool(**changes: object) -> ToolSpec:
@@ -32,8 +38,8 @@ def make_tool(**changes: object) -> ToolSpec:
 def test_field_defaults_fill_semantic_id_path_and_result_path() -> None:
     field = FieldSpec(name="band_gap")
     assert field.semantic_id == "band_gap"
-    assert field.path == ("band_gap",)
-    assert field.result_path == ("band_gap",)
+    assert field.path == ["band_gap"]
+    assert field.result_path == ["band_gap"]
 
 
 def test_contracts_are_immutable() -> None:
@@ -94,9 +100,7 @@ def test_invalid_output_schema_is_refused() -> None:
 
 
 def test_field_map_key_that_is_no_field_is_refused() -> None:
-    with pytest.raises(
-        pydantic.ValidationError, match=r"field_map .* names no field: \['elastic_modulus'\]"
-    ):
+    with pytest.raises(pydantic.ValidationError, match=r"field_map .* names no field: \['elastic_modulus'\]"):
         EndpointSpec(
             name="search",
             fields=[FieldSpec(name="band_gap")],
@@ -134,3 +138,87 @@ def test_copy_with_changes_is_validated_and_fingerprinted_anew() -> None:
     assert changed.fingerprint == make_tool(provider="oqmd").fingerprint != tool.fingerprint
     with pytest.raises(pydantic.ValidationError):
         tool.model_copy(update={"name": "a.b"})
+
+
+# -- the documented positional first parameter --------------------------------------------------
+FIRST_POSITIONAL: list[tuple[type[Any], str, dict[str, object]]] = [
+    (FieldSpec, "name", {}),
+    (ServerProjectionSpec, "parameter", {}),
+    (EndpointSpec, "name", {}),
+    (ToolSpec, "name", {"endpoints": [EndpointSpec(name="search")]}),
+    (PlanRequest, "query", {}),
+]
+FIRST_IDS = [model.__name__ for model, _, _ in FIRST_POSITIONAL]
+
+
+@pytest.mark.parametrize(("model", "first", "extra"), FIRST_POSITIONAL, ids=FIRST_IDS)
+def test_first_parameter_given_both_positionally_and_by_keyword_is_refused(
+    model: type[Any], first: str, extra: dict[str, object]
+) -> None:
+    with pytest.raises(TypeError, match=f"multiple values for argument '{first}'"):
+        model("one", **{first: "two"}, **extra)
+
+
+@pytest.mark.parametrize(("model", "first", "extra"), FIRST_POSITIONAL, ids=FIRST_IDS)
+def test_only_the_first_parameter_may_be_positional(
+    model: type[Any], first: str, extra: dict[str, object]
+) -> None:
+    with pytest.raises(TypeError, match="positional argument"):
+        model("one", "two", **extra)
+
+
+@pytest.mark.parametrize(("model", "first", "extra"), FIRST_POSITIONAL, ids=FIRST_IDS)
+def test_missing_first_parameter_is_still_a_validation_error(
+    model: type[Any], first: str, extra: dict[str, object]
+) -> None:
+    with pytest.raises(pydantic.ValidationError, match=f"{first}\n  Field required"):
+        model(**extra)
+
+
+@pytest.mark.parametrize(
+    ("model", "options"),
+    [
+        (FieldSpec, FieldSpecOptions),
+        (ServerProjectionSpec, ServerProjectionSpecOptions),
+        (EndpointSpec, EndpointSpecOptions),
+        (ToolSpec, ToolSpecOptions),
+        (PlanRequest, PlanRequestOptions),
+    ],
+    ids=FIRST_IDS,
+)
+def test_typed_keyword_options_name_every_field_after_the_first(
+    model: type[pydantic.BaseModel], options: type[dict[str, object]]
+) -> None:
+    declared = options.__required_keys__ | options.__optional_keys__  # type: ignore[attr-defined]
+    assert set(declared) == set(list(model.model_fields)[1:])
+
+
+def test_a_positionally_built_contract_survives_validation_copy_and_pickling() -> None:
+    tool = ToolSpec("mp_api", provider="mp", endpoints=[EndpointSpec("search", fields=[FieldSpec("gap")])])
+    copied = tool.model_copy(update={"description": "band gaps"})
+    revived = pickle.loads(pickle.dumps(tool))
+    assert ToolSpec.model_validate(tool.model_dump()) == tool
+    assert (copied.name, copied.description, copied.endpoints) == ("mp_api", "band gaps", tool.endpoints)
+    assert (revived, revived.fingerprint) == (tool, tool.fingerprint)
+
+
+# -- lists --------------------------------------------------------------------------------------
+def test_list_attributes_accept_tuples_and_hold_lists() -> None:
+    field = FieldSpec("band_gap", aliases=("gap",), path=("_p", "band_gap"))
+    endpoint = EndpointSpec("search", fields=(field,), records_path=("data",))
+    assert (field.aliases, field.path, endpoint.fields, endpoint.records_path) == (
+        ["gap"],
+        ["_p", "band_gap"],
+        [field],
+        ["data"],
+    )
+
+
+def test_fingerprint_is_the_same_whether_lists_or_tuples_were_given() -> None:
+    as_lists = make_tool(
+        endpoints=[EndpointSpec(name="search", fields=[FieldSpec(name="g", path=["a", "b"])])]
+    )
+    as_tuples = make_tool(
+        endpoints=(EndpointSpec(name="search", fields=(FieldSpec(name="g", path=("a", "b")),)),)
+    )
+    assert as_lists.fingerprint == as_tuples.fingerprint

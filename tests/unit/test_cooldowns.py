@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from schemarouter_integrations import CooldownPolicy, PlanRequest, SchemaRouter
+from schemarouter_integrations.errors import ConfigurationError
 from schemarouter_integrations.health import CooldownTracker
 from schemarouter_integrations.stores import MemoryAvailabilityStore
 from tests.unit.fakes import FakeClock
@@ -59,14 +62,31 @@ def test_success_on_an_open_path_reports_nothing_cleared() -> None:
     assert cooldowns.record_success(PATH) is False
 
 
-def test_every_mark_expires_even_when_asked_for_longer_than_max() -> None:
+@pytest.mark.parametrize("seconds", [math.inf, -1.0, math.nan, "60", True])
+def test_an_application_mark_that_is_not_a_finite_nonnegative_number_is_refused(seconds: object) -> None:
+    cooldowns = tracker(FakeClock())
+    with pytest.raises(ConfigurationError):
+        cooldowns.mark(PATH, seconds=seconds, reason="asked for forever")  # type: ignore[arg-type]
+    assert cooldowns.cooldown_left(PATH) is None
+
+
+def test_an_application_mark_longer_than_max_seconds_is_kept_and_expires() -> None:
+    clock = FakeClock()
+    cooldowns = tracker(clock)  # max_seconds=60
+    cooldowns.mark(PATH, seconds=3600, reason="announced maintenance")
+    clock.advance(3599.5)
+    assert cooldowns.cooldown_left(PATH) == pytest.approx(0.5)
+    clock.advance(0.5)
+    assert cooldowns.cooldown_left(PATH) is None
+
+
+def test_a_failure_never_shortens_an_application_mark_longer_than_max_seconds() -> None:
     clock = FakeClock()
     cooldowns = tracker(clock)
-    cooldowns.mark(PATH, seconds=float("inf"), reason="asked for forever")
-    clock.advance(59.9)
-    assert cooldowns.cooldown_left(PATH) == pytest.approx(0.1)
-    clock.advance(0.1)
-    assert cooldowns.cooldown_left(PATH) is None
+    cooldowns.mark(PATH, seconds=3600, reason="announced maintenance")
+    clock.advance(100)
+    mark = cooldowns.record_failure(PATH, reason="health probe failed")
+    assert mark.until - clock() == 3500.0
 
 
 def test_mark_without_seconds_uses_base_cooldown() -> None:
@@ -76,7 +96,7 @@ def test_mark_without_seconds_uses_base_cooldown() -> None:
 
 
 def test_nan_cooldown_is_refused() -> None:
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ConfigurationError, match="NaN"):
         tracker(FakeClock()).mark(PATH, seconds=float("nan"), reason=None)
 
 
@@ -158,3 +178,24 @@ def test_failures_landing_during_an_active_cooldown_do_not_grow_it() -> None:
     assert again == first and tracker.cooldown_left("a.search") == 30.0
     clock.advance(30)
     assert tracker.record_failure("a.search", escalate=False).until - clock() == 60.0
+
+
+def test_application_can_mark_a_known_one_hour_outage_beyond_max_seconds() -> None:
+    clock = FakeClock()
+    router, _ = seed_router(
+        SchemaRouter(cooldown=CooldownPolicy(base_seconds=30, max_seconds=300), clock=clock)
+    )
+    router.mark_access_unavailable("mp_api", "search", seconds=3600, reason="provider maintenance")
+    assert router.inspect().execution.cooldowns == {PATH: 3600.0}
+    clock.advance(3599)
+    assert router.plan(BAND_GAP).primary.access_path != PATH  # type: ignore[union-attr]
+    clock.advance(1)
+    assert router.plan(BAND_GAP).primary.access_path == PATH  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("seconds", [-5.0, math.inf])
+def test_router_refuses_a_negative_or_endless_mark_and_marks_nothing(seconds: float) -> None:
+    router, _ = seed_router(SchemaRouter(clock=FakeClock()))
+    with pytest.raises(ConfigurationError, match="finite and non-negative"):
+        router.mark_access_unavailable("mp_api", "search", seconds=seconds)
+    assert router.inspect().execution.unavailable_access_paths == []

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 
 import pytest
 
+from schemarouter_integrations.errors import ConfigurationError
 from schemarouter_integrations.stores import AvailabilityMark, MemoryAvailabilityStore, RedisAvailabilityStore
+from schemarouter_integrations.stores._redis_wire import MAX_TTL_MS, ttl_ms
 from tests.unit.fakes import FakeClock
 
 PATH = "mp_api.search"
@@ -61,8 +64,24 @@ def test_redis_store_status_names_the_server_without_credentials() -> None:
 
 @pytest.mark.parametrize("namespace", ["", "two words"])
 def test_redis_store_refuses_a_blank_namespace(namespace: str) -> None:
-    with pytest.raises(ValueError, match="namespace"):
+    with pytest.raises(ConfigurationError, match="namespace"):
         RedisAvailabilityStore("redis://127.0.0.1:1/0", namespace=namespace)
+
+
+@pytest.mark.parametrize(
+    "setting", ["peer_grace_seconds", "connect_timeout_seconds", "reconnect_max_seconds"]
+)
+def test_redis_store_refuses_a_timing_that_is_not_a_finite_number(setting: str) -> None:
+    with pytest.raises(ConfigurationError, match="finite"):
+        RedisAvailabilityStore("redis://127.0.0.1:1/0", **{setting: math.nan})
+
+
+def test_redis_ttl_of_a_mark_is_rounded_up_to_the_millisecond() -> None:
+    assert ttl_ms(until=101.0001, now=100.0) == 1001
+
+
+def test_redis_ttl_of_a_very_long_application_mark_is_capped_where_redis_accepts_it() -> None:
+    assert ttl_ms(until=1e300, now=0.0) == MAX_TTL_MS < 2**63 - 10**13
 
 
 def test_redis_store_without_the_redis_extra_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from contextlib import aclosing
+from typing import Any
+
 import pytest
 
 from schemarouter_integrations import (
     AllRoutesUnavailableError,
     NoRouteError,
     PlanRequest,
+    SchemaRouter,
+    ToolCall,
     ToolResult,
 )
 from schemarouter_integrations.execution.events import (
@@ -17,7 +22,7 @@ from schemarouter_integrations.execution.events import (
 )
 
 from .execution_helpers import CHAIN, DOWN, collect, fake_router, rebuilt, types
-from .seed import mp_optimade
+from .seed import FakeInvoker, mp_optimade, unavailable
 
 pytestmark = pytest.mark.anyio
 
@@ -136,7 +141,7 @@ async def test_every_route_unavailable_raises_with_each_attempt() -> None:
 async def test_compiled_plan_runs_as_compiled_without_inventing_routes() -> None:
     router, invokers, _ = fake_router(down=("mp_api",))
     plan = router.plan_executable(PlanRequest(query="Si band gap", preferred_tools=("mp_api",)))
-    assert plan.fallbacks == ()
+    assert plan.fallbacks == []
 
     with pytest.raises(AllRoutesUnavailableError):
         await router.invoke(plan)
@@ -251,6 +256,70 @@ async def test_pruned_fallback_is_skipped_when_the_primary_fails() -> None:
 
     assert result.route == ["mp_api.search", "mp_python.search"]
     assert invokers["mp_optimade"].calls == []
+
+
+def losing_mp_optimade_while_mp_api_runs() -> tuple[SchemaRouter, dict[str, FakeInvoker]]:
+    """mp_api fails; while it runs, the next route of the chain (mp_optimade) is unbound."""
+    router, invokers, _ = fake_router()
+
+    async def primary(call: ToolCall) -> Any:
+        router.unbind("mp_optimade")
+        raise unavailable("mp_api is down")
+
+    router.bind("mp_api", primary)
+    return router, invokers
+
+
+async def test_a_route_unbound_mid_run_is_pruned_and_the_fallback_leaves_the_failed_route() -> None:
+    router, invokers = losing_mp_optimade_while_mp_api_runs()
+
+    events = await collect(router, CHAIN)
+
+    assert types(events) == [
+        "run.start",
+        "plan.compiled",
+        "tool.start",
+        "tool.error",
+        "route.unavailable",
+        "route.pruned",
+        "tool.fallback",
+        "tool.start",
+        "tool.end",
+        "run.end",
+    ]
+    pruned, fallback = events[5], events[6]
+    assert isinstance(pruned, RoutePrunedEvent) and pruned.access_path == "mp_optimade.search"
+    assert "binding is unbound" in pruned.reason
+    assert isinstance(fallback, ToolFallbackEvent)
+    assert (fallback.from_tool, fallback.to_tool, fallback.reason) == ("mp_api", "mp_python", "unavailable")
+    assert invokers["mp_optimade"].calls == []
+
+
+async def test_an_unbound_primary_hands_over_past_a_route_that_lost_its_binding_mid_run() -> None:
+    router, _, _ = fake_router()
+    plan = router.plan(CHAIN)
+    router.unbind("mp_api")  # the primary: moved past with binding_unavailable
+    router.unbind("oqmd_api")  # pruned in preflight: its event is the moment to act mid-run
+
+    events = []
+    async with aclosing(router.stream(plan)) as stream:
+        async for event in stream:
+            events.append(event)
+            if isinstance(event, RoutePrunedEvent) and event.tool == "oqmd_api":
+                router.unbind("mp_optimade")
+
+    assert [e.access_path for e in events if isinstance(e, RoutePrunedEvent)] == [
+        "oqmd_api.search",
+        "mp_optimade.search",
+    ]
+    (fallback,) = [e for e in events if isinstance(e, ToolFallbackEvent)]
+    assert (fallback.from_tool, fallback.to_tool, fallback.reason) == (
+        "mp_api",
+        "mp_python",
+        "binding_unavailable",
+    )
+    assert isinstance(events[-1], RunEndEvent) and events[-1].result is not None
+    assert events[-1].result.route == ["mp_python.search"]
 
 
 async def test_no_eligible_primary_names_the_paths_in_cooldown_and_the_first_reopening() -> None:

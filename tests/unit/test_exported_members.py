@@ -62,3 +62,22 @@ def test_root_import_does_not_import_framework_packages() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_misuse_errors_are_exported_from_the_errors_module_but_not_from_the_root() -> None:
+    from schemarouter_integrations import errors
+
+    misuse = {"ConfigurationError", "InvalidCallbackError", "LifecycleError"}
+    assert misuse <= set(errors.__all__)
+    assert errors.__all__ == sorted(errors.__all__)
+    assert not misuse & set(schemarouter_integrations.__all__)
+
+
+def test_misuse_errors_are_also_the_matching_builtin_errors() -> None:
+    from schemarouter_integrations.errors import ConfigurationError, InvalidCallbackError, LifecycleError
+
+    assert issubclass(ConfigurationError, ValueError)
+    assert issubclass(InvalidCallbackError, ConfigurationError) and issubclass(
+        InvalidCallbackError, TypeError
+    )
+    assert issubclass(LifecycleError, RuntimeError)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import anyio
 import pytest
 
 from schemarouter_integrations import CooldownPolicy, SchemaRouter
+from schemarouter_integrations.errors import ConfigurationError, LifecycleError
 from tests.unit.fakes import FakeClock
 from tests.unit.seed import SEED_TOOLS, seed_router
 
@@ -81,7 +84,7 @@ async def test_monitor_probes_at_once_then_every_interval() -> None:
 async def test_starting_the_monitor_twice_raises() -> None:
     router, _, _ = health_router()
     await start(router)
-    with pytest.raises(RuntimeError, match="already running"):
+    with pytest.raises(LifecycleError, match="already running"):
         await router.start_health_monitor()
     assert router.inspect().health.monitor_running
     await router.stop_health_monitor()
@@ -147,11 +150,18 @@ async def test_stopping_a_monitor_that_is_not_running_is_a_no_op() -> None:
 @pytest.mark.anyio
 @pytest.mark.parametrize(
     "settings",
-    [{"interval_seconds": 0}, {"probe_timeout_seconds": -1}, {"max_concurrency": 0}],
+    [
+        {"interval_seconds": 0},
+        {"interval_seconds": math.nan},
+        {"probe_timeout_seconds": -1},
+        {"probe_timeout_seconds": "5"},
+        {"max_concurrency": 0},
+        {"max_concurrency": 2.5},
+    ],
 )
 async def test_invalid_monitor_settings_are_refused(settings: dict[str, float]) -> None:
     router, _, _ = health_router()
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigurationError):
         await router.start_health_monitor(**settings)  # type: ignore[arg-type]
     assert not router.inspect().health.monitor_running
 

@@ -19,12 +19,15 @@ from schemarouter_integrations import (
 from schemarouter_integrations.errors import InvokerCrashedError
 from schemarouter_integrations.framework_common import (
     ToolOptions,
+    ToolSurface,
     arguments_model,
+    describe_tool,
     event_from_json,
     model_error_message,
+    model_routes,
     trace_payload,
 )
-from tests.unit.seed import FakeInvoker, band_gap, endpoint, seed_router
+from tests.unit.seed import FORMULA_INPUT, FakeInvoker, band_gap, endpoint, seed_router
 
 ODD_NAMES = {
     "type": "object",
@@ -67,6 +70,57 @@ def test_argument_names_that_are_not_identifiers_are_renamed_and_mapped_back() -
     }
     values = arguments.model.model_validate({"query": "gap", "_limit": 2, "band_gap_min": 1.0}).model_dump()
     assert arguments.to_canonical(values) == {"_limit": 2, "band-gap-min": 1.0}
+
+
+def router_with_one_route(read_only: bool | None) -> SchemaRouter:
+    router = SchemaRouter()
+    router.register(
+        ToolSpec(
+            name="mp_python", provider="mp", endpoints=[endpoint(fields=[band_gap()], read_only=read_only)]
+        )
+    )
+    return router
+
+
+@pytest.mark.parametrize("read_only", [True, False, None])
+@pytest.mark.parametrize("scope", ["disabled", "same_provider"])
+@pytest.mark.parametrize("preferred", [True, False])
+def test_the_model_is_shown_a_route_exactly_when_the_planner_could_pick_it(
+    read_only: bool | None, scope: Any, preferred: bool
+) -> None:
+    router = router_with_one_route(read_only)
+    options = ToolOptions(fallback_scope=scope, preferred_tools=("mp_python",) if preferred else ())
+
+    plannable = router.plan(options.request("Si band gap", {"formula": "Si"})).primary is not None
+
+    assert bool(model_routes(router, options=options)) is plannable
+
+
+def test_a_preferred_unclassified_route_gives_the_model_its_arguments_and_fields() -> None:
+    router = router_with_one_route(None)
+    options = ToolOptions(preferred_tools=("mp_python",))
+
+    arguments = arguments_model(router, options=options)
+
+    assert [a.name for a in arguments.arguments] == sorted(FORMULA_INPUT["properties"])
+    description = describe_tool(router, options=options)
+    assert "band_gap" in description and "No data source" not in description
+
+
+def test_without_options_only_read_only_routes_are_shown() -> None:
+    router = router_with_one_route(None)
+    assert (model_routes(router), arguments_model(router).arguments) == ([], ())
+    assert "No data source is registered yet." in describe_tool(router)
+
+
+def test_tool_surface_rebuilds_when_the_options_change() -> None:
+    router = router_with_one_route(None)
+    surface = ToolSurface(router)
+    assert surface.arguments.arguments == ()
+
+    assert surface.refresh(ToolOptions(preferred_tools=("mp_python",))) is True
+    assert "formula" in surface.arguments.json_schema()["properties"]
+    assert surface.refresh(ToolOptions(preferred_tools=("mp_python",))) is False
 
 
 def test_argument_accepted_by_some_sources_only_says_so() -> None:

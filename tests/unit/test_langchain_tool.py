@@ -13,6 +13,7 @@ from schemarouter_integrations import (
     FieldSpec,
     NonRetryableInvocationError,
     RunBudget,
+    SchemaRouter,
     ToolResult,
     ToolSpec,
 )
@@ -43,6 +44,34 @@ def test_model_arguments_are_query_plus_canonical_endpoint_arguments() -> None:
     schema = schema_of(make_tool())
     assert set(schema["properties"]) == {"query", "formula", "limit"}
     assert schema["required"] == ["query"]
+
+
+def unclassified_python_tool(**options: Any) -> SchemaRouterTool:
+    """A router whose only tool is unclassified (read_only unset), as add_callable leaves it."""
+    router = SchemaRouter()
+    router.register(
+        ToolSpec(name="mp_python", provider="mp", endpoints=[endpoint(fields=[band_gap()], read_only=None)]),
+        FakeInvoker("mp_python"),
+    )
+    return SchemaRouterTool(router=router, name="materials", **options)
+
+
+def test_a_preferred_unclassified_tool_is_described_and_its_arguments_shown() -> None:
+    tool = unclassified_python_tool(preferred_tools=["mp_python"])
+    assert set(schema_of(tool)["properties"]) == {"query", "formula", "limit"}
+    assert "band_gap" in tool.description
+
+
+def test_changing_the_preferred_tools_changes_what_the_model_sees() -> None:
+    tool = unclassified_python_tool(preferred_tools=["mp_python"])
+    tool.preferred_tools = ()
+    assert set(schema_of(tool)["properties"]) == {"query"}
+    assert "No data source" in tool.description
+
+
+def test_a_preferred_unclassified_tool_is_hidden_when_fallback_is_automatic() -> None:
+    tool = unclassified_python_tool(preferred_tools=["mp_python"], fallback_scope="same_provider")
+    assert set(schema_of(tool)["properties"]) == {"query"}
 
 
 def test_model_cannot_see_scope_budget_preferred_tools_or_health() -> None:

@@ -21,7 +21,7 @@ from schemarouter_integrations import (
 )
 from schemarouter_integrations.llamaindex import SchemaRouterToolSpec
 from tests.unit.fakes import FakeClock
-from tests.unit.seed import SEED_TOOLS, FakeInvoker, seed_router
+from tests.unit.seed import SEED_TOOLS, FakeInvoker, band_gap, endpoint, seed_router
 
 ASK = {"query": "Si band gap", "formula": "Si"}
 
@@ -52,6 +52,18 @@ def test_to_tool_list_gives_one_function_tool_named_by_the_settings(router: Sche
     named = tool_of(router, name="materials_lookup")
     assert isinstance(named, FunctionTool)
     assert named.metadata.name == "materials_lookup"
+
+
+def test_fn_schema_shows_the_arguments_of_a_preferred_unclassified_tool() -> None:
+    router = SchemaRouter()
+    router.register(
+        ToolSpec(name="mp_python", provider="mp", endpoints=[endpoint(fields=[band_gap()], read_only=None)]),
+        FakeInvoker("mp_python"),
+    )
+    spec = SchemaRouterToolSpec(router, preferred_tools=["mp_python"])
+    (tool,) = spec.to_tool_list()
+    assert set(tool.metadata.get_parameters_dict()["properties"]) == {"query", "formula", "limit"}
+    assert "band_gap" in tool.metadata.description
 
 
 def test_fn_schema_is_query_plus_the_canonical_arguments(router: SchemaRouter) -> None:

@@ -22,7 +22,7 @@ SCAN_GAP = FieldSpec(name="scan_band_gap", aliases=["scan band gap"])
 
 
 def need(query: str, *fields: FieldSpec) -> tuple[str, ...]:
-    return need_from_query(query, router_with(*fields).registry.index)
+    return need_from_query(query, router_with(*fields).registry.index).sids
 
 
 def test_field_name_with_underscore_matches_words_in_the_query() -> None:
@@ -60,9 +60,21 @@ def test_query_without_any_field_has_an_empty_need() -> None:
 
 def test_explicit_fields_resolve_aliases_to_semantic_ids() -> None:
     index = router_with(BAND_GAP, ELASTIC).registry.index
-    assert need_from_fields(["탄성계수", "band_gap"], index) == ("elastic_modulus", "band_gap")
+    assert need_from_fields(["탄성계수", "band_gap"], index).sids == ("elastic_modulus", "band_gap")
 
 
 def test_unknown_explicit_field_is_kept_so_planning_can_say_so() -> None:
     index = router_with(BAND_GAP).registry.index
-    assert need_from_fields(["density"], index) == ("density",)
+    assert need_from_fields(["density"], index).sids == ("density",)
+
+
+def test_each_semantic_id_keeps_the_surface_that_named_it_first_in_the_query() -> None:
+    index = router_with(BAND_GAP, ELASTIC).registry.index
+    found = need_from_query("Si의 탄성계수 and elastic modulus, then GAP", index)
+    assert list(found.pairs()) == [("elastic_modulus", "탄성계수"), ("band_gap", "gap")]
+
+
+def test_explicit_fields_keep_the_given_name_as_surface() -> None:
+    index = router_with(BAND_GAP, ELASTIC).registry.index
+    found = need_from_fields(["Youngs-Modulus", "band_gap"], index)
+    assert list(found.pairs()) == [("elastic_modulus", "youngs modulus"), ("band_gap", "band gap")]

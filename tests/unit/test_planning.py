@@ -36,14 +36,14 @@ def reasons(plan: Any) -> dict[str, str]:
 def test_seed_chain_runs_same_provider_first_then_other_providers() -> None:
     router, _ = seed_router()
     plan = router.plan(SEED_REQUEST)
-    assert plan.need == ("band_gap",)
+    assert plan.need == ["band_gap"]
     assert chain(plan) == [
         ("mp_api.search", "primary"),
         ("mp_optimade.search", "same_provider"),
         ("mp_python.search", "same_provider"),
         ("oqmd_api.search", "cross_provider"),
     ]
-    assert plan.rejected == ()
+    assert plan.rejected == []
 
 
 def test_each_call_carries_its_own_contract_and_projection() -> None:
@@ -56,7 +56,7 @@ def test_each_call_carries_its_own_contract_and_projection() -> None:
     assert optimade.server_projection == {"response_fields": "_mp_band_gap"}
     assert plan.calls[2].server_projection == {}
     assert all(c.arguments == {"formula": "Si"} for c in plan.calls)
-    assert all(c.selected_fields == ("band_gap",) for c in plan.calls)
+    assert all(c.selected_fields == ["band_gap"] for c in plan.calls)
     assert primary.evidence["band_gap"].field == "band_gap"
     assert primary.explanation.startswith("preferred tool")
 
@@ -168,18 +168,69 @@ def test_elastic_modulus_need_is_kept_across_fallback(query: str) -> None:
             fallback_scope="cross_provider",
         )
     )
-    assert plan.need == ("elastic_modulus",)
+    assert plan.need == ["elastic_modulus"]
     assert [c.tool for c in plan.calls] == ["provider_a_api", "provider_b_optimade"]
     fallback = plan.fallbacks[0]
     assert fallback.server_projection == {"response_fields": "_provider_b_elasticity"}
-    assert fallback.selected_fields == ("elastic_modulus",)
+    assert fallback.selected_fields == ["elastic_modulus"]
     assert "exposes no field for 'elastic_modulus'" in reasons(plan)["provider_c_api.search"]
 
 
 def test_korean_alias_is_recorded_as_evidence() -> None:
     plan = elastic_router().plan(PlanRequest(query="탄성계수", fallback_scope="cross_provider"))
     evidence = plan.primary.evidence["elastic_modulus"] if plan.primary else None
-    assert evidence is not None and evidence.field == "elastic_modulus"
+    assert evidence is not None
+    assert (evidence.field, evidence.matched, evidence.match_kind) == ("elastic_modulus", "탄성계수", "alias")
+
+
+def test_evidence_records_the_name_given_in_explicit_fields() -> None:
+    plan = elastic_router().plan(PlanRequest("anything", fields=["Youngs-Modulus"]))
+    evidence = plan.primary.evidence["elastic_modulus"] if plan.primary else None
+    assert evidence is not None and (evidence.matched, evidence.match_kind) == ("youngs modulus", "alias")
+
+
+def test_the_same_need_asked_in_other_words_records_the_other_words() -> None:
+    router = elastic_router()
+    first = router.plan(PlanRequest("Si elastic modulus", preferred_tools=["provider_a_api"]))
+    second = router.plan(PlanRequest("Si의 탄성계수", preferred_tools=["provider_a_api"]))
+    assert first.primary is not None and second.primary is not None
+    assert first.primary.evidence["elastic_modulus"].match_kind == "semantic_id"
+    assert second.primary.evidence["elastic_modulus"].match_kind == "alias"
+
+
+def alias_router() -> SchemaRouter:
+    """Two routes of one provider serving band_gap; only ``with_alias`` knows the alias "gap"."""
+    router = SchemaRouter()
+    for name, aliases in (("with_alias", ["gap"]), ("without_alias", [])):
+        field = FieldSpec("band_gap", aliases=aliases)
+        router.register(ToolSpec(name, provider="p", endpoints=[endpoint(fields=[field], input_schema={})]))
+    return router
+
+
+def test_a_route_without_the_surface_records_its_best_match_for_the_semantic_id() -> None:
+    plan = alias_router().plan(PlanRequest("Si gap", fallback_scope="same_provider"))
+    assert {c.tool: c.evidence["band_gap"].match_kind for c in plan.calls} == {
+        "with_alias": "alias",
+        "without_alias": "semantic_id",
+    }
+
+
+def test_recording_the_alias_does_not_lower_the_rank_of_a_route_that_serves_the_semantic_id() -> None:
+    plan = alias_router().plan(PlanRequest("Si gap", fallback_scope="same_provider"))
+    assert [c.tool for c in plan.calls] == ["with_alias", "without_alias"]  # equal scores: by name
+
+
+def test_evidence_never_names_a_field_of_another_semantic_id() -> None:
+    router = alias_router()
+    fields = [FieldSpec("band_gap"), FieldSpec("gap", semantic_id="gap_other")]
+    router.register(ToolSpec("both", provider="q", endpoints=[endpoint(fields=fields, input_schema={})]))
+    plan = router.plan(PlanRequest("Si gap", preferred_tools=["both"]))
+    assert plan.need == ["band_gap", "gap_other"] and plan.primary is not None
+    assert plan.primary.selected_fields == ["band_gap", "gap"]
+    assert {sid: e.field for sid, e in plan.primary.evidence.items()} == {
+        "band_gap": "band_gap",
+        "gap_other": "gap",
+    }
 
 
 def mixed_policy_router() -> SchemaRouter:
@@ -276,7 +327,7 @@ def test_preferred_tool_that_is_incompatible_gives_way_to_the_best_score() -> No
 def test_explicit_fields_override_the_query() -> None:
     router, _ = seed_router()
     plan = router.plan(SEED_REQUEST.model_copy(update={"query": "anything", "fields": ("bulk modulus",)}))
-    assert plan.need == ("bulk_modulus",)
+    assert plan.need == ["bulk_modulus"]
     assert [c.tool for c in plan.calls] == ["mp_api"]
 
 
@@ -313,7 +364,7 @@ def test_explain_prints_the_chain_and_every_rejection() -> None:
 def test_no_eligible_route_gives_a_plan_without_primary() -> None:
     router, _ = seed_router()
     plan = router.plan(SEED_REQUEST.model_copy(update={"fields": ("density",)}))
-    assert plan.primary is None and plan.calls == ()
+    assert plan.primary is None and plan.calls == []
     assert "exposes no field for 'density'" in reasons(plan)["mp_api.search"]
 
 

@@ -1,0 +1,56 @@
+"""Framework-neutral helpers shared by the LangChain and LlamaIndex packages.
+
+Everything here depends only on the core package and pydantic, never on a framework:
+
+* ``options`` - :class:`ToolOptions`, the application's settings (scope, budget, preferred
+  tools, fields) that the model never sees or sets; :meth:`ToolOptions.request` turns the
+  model's ``query`` and arguments into a :class:`PlanRequest`; :func:`model_routes`, the
+  routes the planner could pick under those settings.
+* ``arguments`` - :func:`canonical_arguments` / :func:`arguments_model` /
+  :class:`ModelArguments`: ``query`` plus every canonical argument those routes accept,
+  typed from its JSON Schema.
+* ``surface`` - :func:`describe_tool`, a few lines telling the model what the router can
+  answer; :class:`ToolSurface`, description and arguments rebuilt when the registry or the
+  options change.
+* ``messages`` - :func:`result_content`, compact text from a :class:`ToolResult`;
+  :func:`model_error_message`, the message a model can act on for routing errors, ``None``
+  for errors that must propagate (programming and configuration errors).
+* ``events`` - :func:`trace_payload`, an event's JSON payload for traces without the bulky
+  result; :func:`event_from_json`, the typed event back from its JSON payload.
+"""
+
+from __future__ import annotations
+
+from .arguments import (
+    QUERY_DESCRIPTION,
+    RESERVED_ARGUMENTS,
+    CanonicalArgument,
+    ModelArguments,
+    arguments_model,
+    canonical_arguments,
+    python_type,
+)
+from .events import event_from_json, trace_payload
+from .messages import MODEL_ERRORS, MODEL_FIXABLE_STATUSES, model_error_message, result_content
+from .options import ToolOptions, model_routes
+from .surface import ToolSurface, describe_tool
+
+__all__ = [
+    "MODEL_ERRORS",
+    "MODEL_FIXABLE_STATUSES",
+    "QUERY_DESCRIPTION",
+    "RESERVED_ARGUMENTS",
+    "CanonicalArgument",
+    "ModelArguments",
+    "ToolOptions",
+    "ToolSurface",
+    "arguments_model",
+    "canonical_arguments",
+    "describe_tool",
+    "event_from_json",
+    "model_error_message",
+    "model_routes",
+    "python_type",
+    "result_content",
+    "trace_payload",
+]
