@@ -280,7 +280,7 @@ def main() -> dict[str, float]:
         f"'later' = after it, about {later_windows:.1f} cooldown windows."
     )
     header = (
-        f"{'store':<12} {'questions':>9} {'failed':>6} {'discovery':>9} {'later':>5} {'later/window':>12} "
+        f"{'store':<16} {'questions':>9} {'failed':>6} {'discovery':>9} {'later':>5} {'later/window':>12} "
         f"{'median ms':>9} {'p95 ms':>7}  failed per worker"
     )
     print(header)
@@ -289,7 +289,7 @@ def main() -> dict[str, float]:
     for label, run in runs.items():
         seen = servers[label].requests
         print(
-            f"{label:<12} {run['questions']:>9} {run['failed_waits']:>6} {run['discovery']:>9} "
+            f"{label:<16} {run['questions']:>9} {run['failed_waits']:>6} {run['discovery']:>9} "
             f"{run['later']:>5} {run['later'] / later_windows:>12.1f} "
             f"{run['median_ms']:>9.1f} {run['p95_ms']:>7.1f}  "
             f"{run['per_worker']} (server saw {seen})"
