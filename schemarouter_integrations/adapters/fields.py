@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..contracts import FieldSpec, ServerProjectionSpec
+from ..contracts import FieldSpec, ServerProjectionSpec, ToolSpec
 from ..errors import RegistrationError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
@@ -119,3 +119,11 @@ def as_dict(value: Any) -> dict[str, Any]:
 
 def _bare(field: FieldSpec) -> bool:
     return field == FieldSpec(name=field.name)
+
+
+def tool_spec(*, where: str, **contract: Any) -> ToolSpec:
+    """Build the adapter's ToolSpec; a contract the document cannot give is a RegistrationError."""
+    try:
+        return ToolSpec(**contract)
+    except ValidationError as exc:
+        raise RegistrationError(f"{where} gives no valid tool: {exc}") from exc

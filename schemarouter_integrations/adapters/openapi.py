@@ -26,6 +26,7 @@ from .fields import (
     reject_unknown_options,
     safe_name,
     short_description,
+    tool_spec,
     unique_name,
 )
 from .http import HttpTarget, public_url
@@ -74,18 +75,14 @@ async def build_openapi_route(
     description = options.get("description") or short_description(
         " — ".join(t for t in (info.get("title"), info.get("description")) if isinstance(t, str))
     )
-    try:
-        spec = ToolSpec(
-            name=name,
-            provider=provider,
-            access_mode=access_mode,
-            description=description,
-            endpoints=endpoints,
-        )
-    except ValidationError as exc:
-        raise RegistrationError(
-            f"the OpenAPI document at {public_url(url)} gives no valid tool: {exc}"
-        ) from exc
+    spec = tool_spec(
+        where=f"the OpenAPI document at {public_url(url)}",
+        name=name,
+        provider=provider,
+        access_mode=access_mode,
+        description=description,
+        endpoints=endpoints,
+    )
     return spec, OpenApiInvoker(target, operations)
 
 

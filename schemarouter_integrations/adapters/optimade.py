@@ -36,6 +36,7 @@ from .fields import (
     reject_unknown_options,
     safe_name,
     short_description,
+    tool_spec,
 )
 from .http import HttpTarget, public_url
 from .http_errors import error_document_message
@@ -174,16 +175,14 @@ async def build_optimade_route(
     description = options.get("description") or short_description(
         provider_meta.get("description"), provider_meta.get("name"), f"OPTIMADE API at {public_url(base)}"
     )
-    try:
-        spec = ToolSpec(
-            name=name,
-            provider=provider,
-            access_mode=access_mode,
-            description=description,
-            endpoints=endpoints,
-        )
-    except ValidationError as exc:
-        raise RegistrationError(f"the OPTIMADE API at {public_url(base)} gives no valid tool: {exc}") from exc
+    spec = tool_spec(
+        where=f"the OPTIMADE API at {public_url(base)}",
+        name=name,
+        provider=provider,
+        access_mode=access_mode,
+        description=description,
+        endpoints=endpoints,
+    )
     return spec, OptimadeInvoker(target, base, entries, max_pages=max_pages)
 
 
