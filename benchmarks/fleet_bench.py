@@ -171,7 +171,7 @@ def _worker_env() -> dict[str, str]:
 
 
 def _warm_up(env: dict[str, str]) -> None:
-    warm = "import httpx, redis.asyncio, schemarouter_integrations, schemarouter_integrations.stores.redis"
+    warm = "import httpx, redis.asyncio, schemarouter_integrations, schemarouter_integrations.stores._redis"
     subprocess.run([sys.executable, "-c", warm], cwd=ROOT, env=env, check=True)
 
 

@@ -5,7 +5,7 @@ Contracts -> planning (pure) -> execution (retries, fallback, budgets, events) -
 ``schemarouter_integrations.llamaindex`` and are never imported from here.
 """
 
-from .contracts import (
+from ._contracts import (
     CooldownPolicy,
     EndpointSpec,
     FieldSpec,
@@ -13,6 +13,9 @@ from .contracts import (
     ServerProjectionSpec,
     ToolSpec,
 )
+from ._execution import RouterEvent, RunBudget, ToolResult
+from ._planning import Plan, PlanRequest, ToolCall
+from ._router import SchemaRouter
 from .errors import (
     AllRoutesUnavailableError,
     BudgetExceededError,
@@ -26,9 +29,6 @@ from .errors import (
     SchemaValidationError,
     StaleFingerprintError,
 )
-from .execution import RouterEvent, RunBudget, ToolResult
-from .planning import Plan, PlanRequest, ToolCall
-from .router import SchemaRouter
 
 __all__ = [
     "AllRoutesUnavailableError",

@@ -1,114 +1,40 @@
-"""Adapters: OpenAPI, OPTIMADE and Python callables, with one HTTP error map.
+"""Adapters: OpenAPI, OPTIMADE and Python callables as access paths, with one HTTP error map.
 
-``build_url_route`` reads a document (``kind="openapi"``) or discovers an API
-(``kind="optimade"``) and returns the contract and a bound-ready invoker; nothing is
-registered when it raises. Secrets in ``headers`` only ever go to the API's own origin.
+Public here are the helpers an application uses beside ``SchemaRouter.add_url``: trusted
+health probes for registered HTTP routes (:func:`openapi_operation_probe`,
+:func:`optimade_info_probe`) and the HTTP error map for invokers written by hand
+(:func:`http_failure`, :func:`parse_retry_after`). The adapters themselves are private
+modules, imported only when a route of their kind is added.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
+if TYPE_CHECKING:
+    from ._http_errors import http_failure, parse_retry_after
+    from ._probes import openapi_operation_probe, optimade_info_probe
 
-from ..contracts import ToolSpec
-from ..errors import RegistrationError
-from ..registry import Invoker
-from .http import DEFAULT_MAX_RESPONSE_BYTES, ClientSource, HttpTarget, make_http_client, origin_of
-from .http_errors import http_failure, parse_retry_after
-from .openapi import build_openapi_route
-from .openapi_invoker import OpenApiInvoker
-from .openapi_servers import validate_base_url
-from .optimade import OptimadeInvoker, build_optimade_route
-from .probes import openapi_operation_probe, optimade_info_probe
-from .python import build_callable_route
+__all__ = ["http_failure", "openapi_operation_probe", "optimade_info_probe", "parse_retry_after"]
 
-__all__ = [
-    "DEFAULT_MAX_RESPONSE_BYTES",
-    "HttpTarget",
-    "OpenApiInvoker",
-    "OptimadeInvoker",
-    "build_callable_route",
-    "build_url_route",
-    "http_failure",
-    "make_http_client",
-    "openapi_operation_probe",
-    "optimade_info_probe",
-    "parse_retry_after",
-]
-
-KINDS = ("openapi", "optimade")
+_LAZY = {
+    "http_failure": "._http_errors",
+    "parse_retry_after": "._http_errors",
+    "openapi_operation_probe": "._probes",
+    "optimade_info_probe": "._probes",
+}
 
 
-async def build_url_route(
-    url: str,
-    *,
-    kind: str,
-    name: str,
-    client: ClientSource,
-    provider: str | None = None,
-    access_mode: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    base_url: str | None = None,
-    timeout_seconds: float = 10.0,
-    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-    **options: Any,
-) -> tuple[ToolSpec, Invoker]:
-    """Read the document at *url* and build the ToolSpec and invoker for it.
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
 
-    *client* is the router's shared client, or a callable returning it (preferred: the
-    invoker then follows the router when it re-creates its client).
-
-    OpenAPI options: ``projection``, ``fields``, ``read_only`` (per operation), ``operations``,
-    ``retry``, ``cost_units``, ``description``, ``validate_output``. OPTIMADE options:
-    ``fields``, ``max_pages``, ``entries``, ``retry``, ``cost_units``, ``description``.
-    """
-    if kind not in KINDS:
-        raise RegistrationError(f"kind must be one of {KINDS}, got {kind!r}")
-    if not 0 < timeout_seconds < math.inf:
-        raise RegistrationError("timeout_seconds must be a positive, finite number of seconds")
-    if max_response_bytes < 1:
-        raise RegistrationError("max_response_bytes must be positive")
-    if not isinstance(url, str):
-        raise RegistrationError(f"add_url() needs the URL as a string, got {type(url).__name__}")
-    try:
-        home = origin_of(url)
-    except (ValueError, httpx.InvalidURL) as exc:
-        raise RegistrationError(f"add_url() needs an absolute http(s) URL: {exc}") from None
-    secrets = _headers(headers)
-    if kind == "optimade":
-        if base_url is not None:
-            raise RegistrationError("kind='optimade' reads the API at url itself; base_url is not used")
-        target = HttpTarget(client, home, secrets, timeout_seconds, max_response_bytes)
-        return await build_optimade_route(
-            url, name=name, target=target, provider=provider, access_mode=access_mode, options=options
-        )
-    api = validate_base_url(base_url) if base_url is not None else None
-    api_origin = origin_of(api) if api is not None else home
-    target = HttpTarget(client, api_origin, secrets, timeout_seconds, max_response_bytes)
-    document_target = HttpTarget(
-        client, home, secrets if home == api_origin else {}, timeout_seconds, max_response_bytes
-    )
-    return await build_openapi_route(
-        url,
-        name=name,
-        target=target,
-        document_target=document_target,
-        base_url=api,
-        provider=provider,
-        access_mode=access_mode,
-        options=options,
-    )
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
 
 
-def _headers(headers: Mapping[str, str] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in (headers or {}).items():
-        if not isinstance(key, str) or not isinstance(value, str):
-            raise RegistrationError("headers must map header names to string values")
-        if any(ch in key + value for ch in "\r\n\0"):
-            raise RegistrationError(f"header {key!r} contains a line break or NUL")
-        out[key] = value
-    return out
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

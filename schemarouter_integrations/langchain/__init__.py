@@ -19,7 +19,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a test with the mo
         'pip install "schemarouter-integrations[langchain]"'
     ) from exc
 
-from .callbacks import SchemaRouterCallbackHandler
-from .tool import SchemaRouterTool
+from ._callbacks import SchemaRouterCallbackHandler
+from ._tool import SchemaRouterTool
 
 __all__ = ["SchemaRouterCallbackHandler", "SchemaRouterTool"]

@@ -19,7 +19,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess
         '`pip install "schemarouter-integrations[llamaindex]"`'
     ) from exc
 
-from .events import (
+from ._events import (
     HealthProbeEvent,
     OtherRouterEvent,
     PlanCompiledEvent,
@@ -38,7 +38,7 @@ from .events import (
     dispatch_router_event,
     instrumentation_event,
 )
-from .tool_spec import SchemaRouterToolSpec, instrument_router
+from ._tool_spec import SchemaRouterToolSpec, instrument_router
 
 __all__ = [
     "HealthProbeEvent",

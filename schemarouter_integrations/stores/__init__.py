@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .base import AvailabilityMark, AvailabilityStore
-from .memory import MemoryAvailabilityStore
+from ._base import AvailabilityMark, AvailabilityStore
+from ._memory import MemoryAvailabilityStore
 
 if TYPE_CHECKING:
-    from .redis import RedisAvailabilityStore
+    from ._redis import RedisAvailabilityStore
 
 __all__ = [
     "AvailabilityMark",
@@ -20,7 +20,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "RedisAvailabilityStore":
-        from .redis import RedisAvailabilityStore
+        from ._redis import RedisAvailabilityStore
 
         return RedisAvailabilityStore
     raise AttributeError(name)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .base import AvailabilityMark
+from ._base import AvailabilityMark
 
 _GLOB_SPECIAL = "\\*?[]"
 MAX_TTL_MS = 2**53

@@ -25,7 +25,7 @@ from schemarouter_integrations import (
     SchemaRouter,
     ServerProjectionSpec,
 )
-from schemarouter_integrations.execution.events import RunErrorEvent
+from schemarouter_integrations.events import RunErrorEvent
 from schemarouter_integrations.langchain import SchemaRouterTool
 from schemarouter_integrations.llamaindex import SchemaRouterToolSpec, ToolFallbackEvent
 from tests.integration.test_langsmith_tracing import TRACING_ENV

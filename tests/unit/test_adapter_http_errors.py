@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from schemarouter_integrations import InvocationUnavailableError, NonRetryableInvocationError
-from schemarouter_integrations.adapters.http import HttpTarget, origin_of
-from schemarouter_integrations.adapters.http_errors import (
+from schemarouter_integrations.adapters._http import HttpTarget, origin_of
+from schemarouter_integrations.adapters._http_errors import (
     body_excerpt,
     http_failure,
     parse_retry_after,

@@ -15,8 +15,9 @@ from schemarouter_integrations import (
     ToolCall,
     ToolSpec,
 )
-from schemarouter_integrations.adapters import OptimadeInvoker, build_url_route
-from schemarouter_integrations.adapters.optimade_filter import build_filter, reduced_formula, string_literal
+from schemarouter_integrations.adapters._optimade import OptimadeInvoker
+from schemarouter_integrations.adapters._optimade_filter import build_filter, reduced_formula, string_literal
+from schemarouter_integrations.adapters._url import build_url_route
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,8 @@ import httpx
 import pytest
 
 from schemarouter_integrations import PolicyViolationError, RegistrationError, SchemaRouter
-from schemarouter_integrations.adapters import build_url_route, openapi_operation_probe, optimade_info_probe
+from schemarouter_integrations.adapters import openapi_operation_probe, optimade_info_probe
+from schemarouter_integrations.adapters._url import build_url_route
 
 pytestmark = pytest.mark.anyio
 

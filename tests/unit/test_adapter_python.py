@@ -19,7 +19,7 @@ from schemarouter_integrations import (
     ToolCall,
     ToolSpec,
 )
-from schemarouter_integrations.adapters.python import build_callable_route
+from schemarouter_integrations.adapters._python import build_callable_route
 
 pytestmark = pytest.mark.anyio
 

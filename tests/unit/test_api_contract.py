@@ -39,8 +39,8 @@ from schemarouter_integrations import (
     ToolResult,
     ToolSpec,
 )
-from schemarouter_integrations.execution.events import RunErrorEvent, ToolFallbackEvent
-from schemarouter_integrations.planning import Rejection
+from schemarouter_integrations._planning import Rejection
+from schemarouter_integrations.events import RunErrorEvent, ToolFallbackEvent
 from tests.unit.execution_helpers import CHAIN, collect, fake_router
 from tests.unit.fakes import FakeClock
 from tests.unit.seed import FakeInvoker, band_gap, endpoint, formula, mp_api, seed_router, unavailable

@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from schemarouter_integrations import CooldownPolicy, RegistrationError, SchemaRouter
+from schemarouter_integrations._health.probes import run_probe
 from schemarouter_integrations.errors import InvalidCallbackError
-from schemarouter_integrations.health.probes import run_probe
 from tests.unit.fakes import FakeClock
 from tests.unit.seed import seed_router
 

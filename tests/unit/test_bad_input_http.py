@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from schemarouter_integrations import NonRetryableInvocationError
-from schemarouter_integrations.adapters.http import HttpTarget
+from schemarouter_integrations.adapters._http import HttpTarget
 
 pytestmark = pytest.mark.anyio
 

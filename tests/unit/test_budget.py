@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from schemarouter_integrations import BudgetExceededError, RetryPolicy, RunBudget
-from schemarouter_integrations.execution.budget import BudgetMeter
+from schemarouter_integrations._execution.budget import BudgetMeter
 
 from .execution_helpers import CHAIN, DOWN, collect, fake_router, types
 

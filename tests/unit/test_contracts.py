@@ -18,10 +18,10 @@ from schemarouter_integrations import (
     ServerProjectionSpec,
     ToolSpec,
 )
-from schemarouter_integrations.contracts import canonical_json
-from schemarouter_integrations.contracts.endpoint import EndpointSpecOptions, ToolSpecOptions
-from schemarouter_integrations.contracts.fields import FieldSpecOptions, ServerProjectionSpecOptions
-from schemarouter_integrations.planning.models import PlanRequestOptions
+from schemarouter_integrations._contracts import canonical_json
+from schemarouter_integrations._contracts.endpoint import EndpointSpecOptions, ToolSpecOptions
+from schemarouter_integrations._contracts.fields import FieldSpecOptions, ServerProjectionSpecOptions
+from schemarouter_integrations._planning.models import PlanRequestOptions
 
 
 def make_tool(**changes: object) -> ToolSpec:

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from schemarouter_integrations import CooldownPolicy, PlanRequest, SchemaRouter
+from schemarouter_integrations._availability import CooldownTracker
 from schemarouter_integrations.errors import ConfigurationError
-from schemarouter_integrations.health import CooldownTracker
 from schemarouter_integrations.stores import MemoryAvailabilityStore
 from tests.unit.fakes import FakeClock
 from tests.unit.seed import seed_router
@@ -164,7 +164,7 @@ def test_router_clock_drives_the_seconds_left() -> None:
 
 def test_failures_landing_during_an_active_cooldown_do_not_grow_it() -> None:
     from schemarouter_integrations import CooldownPolicy
-    from schemarouter_integrations.health import CooldownTracker
+    from schemarouter_integrations._availability import CooldownTracker
     from schemarouter_integrations.stores import MemoryAvailabilityStore
     from tests.unit.fakes import FakeClock
 

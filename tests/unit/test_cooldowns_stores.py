@@ -88,6 +88,6 @@ def test_redis_store_without_the_redis_extra_names_the_extra(monkeypatch: pytest
     for name in [m for m in sys.modules if m == "redis" or m.startswith("redis.")]:
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "redis", None)
-    monkeypatch.delitem(sys.modules, "schemarouter_integrations.stores.redis", raising=False)
+    monkeypatch.delitem(sys.modules, "schemarouter_integrations.stores._redis", raising=False)
     with pytest.raises(ImportError, match=r"schemarouter-integrations\[redis\]"):
-        importlib.import_module("schemarouter_integrations.stores.redis")
+        importlib.import_module("schemarouter_integrations.stores._redis")

@@ -15,7 +15,7 @@ from schemarouter_integrations import (
     ToolCall,
     ToolResult,
 )
-from schemarouter_integrations.execution.events import (
+from schemarouter_integrations.events import (
     RoutePrunedEvent,
     RunEndEvent,
     ToolFallbackEvent,

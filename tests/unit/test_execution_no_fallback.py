@@ -15,7 +15,7 @@ from schemarouter_integrations import (
     SchemaValidationError,
     StaleFingerprintError,
 )
-from schemarouter_integrations.execution.events import RouterEvent, RunErrorEvent, ToolErrorEvent
+from schemarouter_integrations.events import RouterEvent, RunErrorEvent, ToolErrorEvent
 
 from .execution_helpers import (
     CHAIN,

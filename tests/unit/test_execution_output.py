@@ -16,8 +16,8 @@ from schemarouter_integrations import (
     ToolCall,
     ToolSpec,
 )
-from schemarouter_integrations.contracts import schemas
-from schemarouter_integrations.execution import executor
+from schemarouter_integrations._contracts import schemas
+from schemarouter_integrations._execution import executor
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,7 @@ import anyio
 import pytest
 
 from schemarouter_integrations import PolicyViolationError, RegistrationError, RouterEvent, ToolSpec
-from schemarouter_integrations.execution.events import HealthProbeEvent
+from schemarouter_integrations.events import HealthProbeEvent
 from tests.unit.seed import mp_api
 from tests.unit.test_health_monitor import FakeProbe, health_router, start
 
@@ -99,7 +99,7 @@ async def test_failed_probe_on_a_healthy_path_cools_it_before_a_user_pays() -> N
 async def test_probe_that_raises_is_a_failure_and_the_monitor_goes_on(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="schemarouter_integrations.health")
+    caplog.set_level(logging.WARNING, logger="schemarouter_integrations._health")
     router, sleep, _ = health_router()
     router.mark_access_unavailable("mp_api", "search")
     router.register_health_probe("mp_api", "search", FakeProbe(OSError("no route to host"), True))

@@ -16,8 +16,7 @@ from schemarouter_integrations import (
     StaleFingerprintError,
     ToolSpec,
 )
-from schemarouter_integrations.errors import InvokerCrashedError
-from schemarouter_integrations.framework_common import (
+from schemarouter_integrations._framework import (
     ToolOptions,
     ToolSurface,
     arguments_model,
@@ -27,6 +26,7 @@ from schemarouter_integrations.framework_common import (
     model_routes,
     trace_payload,
 )
+from schemarouter_integrations.errors import InvokerCrashedError
 from tests.unit.seed import FORMULA_INPUT, FakeInvoker, band_gap, endpoint, seed_router
 
 ODD_NAMES = {

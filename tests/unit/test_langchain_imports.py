@@ -23,7 +23,7 @@ def test_importing_the_package_without_langchain_core_names_the_extra() -> None:
 
 def test_shared_framework_helpers_do_not_import_any_framework() -> None:
     out = run_python(
-        "import sys, schemarouter_integrations.framework_common; "
+        "import sys, schemarouter_integrations._framework; "
         "print(sorted(m for m in sys.modules if m.startswith(('langchain', 'llama_index'))))"
     )
     assert out.stdout.strip() == "[]"

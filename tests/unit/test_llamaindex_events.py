@@ -11,8 +11,8 @@ from llama_index.core.instrumentation.events import BaseEvent
 from llama_index.core.instrumentation.span_handlers import SimpleSpanHandler
 
 from schemarouter_integrations import SchemaRouter, ToolResult
-from schemarouter_integrations.execution import events as router_events
-from schemarouter_integrations.execution.events import EVENT_TYPES, RouterEvent
+from schemarouter_integrations import events as router_events
+from schemarouter_integrations.events import EVENT_TYPES, RouterEvent
 from schemarouter_integrations.llamaindex import (
     OtherRouterEvent,
     RouteUnavailableEvent,
@@ -25,7 +25,7 @@ from schemarouter_integrations.llamaindex import (
     instrument_router,
     instrumentation_event,
 )
-from schemarouter_integrations.llamaindex.events import INSTRUMENTATION_EVENTS
+from schemarouter_integrations.llamaindex._events import INSTRUMENTATION_EVENTS
 from tests.unit.fakes import FakeClock
 from tests.unit.seed import seed_router
 from tests.unit.test_llamaindex_support import CapturingHandler, capturing, recording_spans

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from schemarouter_integrations import EndpointSpec, FieldSpec, SchemaRouter, ToolSpec
-from schemarouter_integrations.planning import need_from_fields, need_from_query
+from schemarouter_integrations._planning import need_from_fields, need_from_query
 
 
 def router_with(*fields: FieldSpec) -> SchemaRouter:

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from schemarouter_integrations import InvocationUnavailableError, RetryPolicy
-from schemarouter_integrations.execution.events import RouteUnavailableEvent, ToolRetryEvent
-from schemarouter_integrations.execution.retry import backoff_seconds
+from schemarouter_integrations._execution.retry import backoff_seconds
+from schemarouter_integrations.events import RouteUnavailableEvent, ToolRetryEvent
 
 from .execution_helpers import CHAIN, collect, fake_router, types
 

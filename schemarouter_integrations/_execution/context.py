@@ -1,0 +1,55 @@
+"""Per-run bookkeeping: ids, event sequence numbers and attempt records."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, TypeVar
+
+from .._planning import ToolCall
+from ..events import AttemptRecord, RouterEvent, RunErrorEvent
+
+E = TypeVar("E", bound=RouterEvent)
+
+
+class RunContext:
+    """Stamps events with the run id and a sequence number and keeps them in order."""
+
+    def __init__(self, run_id: str | None = None) -> None:
+        self.run_id = run_id or uuid.uuid4().hex
+        self.events: list[RouterEvent] = []
+        self.attempts: list[AttemptRecord] = []
+        self.route: list[str] = []
+        self.winner: ToolCall | None = None
+        self.records: list[dict[str, Any]] = []
+
+    def event(self, cls: type[E], **payload: Any) -> E:
+        """Build, stamp, record and return a validated *cls* event."""
+        # An explicit timestamp is much cheaper than the field's default factory.
+        event = cls(run_id=self.run_id, seq=len(self.events) + 1, timestamp=time.time(), **payload)
+        self.events.append(event)
+        return event
+
+    def attempt(self, path: str, number: int, error: BaseException | None = None) -> None:
+        self.attempts.append(
+            AttemptRecord(
+                access_path=path,
+                attempt=number,
+                ok=error is None,
+                error_type=type(error).__name__ if error is not None else None,
+                error=str(error) if error is not None else None,
+            )
+        )
+
+    def error_event(
+        self, exc: BaseException, *, error_type: str | None = None, error: str | None = None
+    ) -> RunErrorEvent:
+        """The run's ``run.error`` event for *exc*, with the route and attempts so far."""
+        return self.event(
+            RunErrorEvent,
+            error_type=error_type or type(exc).__name__,
+            error=str(exc) if error is None else error,
+            route=list(self.route),
+            attempts=list(self.attempts),
+            exception=exc,
+        )

@@ -1,0 +1,146 @@
+"""Checking a whole chain before its primary runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._availability import CooldownTracker
+from .._contracts import EndpointSpec, ToolSpec
+from .._contracts.schemas import compiled_validator, validation_errors
+from .._planning import Plan, ToolCall
+from .._registry import Registry
+from ..errors import NoRouteError, PolicyViolationError, SchemaValidationError, StaleFingerprintError
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A call of the chain that passed preflight, with the contract it was checked against."""
+
+    call: ToolCall
+    spec: ToolSpec
+    endpoint: EndpointSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    """An optional fallback left out before the primary ran, and why."""
+
+    call: ToolCall
+    reason: str
+
+
+class _ArgumentCheck:
+    """Validates arguments once per distinct (input schema, arguments) pair of a chain.
+
+    Pairs are compared by ``repr``, which tells ``1``, ``1.0`` and ``True`` apart (``==``
+    does not, JSON Schema does); a different key order only costs another validation.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, str], list[str]] = {}
+
+    def errors(self, call: ToolCall, endpoint: EndpointSpec) -> list[str]:
+        key = (repr(endpoint.input_schema), repr(call.arguments))
+        errors = self._seen.get(key)
+        if errors is None:
+            validator = compiled_validator(endpoint.input_schema, key=f"in:{call.endpoint_fingerprint}")
+            errors = self._seen[key] = validation_errors(validator, call.arguments)
+        return errors
+
+
+def _bound(call: ToolCall, registry: Registry) -> bool:
+    """True when an invoker is bound to the contract *call* was compiled against."""
+    binding = registry.binding(call.tool)
+    return binding is not None and binding.fingerprint == call.tool_fingerprint
+
+
+def _resolve(call: ToolCall, registry: Registry) -> tuple[ToolSpec, EndpointSpec] | str:
+    """The registered contract *call* was compiled against, or why it no longer matches."""
+    spec = registry.tool(call.tool)
+    if spec is None:
+        return f"tool {call.tool!r} is no longer registered"
+    endpoint = spec.endpoint(call.endpoint)
+    if endpoint is None:
+        return f"endpoint {call.access_path} no longer exists"
+    if spec.fingerprint != call.tool_fingerprint or endpoint.fingerprint != call.endpoint_fingerprint:
+        return f"the contract of {call.tool!r} changed after the plan was compiled"
+    return spec, endpoint
+
+
+def no_route_error(plan: Plan, cooldowns: CooldownTracker) -> NoRouteError:
+    cooling = {}
+    for rejection in plan.rejected:
+        left = cooldowns.cooldown_left(rejection.access_path)
+        if left is not None:
+            cooling[rejection.access_path] = left
+    reopens = min(cooling.values()) if cooling else None
+    message = f"no eligible route for {plan.request.query!r}"
+    if cooling:
+        first = min(cooling, key=lambda p: (cooling[p], p))
+        message += f"; in cooldown: {', '.join(sorted(cooling))}; {first} reopens in {reopens:.1f}s"
+    others = [r for r in plan.rejected if r.access_path not in cooling]
+    if others:
+        shown = "; ".join(f"{r.access_path}: {r.reason}" for r in others[:5])
+        more = f" (and {len(others) - 5} more)" if len(others) > 5 else ""
+        message += f"; other routes left out: {shown}{more}"
+    elif not cooling:
+        message += "; no tool is registered that could answer it"
+    return NoRouteError(message, cooling_down=sorted(cooling), reopens_in_seconds=reopens)
+
+
+def preflight(plan: Plan, registry: Registry, cooldowns: CooldownTracker) -> tuple[list[Step], list[Pruned]]:
+    """The steps that may run, in order, and the optional fallbacks pruned from the chain.
+
+    Raises ``NoRouteError`` for a plan without primary, ``PolicyViolationError`` when any
+    call of an automatic chain is not read_only=True, ``StaleFingerprintError`` when the
+    primary's contract or binding drifted and ``SchemaValidationError`` when the primary's
+    arguments break its input schema; in each case nothing has been invoked. A fallback that
+    drifted, is not bound to its current contract or has invalid arguments is pruned.
+    """
+    primary = plan.primary
+    if primary is None:
+        raise no_route_error(plan, cooldowns)
+    calls = plan.calls
+    if len(calls) > 1:
+        for call in calls:
+            spec = registry.tool(call.tool)
+            endpoint = spec.endpoint(call.endpoint) if spec else None
+            current = endpoint.read_only if endpoint else call.read_only
+            if call.read_only is not True or current is not True:
+                raise PolicyViolationError(
+                    f"{call.access_path} is not read_only=True; an automatic fallback chain "
+                    "may hold read-only calls only, so nothing was invoked"
+                )
+    resolved = _resolve(primary, registry)
+    if isinstance(resolved, str):
+        raise StaleFingerprintError(f"primary {primary.access_path}: {resolved}; plan again")
+    if not _bound(primary, registry) and registry.binding_state(primary.tool) == "stale":
+        raise StaleFingerprintError(
+            f"primary {primary.access_path}: its invoker is bound to an older contract; bind it again"
+        )
+    check = _ArgumentCheck()
+    errors = check.errors(primary, resolved[1])
+    if errors:
+        raise SchemaValidationError(
+            f"arguments for {primary.access_path} break its input schema: {'; '.join(errors)}",
+            errors=errors,
+        )
+    steps = [Step(primary, *resolved)]
+    pruned: list[Pruned] = []
+    for call in plan.fallbacks:
+        outcome = _fallback_step(call, registry, check)
+        if isinstance(outcome, Step):
+            steps.append(outcome)
+        else:
+            pruned.append(Pruned(call, outcome))
+    return steps, pruned
+
+
+def _fallback_step(call: ToolCall, registry: Registry, check: _ArgumentCheck) -> Step | str:
+    resolved = _resolve(call, registry)
+    if isinstance(resolved, str):
+        return resolved
+    if not _bound(call, registry):
+        return f"binding is {registry.binding_state(call.tool)}"
+    errors = check.errors(call, resolved[1])
+    return f"arguments break its input schema: {'; '.join(errors)}" if errors else Step(call, *resolved)

@@ -1,0 +1,95 @@
+"""Locating records in a raw response and projecting them to canonical fields."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic_core import PydanticSerializationError, to_json
+
+from .._contracts import EndpointSpec, FieldSpec
+from ..errors import SchemaValidationError
+
+_MISSING = object()
+
+
+def locate_records(raw: Any, records_path: Sequence[str] | None) -> list[dict[str, Any]]:
+    """The list of record objects at *records_path* (a lone object is one record)."""
+    node = raw
+    for key in records_path or ():
+        if not isinstance(node, dict) or key not in node:
+            where = "/".join(records_path or ())
+            raise SchemaValidationError(f"response has no records at {where!r}", subject="response")
+        node = node[key]
+    if node is None:
+        return []
+    if isinstance(node, dict):
+        return [node]
+    if isinstance(node, list) and all(isinstance(item, dict) for item in node):
+        return node
+    raise SchemaValidationError(
+        f"records must be an object or a list of objects, got {type(node).__name__}", subject="response"
+    )
+
+
+def read_path(record: Any, path: Sequence[str]) -> Any:
+    node = record
+    for key in path:
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return _MISSING
+    return node
+
+
+def write_path(target: dict[str, Any], path: Sequence[str], value: Any) -> None:
+    node = target
+    for key in path[:-1]:
+        child = node.get(key)
+        if not isinstance(child, dict):
+            child = node[key] = {}
+        node = child
+    node[path[-1]] = value
+
+
+def project_records(
+    records: list[dict[str, Any]], endpoint: EndpointSpec, selected: Sequence[str]
+) -> list[dict[str, Any]]:
+    """Read each selected field from its wire ``path``; write it at ``result_path``.
+
+    Everything not selected is dropped, so results carry canonical names only. A field
+    absent from a record is written as ``None``. An endpoint that declares no fields has no
+    canonical names to project to: its records pass through unchanged. Records that cannot
+    be written as JSON are a ``SchemaValidationError`` (see :func:`checked_records`).
+    """
+    if not endpoint.fields:
+        return checked_records([dict(record) for record in records])
+    fields: list[FieldSpec] = [f for name in selected if (f := endpoint.field(name)) is not None]
+    projected: list[dict[str, Any]] = []
+    for record in records:
+        out: dict[str, Any] = {}
+        for spec in fields:
+            value = read_path(record, spec.wire_path)
+            write_path(out, spec.result_location, None if value is _MISSING else value)
+        projected.append(out)
+    return checked_records(projected)
+
+
+def checked_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """*records*, once sure that they become JSON as results and events do (string keys,
+    serialisable values); anything else is the response breaking its contract."""
+    for record in records:
+        key = next((k for k in record if not isinstance(k, str)), None)
+        if key is not None:
+            raise SchemaValidationError(
+                f"a record has a key that is not a string: {key!r}", subject="response"
+            )
+    try:
+        to_json(records)
+    except (PydanticSerializationError, ValueError) as exc:
+        raise SchemaValidationError(
+            f"the records cannot be written as JSON: {exc}", subject="response"
+        ) from None
+    return records

@@ -1,0 +1,277 @@
+"""The model-facing arguments: ``query`` plus the canonical arguments of the routes it may reach.
+
+Each canonical argument is typed from the JSON Schema of the endpoints that accept it; names
+that are not safe Python identifiers get a close variant and are mapped back before a run.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import keyword
+import operator
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from .._registry import Registry
+from .._router import SchemaRouter
+from .options import ToolOptions, model_routes
+
+__all__ = [
+    "QUERY_DESCRIPTION",
+    "RESERVED_ARGUMENTS",
+    "CanonicalArgument",
+    "ModelArguments",
+    "arguments_model",
+    "canonical_arguments",
+    "python_type",
+]
+
+RESERVED_ARGUMENTS = frozenset({"query", "run_manager", "callbacks", "config"})
+"""Argument names never exposed to the model: ``query`` is the question itself, the others
+collide with framework keywords."""
+
+QUERY_DESCRIPTION = (
+    "The data question in plain words, naming the property you need (for example 'band gap of Si')."
+)
+
+_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_SCALARS: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "null": type(None),
+}
+_CONSTRAINTS = {
+    "minimum": "ge",
+    "maximum": "le",
+    "exclusiveMinimum": "gt",
+    "exclusiveMaximum": "lt",
+    "multipleOf": "multiple_of",
+    "minLength": "min_length",
+    "maxLength": "max_length",
+    "minItems": "min_length",
+    "maxItems": "max_length",
+}
+"""JSON Schema keywords carried into the pydantic type (they survive LangChain's subset models)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CanonicalArgument:
+    """One canonical argument as the model sees it.
+
+    ``name`` is the canonical (wire-level) argument name; ``python_name`` the field name in
+    the generated pydantic model (equal to ``name`` unless ``name`` is not a safe identifier);
+    ``json_schema`` the merged schema of every endpoint that accepts it; ``accepted_by`` the
+    access paths that accept it; ``universal`` whether every model-facing route accepts it.
+    """
+
+    name: str
+    python_name: str
+    json_schema: dict[str, Any]
+    description: str
+    accepted_by: tuple[str, ...]
+    universal: bool
+
+
+def canonical_arguments(
+    router: SchemaRouter | Registry, *, options: ToolOptions | None = None
+) -> list[CanonicalArgument]:
+    """The union of the input-schema properties of :func:`model_routes`, sorted by name.
+
+    Names in :data:`RESERVED_ARGUMENTS` are left out. When endpoints disagree on an
+    argument's schema, the model sees ``anyOf`` of the distinct schemas.
+    """
+    routes = model_routes(router, options=options)
+    schemas: dict[str, list[dict[str, Any]]] = {}
+    accepted: dict[str, list[str]] = {}
+    for route in routes:
+        properties = route.endpoint.input_schema.get("properties")
+        if not isinstance(properties, dict):
+            continue
+        for name, schema in properties.items():
+            if not isinstance(name, str) or not name or name in RESERVED_ARGUMENTS:
+                continue
+            schemas.setdefault(name, []).append(schema if isinstance(schema, dict) else {})
+            accepted.setdefault(name, []).append(route.path)
+    taken: set[str] = {"query"}
+    out: list[CanonicalArgument] = []
+    for name in sorted(schemas):
+        merged = _merge_schemas(schemas[name])
+        description = _argument_description(schemas[name], len(accepted[name]), len(routes))
+        python_name = _python_name(name, taken)
+        taken.add(python_name)
+        out.append(
+            CanonicalArgument(
+                name=name,
+                python_name=python_name,
+                json_schema=merged,
+                description=description,
+                accepted_by=tuple(accepted[name]),
+                universal=len(accepted[name]) == len(routes),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ModelArguments:
+    """The model-facing argument schema: a pydantic model and how to read it back."""
+
+    model: type[BaseModel]
+    arguments: tuple[CanonicalArgument, ...]
+
+    def json_schema(self) -> dict[str, Any]:
+        return self.model.model_json_schema()
+
+    def to_canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Map validated model values (python or canonical names) to canonical arguments.
+
+        ``query`` and ``None`` values are dropped; unknown keys are kept as given.
+        """
+        by_python = {a.python_name: a.name for a in self.arguments}
+        out: dict[str, Any] = {}
+        for key, value in values.items():
+            if key == "query" or value is None:
+                continue
+            out[by_python.get(key, key)] = value
+        return out
+
+
+def arguments_model(
+    router: SchemaRouter | Registry,
+    *,
+    options: ToolOptions | None = None,
+    model_name: str = "SchemaRouterArguments",
+    query_description: str = QUERY_DESCRIPTION,
+) -> ModelArguments:
+    """Build the pydantic model ``query: str`` + optional canonical arguments (default None).
+
+    The arguments are those of the routes the planner could pick under *options* (see
+    :func:`model_routes`). Extra keys are forbidden, so a model cannot smuggle in settings
+    such as scope or budget.
+    """
+    arguments = tuple(canonical_arguments(router, options=options))
+    definitions: dict[str, Any] = {"query": (str, Field(description=query_description))}
+    for argument in arguments:
+        renamed = argument.name != argument.python_name
+        definitions[argument.python_name] = (
+            python_type(argument.json_schema) | None,
+            Field(
+                default=None,
+                description=argument.description
+                + (f" Sent to the sources as `{argument.name}`." if renamed else ""),
+                alias=argument.name if renamed else None,
+            ),
+        )
+    model = create_model(
+        model_name,
+        __config__=ConfigDict(extra="forbid", populate_by_name=True),
+        **definitions,
+    )
+    return ModelArguments(model=model, arguments=arguments)
+
+
+def python_type(schema: Any) -> Any:
+    """A Python annotation for a JSON Schema (best effort; ``Any`` when unsure).
+
+    Numeric, length and item-count bounds become pydantic constraints, so the model sees
+    them in the schema and a value out of bounds is rejected before any route runs.
+    """
+    if not isinstance(schema, dict):
+        return Any
+    base = _base_type(schema)
+    constraints: dict[str, Any] = {
+        _CONSTRAINTS[key]: value
+        for key, value in schema.items()
+        if key in _CONSTRAINTS and isinstance(value, int | float) and not isinstance(value, bool)
+    }
+    return Annotated[base, Field(**constraints)] if constraints and base is not Any else base
+
+
+def _base_type(schema: dict[str, Any]) -> Any:
+    if "const" in schema and _is_scalar(schema["const"]):
+        return Literal[schema["const"]]
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum and all(_is_scalar(v) for v in enum):
+        return Literal[tuple(dict.fromkeys(enum))]
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if isinstance(options, list) and options:
+            return _union(python_type(option) for option in options)
+    kind = schema.get("type")
+    if isinstance(kind, list) and kind:
+        return _union(python_type({**schema, "type": k}) for k in kind)
+    if kind == "array":
+        return list[python_type(schema.get("items", {}))]  # type: ignore[misc]
+    if kind == "object":
+        return dict[str, Any]
+    if isinstance(kind, str) and kind in _SCALARS:
+        return _SCALARS[kind]
+    return Any
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool) or value is None
+
+
+def _union(types: Iterable[Any]) -> Any:
+    distinct = list(dict.fromkeys(types))
+    if Any in distinct:
+        return Any
+    return functools.reduce(operator.or_, distinct)
+
+
+def _merge_schemas(schemas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    distinct: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for schema in schemas:
+        bare = {k: v for k, v in schema.items() if k not in ("description", "title")}
+        key = json.dumps(bare, sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            distinct.append(bare)
+    return distinct[0] if len(distinct) == 1 else {"anyOf": distinct}
+
+
+def _argument_description(schemas: Sequence[dict[str, Any]], accepted: int, routes: int) -> str:
+    described = next(
+        (s["description"] for s in schemas if isinstance(s.get("description"), str) and s["description"]),
+        "",
+    )
+    text = (
+        described.strip().rstrip(".") + "."
+        if described.strip()
+        else "Optional argument for the data sources."
+    )
+    if accepted < routes:
+        text += " Only some sources accept it: leave it out unless you need it."
+    return text
+
+
+_BASEMODEL_NAMES = frozenset(dir(BaseModel))
+
+
+def _python_name(name: str, taken: set[str]) -> str:
+    """A safe pydantic field name for *name*: itself when possible, else a close variant."""
+
+    def usable(candidate: str) -> bool:
+        return bool(
+            _IDENTIFIER.match(candidate)
+            and not keyword.iskeyword(candidate)
+            and candidate not in _BASEMODEL_NAMES
+            and not candidate.startswith("model_")
+            and candidate not in taken
+        )
+
+    if usable(name):
+        return name
+    base = re.sub(r"\W+", "_", name).strip("_") or "arg"
+    base = base if base[0].isalpha() else f"arg_{base}"
+    candidates = [base, f"{base}_", *(f"{base}_{n}" for n in range(2, 1000))]
+    return next(c for c in candidates if usable(c))

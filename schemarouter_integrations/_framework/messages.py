@@ -1,0 +1,112 @@
+"""What the model reads after a run: the records of a result, or an error it can act on."""
+
+from __future__ import annotations
+
+import json
+
+from .._execution import ToolResult
+from ..errors import (
+    AllRoutesUnavailableError,
+    BudgetExceededError,
+    InvokerCrashedError,
+    NonRetryableInvocationError,
+    NoRouteError,
+    SchemaValidationError,
+)
+from ..events import ToolFallbackEvent
+
+__all__ = ["MODEL_ERRORS", "MODEL_FIXABLE_STATUSES", "model_error_message", "result_content"]
+
+MODEL_ERRORS: tuple[type[Exception], ...] = (
+    NoRouteError,
+    AllRoutesUnavailableError,
+    BudgetExceededError,
+    SchemaValidationError,
+    NonRetryableInvocationError,
+)
+"""Router errors the model can act on; every other error propagates to the application.
+
+A ``NonRetryableInvocationError`` reaches the model only with a status in
+:data:`MODEL_FIXABLE_STATUSES` (a request the model can change: unknown id, bad value);
+authentication failures, malformed responses and invoker bugs (``InvokerCrashedError``) are
+the application's to handle.
+
+``InvokerCrashedError`` (an invoker's bug) is a ``NonRetryableInvocationError`` but is never
+shown to the model: :func:`model_error_message` returns ``None`` for it."""
+
+MODEL_FIXABLE_STATUSES = frozenset({400, 404, 409, 410, 422})
+"""HTTP statuses of refusals that another request from the model can avoid."""
+
+
+def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int = 4000) -> str:
+    """Compact text for the model: the records, the route that answered, fallbacks taken."""
+    provider = ", ".join(x for x in (result.provider, result.access_mode) if x)
+    lines = [f"Answered by {result.access_path}" + (f" ({provider})." if provider else ".")]
+    fallbacks = [e for e in result.events if isinstance(e, ToolFallbackEvent)]
+    if fallbacks:
+        steps = "; ".join(
+            f"{e.from_tool}.{e.from_endpoint} -> {e.to_tool}.{e.to_endpoint} ({e.reason})" for e in fallbacks
+        )
+        lines.append(f"Fallbacks taken: {len(fallbacks)} ({steps}).")
+    records = result.records
+    if not records:
+        lines.append("No records matched.")
+        return "\n".join(lines)
+    lines.append(f"Records ({len(records)}):")
+    used = sum(len(line) + 1 for line in lines)
+    shown = 0
+    for record in records[:max_records]:
+        line = json.dumps(record, ensure_ascii=False, sort_keys=True, default=str)
+        if shown and used + len(line) + 1 > max_chars:
+            break
+        lines.append(line)
+        used += len(line) + 1
+        shown += 1
+    if shown < len(records):
+        lines.append(f"... {len(records) - shown} more record(s) not shown.")
+    return "\n".join(lines)
+
+
+def model_error_message(exc: BaseException, *, max_chars: int = 800) -> str | None:
+    """A message the model can act on for the errors in :data:`MODEL_ERRORS`, else ``None``.
+
+    The text names access paths and reasons only: no stack trace, no header or credential.
+    """
+    if isinstance(exc, AllRoutesUnavailableError):
+        tried = list(dict.fromkeys(a.access_path for a in exc.attempts))
+        text = (
+            "Every data source that could answer was unavailable"
+            + (f" (tried: {', '.join(tried)})" if tried else "")
+            + ". Try again later or answer without this data."
+        )
+    elif isinstance(exc, NoRouteError):
+        hint = "Name a supported property in `query`, and drop or fix arguments the sources reject."
+        if exc.cooling_down:
+            wait = exc.reopens_in_seconds
+            reopen = f" (the first reopens in about {wait:.0f}s)" if wait is not None else ""
+            hint = f"Sources in cooldown are temporarily unavailable{reopen}: retry later. " + hint
+        text = f"No data source can answer this request right now: {exc}. {hint}"
+    elif isinstance(exc, BudgetExceededError):
+        text = f"The lookup stopped because its budget is used up ({exc}). Do not retry it."
+    elif isinstance(exc, SchemaValidationError):
+        details = "; ".join(exc.errors) if exc.errors else str(exc)
+        advice = (
+            "The data source answered outside its declared schema, so retrying will not help; "
+            "answer without this data."
+            if exc.subject == "response"
+            else "Fix the arguments and retry."
+        )
+        text = f"The request was rejected by a schema check: {details}. {advice}"
+    elif (
+        isinstance(exc, NonRetryableInvocationError)
+        and not isinstance(exc, InvokerCrashedError)
+        and exc.status_code in MODEL_FIXABLE_STATUSES
+    ):
+        text = (
+            f"The data source refused the request (HTTP {exc.status_code}): {exc}. "
+            "Check the arguments (for example an identifier that does not exist); "
+            "retrying unchanged will fail again."
+        )
+    else:
+        return None
+    return text if len(text) <= max_chars else text[: max_chars - 3] + "..."

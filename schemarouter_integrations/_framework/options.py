@@ -1,0 +1,64 @@
+"""The application's settings for a framework tool, and the routes they let the model reach."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .._execution import RunBudget
+from .._planning import PlanRequest
+from .._planning.models import FallbackScope
+from .._registry import Registry, Route
+from .._router import SchemaRouter
+
+__all__ = ["ToolOptions", "model_routes", "registry_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOptions:
+    """The application's routing settings for a framework tool; invisible to the model."""
+
+    fallback_scope: FallbackScope = "disabled"
+    max_fallbacks: int = 3
+    preferred_tools: tuple[str, ...] = ()
+    budget: RunBudget | None = None
+    fields: tuple[str, ...] | None = None
+
+    def request(self, query: str, arguments: Mapping[str, Any] | None = None) -> PlanRequest:
+        """The plan request for the model's *query* and canonical *arguments*.
+
+        ``None`` values are dropped (an optional argument the model left out).
+        """
+        given = {k: v for k, v in (arguments or {}).items() if v is not None}
+        return PlanRequest(
+            query=query,
+            arguments=given,
+            preferred_tools=self.preferred_tools,
+            fields=self.fields,
+            fallback_scope=self.fallback_scope,
+            max_fallbacks=self.max_fallbacks,
+        )
+
+
+def model_routes(router: SchemaRouter | Registry, *, options: ToolOptions | None = None) -> list[Route]:
+    """The routes the model is told about: those the planner could pick under *options*, by path.
+
+    Always the read_only=True routes. With ``fallback_scope="disabled"`` the planner also lets
+    a tool named in ``preferred_tools`` be the primary whatever its ``read_only`` (an
+    unclassified ``add_callable`` tool, say), so its routes are shown too. Availability and
+    bindings change from one question to the next and are left out. *options* defaults to
+    ``ToolOptions()``: read-only routes only.
+    """
+    registry = registry_of(router)
+    settings = options or ToolOptions()
+    chosen = set(settings.preferred_tools) if settings.fallback_scope == "disabled" else set()
+    return sorted(
+        (r for r in registry.routes() if r.endpoint.read_only is True or r.tool.name in chosen),
+        key=lambda r: r.path,
+    )
+
+
+def registry_of(router: SchemaRouter | Registry) -> Registry:
+    """The registry of *router* (or *router* itself when it is one)."""
+    return router.registry if isinstance(router, SchemaRouter) else router

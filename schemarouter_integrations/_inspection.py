@@ -1,0 +1,79 @@
+"""Snapshots of the router's state for people and dashboards (no callables, no secrets)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ._registry import BindingState
+
+
+class ExecutionSnapshot(BaseModel):
+    """Binding readiness and access health, kept apart."""
+
+    model_config = ConfigDict(frozen=True)
+
+    binding_states: dict[str, BindingState]
+    unavailable_access_paths: list[str]
+    cooldowns: dict[str, float]
+    cooldown_reasons: dict[str, str | None] = Field(default_factory=dict)
+
+
+class ToolSnapshot(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    provider: str | None
+    access_mode: str | None
+    fingerprint: str
+    endpoints: list[str]
+    read_only: dict[str, bool | None]
+
+
+class ProbeSnapshot(BaseModel):
+    """What is known about one registered health probe (never the callable itself).
+
+    ``last_run`` is on the router's monotonic clock; ``last_outcome`` is ``"ok"``,
+    ``"failed"`` (returned False or a non-bool), ``"timeout"`` or ``"error"`` (raised).
+    A ``stale`` probe no longer runs: its tool's contract changed, the tool was removed or
+    the endpoint is no longer read_only=True (``stale_reason`` says which).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    access_path: str
+    last_run: float | None = None
+    last_outcome: str | None = None
+    last_error: str | None = None
+    last_duration_ms: float | None = None
+    consecutive_failures: int = 0
+    runs: int = 0
+    stale: bool = False
+    stale_reason: str | None = None
+
+
+class HealthSnapshot(BaseModel):
+    """The monitor, the probes and the availability store.
+
+    ``store`` holds the store's ``status()``: ``kind`` (``"memory"``, ``"redis"``),
+    ``shared``, ``connected``, ``last_error`` and store-specific counters.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    monitor_running: bool = False
+    interval_seconds: float | None = None
+    probe_timeout_seconds: float | None = None
+    max_concurrency: int | None = None
+    probes: dict[str, ProbeSnapshot] = Field(default_factory=dict)
+    store: dict[str, Any] = Field(default_factory=dict)
+
+
+class RouterSnapshot(BaseModel):
+    """``router.inspect()``: ``execution``, ``tools`` and ``health``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    execution: ExecutionSnapshot
+    tools: dict[str, ToolSnapshot]
+    health: HealthSnapshot

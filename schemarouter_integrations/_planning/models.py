@@ -1,0 +1,226 @@
+"""Plans and their parts: requests, calls, evidence and rejections."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    PrivateAttr,
+    ValidatorFunctionWrapHandler,
+    computed_field,
+    field_validator,
+    model_validator,
+)
+
+from .._contracts.base import NOT_GIVEN, Contract, with_first
+from .._contracts.fingerprint import canonical_json
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+FallbackScope = Literal["disabled", "same_provider", "cross_provider"]
+CallScope = Literal["primary", "same_provider", "cross_provider"]
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+Arguments = dict[str, JsonValue]
+"""Canonical arguments: JSON data only (no sets, bytes, dates, tuples, NaN or lone surrogates)."""
+
+
+def _json_arguments(value: Arguments) -> Arguments:
+    """Refuse what JSON cannot carry faithfully, so every route sees the same arguments."""
+    empty = [k for k in value if not k]
+    if empty:
+        raise ValueError("argument names must be non-empty strings")
+    for name, argument in value.items():
+        try:
+            canonical_json(argument).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"argument {name!r} is not JSON data: a string holds a lone surrogate") from None
+        except ValueError as exc:
+            raise ValueError(f"argument {name!r} is not JSON data: {exc}") from None
+    return value
+
+
+class PlanRequestOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`PlanRequest` after ``query``."""
+
+    arguments: Mapping[str, JsonValue]
+    preferred_tools: Sequence[str]
+    fields: Sequence[str] | None
+    fallback_scope: FallbackScope
+    max_fallbacks: int
+
+
+class PlanRequest(Contract):
+    """What to answer and how far fallback may go: ``PlanRequest(query, ...)``.
+
+    ``arguments`` must be JSON data (anything else is a ``ValidationError`` here, before
+    any planning). ``fields`` (semantic ids, names or aliases) overrides the need read from
+    ``query``. Fallback is disabled unless ``fallback_scope`` says otherwise.
+    """
+
+    query: str
+    arguments: Arguments = Field(default_factory=dict)
+    preferred_tools: list[str] = Field(default_factory=list)
+    fields: list[str] | None = None
+    fallback_scope: FallbackScope = "disabled"
+    max_fallbacks: int = Field(default=3, ge=0, le=8)
+
+    if TYPE_CHECKING:
+
+        def __init__(self, query: str, **options: Unpack[PlanRequestOptions]) -> None: ...
+
+    else:
+
+        def __init__(self, query: str = NOT_GIVEN, **options: Any) -> None:
+            super().__init__(**with_first("query", query, options))
+
+    _check_arguments = field_validator("arguments")(_json_arguments)
+
+    @property
+    def arguments_key(self) -> str:
+        """The arguments as canonical JSON: equal keys mean equal arguments."""
+        return canonical_json(self.arguments)
+
+
+class FieldEvidence(BaseModel):
+    """Why a field serves a semantic id: the field and the name or alias that matched."""
+
+    model_config = _FROZEN
+
+    field: str
+    matched: str
+    match_kind: Literal["semantic_id", "name", "alias"]
+
+
+class ToolCall(Contract):
+    """One compiled call: a route, its arguments, its field selection and why it was chosen."""
+
+    tool: str
+    endpoint: str
+    provider: str | None
+    access_mode: str | None
+    tool_fingerprint: str
+    endpoint_fingerprint: str
+    arguments: Arguments
+    selected_fields: list[str]
+    server_projection: dict[str, str]
+    scope: CallScope
+    read_only: bool | None
+    evidence: dict[str, FieldEvidence]
+    explanation: str
+
+    _check_arguments = field_validator("arguments")(_json_arguments)
+
+    @property
+    def access_path(self) -> str:
+        """``"tool.endpoint"``."""
+        return f"{self.tool}.{self.endpoint}"
+
+
+class Rejection(BaseModel):
+    """A candidate left out of the plan, with a reason a person can act on."""
+
+    model_config = _FROZEN
+
+    tool: str
+    endpoint: str
+    reason: str
+
+    @property
+    def access_path(self) -> str:
+        return f"{self.tool}.{self.endpoint}"
+
+
+class Plan(BaseModel):
+    """A compiled, bounded route: a primary call, its fallbacks and every rejection.
+
+    ``need``, ``fallbacks`` and ``rejected`` are lists; the plan is immutable, so they must
+    not be changed in place (``calls`` is a new list on every read). ``rejected`` is
+    materialised on first access, so planning over large registries does not pay for
+    rejection objects nobody reads.
+    """
+
+    model_config = _FROZEN
+
+    request: PlanRequest
+    need: list[str]
+    primary: ToolCall | None
+    fallbacks: list[ToolCall] = Field(default_factory=list)
+    executable_only: bool = False
+
+    _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
+    _unreached: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _accept_rejected(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        raw = None
+        if isinstance(data, dict) and "rejected" in data:
+            data = dict(data)
+            raw = data.pop("rejected")
+        plan = handler(data)
+        if raw is not None:
+            items = [r if isinstance(r, Rejection) else Rejection.model_validate(r) for r in raw]
+            plan._rejections = [(r.tool, r.endpoint, r.reason) for r in items]
+        return plan
+
+    @classmethod
+    def compiled(
+        cls,
+        *,
+        rejections: list[tuple[str, str, str]],
+        unreached: Callable[[], list[tuple[str, str, str]]] | None = None,
+        **fields: Any,
+    ) -> Plan:
+        """Build a plan from trusted planner output without re-validating it.
+
+        *unreached* lazily gives the rejections of candidates the planner never had to look at.
+        """
+        plan = cls.model_construct(**fields)
+        plan._rejections = rejections
+        plan._unreached = unreached
+        return plan
+
+    @computed_field  # type: ignore[prop-decorator]
+    @cached_property
+    def rejected(self) -> list[Rejection]:
+        """One entry per candidate left out: ``tool``, ``endpoint``, ``reason``."""
+        build: Callable[..., Rejection] = Rejection.model_construct
+        raw = list(self._rejections)
+        if self._unreached is not None:
+            raw.extend(self._unreached())
+        return [build(tool=t, endpoint=e, reason=r) for t, e, r in raw]
+
+    @property
+    def calls(self) -> list[ToolCall]:
+        """A new list: the primary followed by the fallbacks."""
+        calls = [self.primary] if self.primary is not None else []
+        calls.extend(self.fallbacks)
+        return calls
+
+    def explain(self) -> str:
+        """A readable account of the chain and of every rejected candidate."""
+        need = ", ".join(self.need) or "(no specific field)"
+        lines = [
+            f"query: {self.request.query!r}",
+            f"need: {need}",
+            f"fallback: {self.request.fallback_scope} (max {self.request.max_fallbacks})",
+        ]
+        if self.primary is None:
+            lines.append("no eligible primary route")
+        for index, call in enumerate(self.calls):
+            label = "primary " if index == 0 else f"fallback {index}"
+            lines.append(f"{label}: {call.access_path} [{call.scope}] {call.explanation}")
+        if self.rejected:
+            lines.append("rejected:")
+            lines.extend(f"  {r.access_path}: {r.reason}" for r in self.rejected)
+        return "\n".join(lines)

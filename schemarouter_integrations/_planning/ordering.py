@@ -1,0 +1,115 @@
+"""Candidate orderings per data need, computed once per registry version.
+
+For a need, every route that serves it is ranked by a static key: evidence score (2 per
+needed field served by semantic id or name, 1 per alias-only match, +1 for server-side
+projection; higher first), then ``cost_units`` (lower first), then tool and endpoint name.
+Request-specific preferences and health are applied on top by the planner, which walks
+these lists only as far as it needs to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .._registry import FieldMatch, Registry, Route, surface_key
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A route that serves the whole need, with the best match for each semantic id.
+
+    ``evidence`` is what ranks the route; the evidence a compiled call records prefers the
+    surface the request used (see the planner).
+    """
+
+    route: Route
+    evidence: dict[str, FieldMatch]
+
+    @property
+    def provider(self) -> str | None:
+        return self.route.provider
+
+    @property
+    def tool(self) -> str:
+        return self.route.tool.name
+
+
+@dataclass(slots=True)
+class Ordering:
+    """Ranked candidates for one need, indexed by tool and by provider."""
+
+    ranked: list[Candidate] = field(default_factory=list)
+    by_tool: dict[str, list[Candidate]] = field(default_factory=dict)
+    by_provider: dict[str | None, list[Candidate]] = field(default_factory=dict)
+    not_serving: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def in_order(self, preferred: Sequence[str]) -> Iterator[Candidate]:
+        """Every candidate: *preferred* tools first (in their order), then by rank."""
+        return self._walk(preferred, self.ranked, None)
+
+    def of_provider(self, provider: str, preferred: Sequence[str]) -> Iterator[Candidate]:
+        """The candidates of *provider*, preferred tools first, then by rank."""
+        return self._walk(preferred, self.by_provider.get(provider, []), provider)
+
+    def _walk(
+        self, preferred: Sequence[str], pool: list[Candidate], provider: str | None
+    ) -> Iterator[Candidate]:
+        named = set(preferred)
+        for tool in dict.fromkeys(preferred):
+            for candidate in self.by_tool.get(tool, ()):
+                if provider is None or candidate.provider == provider:
+                    yield candidate
+        for candidate in pool:
+            if candidate.tool not in named:
+                yield candidate
+
+
+def ordering_for(registry: Registry, need: tuple[str, ...]) -> Ordering:
+    """The cached :class:`Ordering` for the semantic ids *need* (rebuilt after any registry change).
+
+    The ranking depends on the semantic ids only, not on the surfaces that named them.
+    """
+    key = ("ordering", need)
+    cached = registry.cache.get(key)
+    if isinstance(cached, Ordering):
+        return cached
+    ordering = _build(registry, need)
+    registry.cache[key] = ordering
+    return ordering
+
+
+def _build(registry: Registry, need: tuple[str, ...]) -> Ordering:
+    keys = [(sid, surface_key(sid)) for sid in need]
+    ordering = Ordering()
+    scored: list[tuple[tuple[int, float, str, str], Candidate]] = []
+    for route in registry.routes():
+        evidence: dict[str, FieldMatch] = {}
+        missing: list[str] = []
+        score = route.projection_bonus
+        for sid, key in keys:
+            match = route.matches.get(key)
+            if match is None:
+                missing.append(sid)
+            else:
+                evidence[sid] = match
+                score += 1 if match.kind == "alias" else 2
+        if missing:
+            names = ", ".join(map(repr, missing))
+            ordering.not_serving.append(
+                (
+                    route.tool.name,
+                    route.endpoint.name,
+                    f"exposes no field for {names} (no matching semantic id, name or alias)",
+                )
+            )
+            continue
+        rank = (-score, route.endpoint.cost_units, route.tool.name, route.endpoint.name)
+        scored.append((rank, Candidate(route, evidence)))
+    scored.sort(key=lambda item: item[0])
+    ordering.not_serving.sort()
+    for _, candidate in scored:
+        ordering.ranked.append(candidate)
+        ordering.by_tool.setdefault(candidate.tool, []).append(candidate)
+        ordering.by_provider.setdefault(candidate.provider, []).append(candidate)
+    return ordering

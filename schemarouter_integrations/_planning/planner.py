@@ -1,0 +1,281 @@
+"""The deterministic planner: one primary route and a bounded, precompiled fallback chain.
+
+Candidates (routes serving the whole need) are walked in a documented order: tools named in
+``preferred_tools`` first, in that order; then by evidence score (2 per needed field served by
+semantic id or name, 1 per alias-only match, +1 when the endpoint projects fields server-side;
+higher first), ``cost_units`` (lower first), tool name and endpoint name. The first candidate
+that passes every check becomes the primary. Fallbacks, only when the primary has an explicit
+provider, are the next passing candidates of the same provider, then (``cross_provider``) of
+other explicit providers, up to ``max_fallbacks``.
+
+Each call's evidence names, per semantic id of the need, the field that serves it and the name
+or alias that matched: the surface the request used ("탄성계수") when that surface names a field of
+this semantic id on the route, else the route's best match for the id. Evidence never changes the
+ranking, which depends on the semantic ids only.
+
+Checks run lazily, cheapest first, and the walk stops once the chain is full; candidates never
+reached get their rejection reason only when ``Plan.rejected`` is read. A plan therefore costs a
+few dictionary look-ups plus schema checks of the routes that end up in, or just before, the chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .._contracts.schemas import validation_errors
+from .._registry import FieldMatch, Registry, Route
+from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
+from .need import Need, need_from_fields, need_from_query
+from .ordering import Candidate, Ordering, ordering_for
+
+CooldownView = Callable[[str], float | None]
+"""Seconds of cooldown left for an access path, or ``None`` when it is available."""
+
+Rejections = list[tuple[str, str, str]]
+_MAX_VERDICTS = 256
+
+
+class _Walk:
+    """State of one compilation: what was visited, chosen and rejected."""
+
+    def __init__(
+        self,
+        request: PlanRequest,
+        registry: Registry,
+        cooldown_left: CooldownView,
+        executable_only: bool,
+    ) -> None:
+        self.request = request
+        self.registry = registry
+        self.cooldown_left = cooldown_left
+        self.executable_only = executable_only
+        self.arguments_key = request.arguments_key
+        self.visited: set[str] = set()
+        self.rejected: Rejections = []
+
+    def first_passing(self, candidates: Iterable[Candidate], *, heads_chain: bool) -> Candidate | None:
+        for candidate in candidates:
+            if candidate.route.path in self.visited:
+                continue
+            self.visited.add(candidate.route.path)
+            problem = self.problem(candidate.route, heads_chain=heads_chain)
+            if problem is None:
+                return candidate
+            self.rejected.append((candidate.tool, candidate.route.endpoint.name, problem))
+        return None
+
+    def problem(self, route: Route, *, heads_chain: bool) -> str | None:
+        request = self.request
+        read_only = route.endpoint.read_only
+        automatic = request.fallback_scope != "disabled"
+        chosen = heads_chain and route.tool.name in request.preferred_tools
+        if read_only is not True and (automatic or not chosen):
+            label = "mutating (read_only=False)" if read_only is False else "unclassified (read_only unset)"
+            rule = (
+                "every call of an automatic fallback chain must be read_only=True"
+                if automatic
+                else "only read_only=True routes are chosen unless named in preferred_tools"
+            )
+            return f"{label}: {rule}"
+        left = self.cooldown_left(route.path)
+        if left is not None:
+            return f"unavailable: in cooldown for another {left:.1f}s"
+        if self.executable_only:
+            state = self.registry.binding_state(route.tool.name)
+            if state != "ready":
+                return f"binding is {state}: bind an invoker to the current contract to use it"
+        return self.argument_problem(route)
+
+    def argument_problem(self, route: Route) -> str | None:
+        verdicts = route.argument_verdicts
+        if self.arguments_key in verdicts:
+            return verdicts[self.arguments_key]
+        arguments = self.request.arguments
+        verdict: str | None = None
+        dropped = sorted(set(arguments) - route.argument_names)
+        if dropped:
+            verdict = f"does not accept argument(s) {dropped}; dropping them would answer another question"
+        else:
+            errors = validation_errors(route.argument_validator(), arguments, limit=1)
+            if errors:
+                verdict = f"arguments do not fit its input schema ({errors[0]})"
+        if len(verdicts) >= _MAX_VERDICTS:
+            verdicts.clear()
+        verdicts[self.arguments_key] = verdict
+        return verdict
+
+
+def compile_plan(
+    request: PlanRequest,
+    registry: Registry,
+    cooldown_left: CooldownView,
+    *,
+    executable_only: bool = False,
+) -> Plan:
+    """Compile *request* against *registry* without I/O. Same inputs, same plan."""
+    need = _need(request, registry)
+    ordering = ordering_for(registry, need.sids)
+    walk = _Walk(request, registry, cooldown_left, executable_only)
+    walk.rejected.extend(ordering.not_serving)
+    preferred = request.preferred_tools
+
+    primary = walk.first_passing(ordering.in_order(preferred), heads_chain=True)
+    chain: list[tuple[Candidate, CallScope]] = []
+    if primary is not None:
+        chain.append((primary, "primary"))
+        chain.extend(_fallbacks(primary, ordering, walk))
+
+    calls = [_cached_call(c, need, walk, scope) for c, scope in chain]
+    return Plan.compiled(
+        rejections=walk.rejected,
+        unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
+        request=request,
+        need=list(need.sids),
+        primary=calls[0] if calls else None,
+        fallbacks=calls[1:],
+        executable_only=executable_only,
+    )
+
+
+def _need(request: PlanRequest, registry: Registry) -> Need:
+    if request.fields is not None:
+        return need_from_fields(request.fields, registry.index)
+    key = ("need", request.query)
+    cached = registry.cache.get(key)
+    if isinstance(cached, Need):
+        return cached
+    need = need_from_query(request.query, registry.index)
+    if len(registry.cache) < 4096:
+        registry.cache[key] = need
+    return need
+
+
+def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
+    request = walk.request
+    provider = primary.provider
+    if request.fallback_scope == "disabled" or provider is None:
+        return []
+    chosen: list[tuple[Candidate, CallScope]] = []
+    same = ordering.of_provider(provider, request.preferred_tools)
+    while len(chosen) < request.max_fallbacks:
+        found = walk.first_passing(same, heads_chain=False)
+        if found is None:
+            break
+        chosen.append((found, "same_provider"))
+    if request.fallback_scope == "cross_provider":
+        others = (
+            c
+            for c in ordering.in_order(request.preferred_tools)
+            if c.provider is not None and c.provider != provider
+        )
+        while len(chosen) < request.max_fallbacks:
+            found = walk.first_passing(others, heads_chain=False)
+            if found is None:
+                break
+            chosen.append((found, "cross_provider"))
+    return chosen
+
+
+def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallbacks: int) -> Rejections:
+    """Reasons for the candidates the walk never reached (computed when first read)."""
+    if primary is None:
+        return []
+    request = walk.request
+    provider = primary.provider
+    out: Rejections = []
+    for candidate in ordering.ranked:
+        if candidate.route.path in walk.visited:
+            continue
+        if request.fallback_scope == "disabled":
+            reason = f"fallback is disabled; {primary.route.path} is the primary"
+        elif provider is None:
+            reason = f"primary {primary.tool!r} has no explicit provider, so no fallback is compiled"
+        elif candidate.provider is None and candidate.provider != provider:
+            reason = "has no explicit provider; cross-provider fallback needs one"
+        elif candidate.provider != provider and request.fallback_scope == "same_provider":
+            reason = f"provider {candidate.provider!r} differs from {provider!r} (scope same_provider)"
+        else:
+            reason = f"chain is full (max_fallbacks={request.max_fallbacks})"
+        out.append((candidate.tool, candidate.route.endpoint.name, reason))
+    return out
+
+
+def _cached_call(candidate: Candidate, need: Need, walk: _Walk, scope: CallScope) -> ToolCall:
+    """Compiled calls are immutable and depend only on these inputs, so they are reused.
+
+    *need* carries the surfaces as well as the semantic ids, since evidence records them.
+    """
+    preferred = candidate.tool in walk.request.preferred_tools
+    key = ("call", candidate.route.path, need, walk.arguments_key, scope, preferred)
+    cache = walk.registry.cache
+    call = cache.get(key)
+    if isinstance(call, ToolCall):
+        return call
+    call = _tool_call(candidate, need, walk.request, scope)
+    if len(cache) < 8192:
+        cache[key] = call
+    return call
+
+
+def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: CallScope) -> ToolCall:
+    route = candidate.route
+    endpoint = route.endpoint
+    matches = _evidence(candidate, need)
+    if need.sids:
+        selected = list(dict.fromkeys(m.field.name for m in matches.values()))
+        projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
+    else:
+        selected = [f.name for f in endpoint.fields]
+        projection = {}
+    evidence = {
+        sid: FieldEvidence.model_construct(field=m.field.name, matched=m.matched, match_kind=m.kind)
+        for sid, m in matches.items()
+    }
+    values: dict[str, Any] = {
+        "tool": route.tool.name,
+        "endpoint": endpoint.name,
+        "provider": route.tool.provider,
+        "access_mode": route.tool.access_mode,
+        "tool_fingerprint": route.tool.fingerprint,
+        "endpoint_fingerprint": endpoint.fingerprint,
+        "arguments": dict(request.arguments),
+        "selected_fields": selected,
+        "server_projection": projection,
+        "scope": scope,
+        "read_only": endpoint.read_only,
+        "evidence": evidence,
+        "explanation": _explain(candidate, matches, scope, request),
+    }
+    return ToolCall.model_construct(**values)
+
+
+def _evidence(candidate: Candidate, need: Need) -> dict[str, FieldMatch]:
+    """For each semantic id, the route's match for the surface the request used when that
+    surface names a field of this semantic id here; otherwise the best match for the id."""
+    matches = candidate.route.matches
+    out: dict[str, FieldMatch] = {}
+    for sid, surface in need.pairs():
+        named = matches.get(surface)
+        out[sid] = named if named is not None and named.field.sid == sid else candidate.evidence[sid]
+    return out
+
+
+def _explain(
+    candidate: Candidate, matches: dict[str, FieldMatch], scope: CallScope, request: PlanRequest
+) -> str:
+    route = candidate.route
+    served = (
+        ", ".join(
+            f"{sid} via {m.field.name}" + (f" (alias {m.matched!r})" if m.kind == "alias" else "")
+            for sid, m in matches.items()
+        )
+        or "no specific field needed"
+    )
+    if scope == "primary":
+        why = "preferred tool" if route.tool.name in request.preferred_tools else "best score"
+    elif scope == "same_provider":
+        why = f"same-provider fallback ({candidate.provider})"
+    else:
+        why = f"cross-provider fallback ({candidate.provider})"
+    return f"{why}; serves {served}; read_only={route.endpoint.read_only}"

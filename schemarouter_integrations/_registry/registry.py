@@ -1,0 +1,159 @@
+"""The tool registry: contracts, invoker bindings and the field index over them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .._callables import call_problem
+from .._contracts import ToolSpec
+from ..errors import RegistrationError
+from .routes import Route, is_unspaced, surface_key
+
+Invoker = Callable[[Any], Awaitable[Any]]
+BindingState = Literal["ready", "unbound", "stale", "orphaned"]
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A trusted local invoker bound to the tool fingerprint current at bind time."""
+
+    invoker: Invoker
+    fingerprint: str
+
+
+class SurfaceIndex:
+    """Normalised field surfaces (semantic ids, names, aliases) -> semantic ids."""
+
+    def __init__(self, routes: list[Route]) -> None:
+        self.spaced: dict[str, set[str]] = {}
+        self.unspaced: dict[str, set[str]] = {}
+        self.routes_by_sid: dict[str, list[Route]] = {}
+        self.max_words = 1
+        for route in routes:
+            for key, match in route.matches.items():
+                sid = match.field.sid
+                target = self.unspaced if is_unspaced(key) else self.spaced
+                target.setdefault(key, set()).add(sid)
+                self.max_words = max(self.max_words, key.count(" ") + 1)
+            for sid in {m.field.sid for m in route.matches.values()}:
+                self.routes_by_sid.setdefault(sid, []).append(route)
+
+    def semantic_ids(self, text: str) -> set[str]:
+        key = surface_key(text)
+        return self.spaced.get(key) or self.unspaced.get(key) or set()
+
+
+class Registry:
+    """Holds tool contracts and bindings; rebuilds its indexes only when they change."""
+
+    def __init__(self) -> None:
+        self._tools: dict[str, ToolSpec] = {}
+        self._bindings: dict[str, Binding] = {}
+        self._routes: dict[str, Route] = {}
+        self._index: SurfaceIndex | None = None
+        self.version = 0
+        self.cache: dict[object, object] = {}
+        """Derived data keyed by its inputs (planning orderings); cleared on every contract change."""
+
+    # -- contracts -------------------------------------------------------------------
+    def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
+        """Register (or replace) *spec*, and bind *invoker* to it when given.
+
+        Both are checked first: when either is refused, nothing changes.
+        """
+        if not isinstance(spec, ToolSpec):
+            raise RegistrationError(f"register() takes a ToolSpec, got {type(spec).__name__}")
+        if invoker is not None:
+            _check_invoker(spec.name, invoker)
+        self.remove_routes(spec.name)
+        self._tools[spec.name] = spec
+        for endpoint in spec.endpoints:
+            route = Route.build(spec, endpoint)
+            self._routes[route.path] = route
+        self._changed()
+        if invoker is not None:
+            self.bind(spec.name, invoker)
+
+    def remove_tool(self, name: str) -> ToolSpec:
+        spec = self._tools.pop(name, None)
+        if spec is None:
+            raise RegistrationError(f"no tool named {name!r} is registered")
+        self.remove_routes(name)
+        self._changed()
+        return spec
+
+    def remove_routes(self, tool: str) -> None:
+        for path in [p for p, r in self._routes.items() if r.tool.name == tool]:
+            del self._routes[path]
+
+    def tool(self, name: str) -> ToolSpec | None:
+        return self._tools.get(name)
+
+    @property
+    def tools(self) -> dict[str, ToolSpec]:
+        return dict(self._tools)
+
+    def identity(self, tool: str, endpoint: str) -> dict[str, Any]:
+        """``tool``, ``endpoint``, ``provider`` and ``access_mode`` of a path, for route events."""
+        spec = self._tools.get(tool)
+        return {
+            "tool": tool,
+            "endpoint": endpoint,
+            "provider": spec.provider if spec else None,
+            "access_mode": spec.access_mode if spec else None,
+        }
+
+    def route(self, path: str) -> Route | None:
+        return self._routes.get(path)
+
+    def routes(self) -> Iterator[Route]:
+        return iter(self._routes.values())
+
+    @property
+    def index(self) -> SurfaceIndex:
+        if self._index is None:
+            self._index = SurfaceIndex(list(self._routes.values()))
+        return self._index
+
+    def _changed(self) -> None:
+        self._index = None
+        self.cache.clear()
+        self.version += 1
+
+    # -- bindings --------------------------------------------------------------------
+    def bind(self, name: str, invoker: Invoker) -> None:
+        spec = self._tools.get(name)
+        if spec is None:
+            raise RegistrationError(f"cannot bind {name!r}: no such tool is registered")
+        _check_invoker(name, invoker)
+        self._bindings[name] = Binding(invoker, spec.fingerprint)
+        self.version += 1
+
+    def unbind(self, name: str) -> None:
+        if self._bindings.pop(name, None) is None:
+            raise RegistrationError(f"{name!r} has no bound invoker")
+        self.version += 1
+
+    def binding(self, name: str) -> Binding | None:
+        return self._bindings.get(name)
+
+    def binding_state(self, name: str) -> BindingState:
+        spec = self._tools.get(name)
+        binding = self._bindings.get(name)
+        if spec is None:
+            return "orphaned" if binding is not None else "unbound"
+        if binding is None:
+            return "unbound"
+        return "ready" if binding.fingerprint == spec.fingerprint else "stale"
+
+    def binding_states(self) -> dict[str, BindingState]:
+        names = sorted(set(self._tools) | set(self._bindings))
+        return {name: self.binding_state(name) for name in names}
+
+
+def _check_invoker(name: str, invoker: object) -> None:
+    problem = call_problem(invoker, 1)
+    if problem is not None:
+        raise RegistrationError(f"cannot bind {name!r}: an invoker takes one ToolCall, but {problem}")

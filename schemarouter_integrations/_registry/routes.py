@@ -1,0 +1,90 @@
+"""Per-route indexes built once at registration, so planning never scans fields."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from jsonschema.protocols import Validator
+
+from .._contracts import EndpointSpec, FieldSpec, ToolSpec
+from .._contracts.schemas import compiled_validator
+from .._text import is_unspaced_char, normalise
+
+MatchKind = Literal["semantic_id", "name", "alias"]
+_WORDS = re.compile(r"\w+")
+_PRIORITY: dict[MatchKind, int] = {"semantic_id": 0, "name": 1, "alias": 2}
+
+
+def surface_key(text: str) -> str:
+    """The lookup key of a name or alias: normalised words joined by one space."""
+    return " ".join(_WORDS.findall(normalise(text)))
+
+
+def is_unspaced(key: str) -> bool:
+    return any(is_unspaced_char(ch) for ch in key)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldMatch:
+    """How a surface (semantic id, name or alias) reaches a field of a route.
+
+    Hashable although :class:`FieldSpec` is not (its lists): the hash leaves the field out.
+    """
+
+    field: FieldSpec = dataclasses.field(hash=False)
+    kind: MatchKind
+    matched: str
+
+
+@dataclass(slots=True)
+class Route:
+    """One access path (``tool.endpoint``) with everything planning needs precomputed."""
+
+    tool: ToolSpec
+    endpoint: EndpointSpec
+    path: str
+    matches: dict[str, FieldMatch] = field(default_factory=dict)
+    validator: Validator | None = None
+    provider: str | None = None
+    projection_bonus: int = 0
+    argument_names: frozenset[str] = frozenset()
+    argument_verdicts: dict[str, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
+        route = cls(
+            tool=tool,
+            endpoint=endpoint,
+            path=f"{tool.name}.{endpoint.name}",
+            provider=tool.explicit_provider,
+            projection_bonus=1 if endpoint.projection is not None else 0,
+            argument_names=endpoint.argument_names,
+        )
+        for spec in endpoint.fields:
+            route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))
+            route._add(spec.name, FieldMatch(spec, "name", spec.name))
+            for alias in spec.aliases:
+                route._add(alias, FieldMatch(spec, "alias", alias))
+        return route
+
+    def _add(self, text: str, match: FieldMatch) -> None:
+        key = surface_key(text)
+        if not key:
+            return
+        current = self.matches.get(key)
+        if current is None or _PRIORITY[match.kind] < _PRIORITY[current.kind]:
+            self.matches[key] = match
+
+    def serving(self, semantic_id: str) -> FieldMatch | None:
+        """The field serving *semantic_id* (by semantic id, name or alias), if any."""
+        return self.matches.get(surface_key(semantic_id))
+
+    def argument_validator(self) -> Validator:
+        if self.validator is None:
+            self.validator = compiled_validator(
+                self.endpoint.input_schema, key=f"in:{self.endpoint.fingerprint}"
+            )
+        return self.validator

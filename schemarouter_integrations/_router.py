@@ -1,0 +1,406 @@
+"""``SchemaRouter``: the facade that ties contracts, planning, execution and health together."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
+from functools import partial
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from ._availability import CooldownTracker
+from ._contracts import CooldownPolicy, ToolSpec
+from ._execution import Executor, RouterEvent, RunBudget, RunContext, ToolResult
+from ._execution.executor import PlanSource, Sleep
+from ._execution.sinks import EventBus, EventSink
+from ._health.service import HealthService, Probe
+from ._inspection import ExecutionSnapshot, RouterSnapshot, ToolSnapshot
+from ._planning import Plan, PlanRequest, compile_plan
+from ._registry import BindingState, Invoker, Registry
+from ._sync import run_sync
+from .errors import (
+    ConfigurationError,
+    InvalidCallbackError,
+    PlanningError,
+    RegistrationError,
+    SchemaRouterError,
+)
+from .events import (
+    RouteAvailableEvent,
+    RouteUnavailableEvent,
+    RunEndEvent,
+    RunErrorEvent,
+    RunStartEvent,
+)
+from .stores import AvailabilityStore, MemoryAvailabilityStore
+
+if TYPE_CHECKING:
+    import httpx
+
+    from .adapters._clients import HttpClients
+
+Clock = Callable[[], float]
+SINK_GRACE_SECONDS = 5.0
+"""How long sinks may take to hear ``run.error`` of a cancelled run before it is abandoned."""
+
+
+class SchemaRouter:
+    """One dependable data tool over many access paths.
+
+    ``cooldown`` bounds how long failed paths stay out of planning; ``clock`` (monotonic
+    seconds) and ``sleep`` make time injectable for tests; ``availability_store`` shares
+    cooldowns (default: this process only). Settings of the wrong kind raise
+    :class:`~schemarouter_integrations.errors.ConfigurationError` at once.
+    """
+
+    def __init__(
+        self,
+        cooldown: CooldownPolicy | None = None,
+        clock: Clock | None = None,
+        availability_store: AvailabilityStore | None = None,
+        *,
+        sleep: Sleep | None = None,
+        rng: random.Random | None = None,
+        max_response_bytes: int = 10 * 1024 * 1024,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        _check_settings(cooldown, clock, availability_store, sleep, max_response_bytes)
+        self.clock: Clock = clock or time.monotonic
+        self.availability_store = availability_store or MemoryAvailabilityStore()
+        self.availability_store.attach(self.clock)
+        self.registry = Registry()
+        self.cooldowns = CooldownTracker(cooldown or CooldownPolicy(), self.availability_store, self.clock)
+        self.events = EventBus()
+        self.max_response_bytes = max_response_bytes
+        self._executor = Executor(self.registry, self.cooldowns, sleep=sleep or anyio.sleep, rng=rng)
+        self._health = HealthService(self)
+        self._given_http_client = http_client
+        self._http_clients: HttpClients | None = None
+
+    # -- registration and bindings ---------------------------------------------------
+    def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
+        """Register (or replace) a contract; bind *invoker* to it when given."""
+        self.registry.register(spec, invoker)
+
+    def remove_tool(self, name: str) -> None:
+        """Remove a contract; a bound invoker stays behind as ``"orphaned"`` until unbound."""
+        self.registry.remove_tool(name)
+
+    def bind(self, name: str, invoker: Invoker) -> None:
+        """Bind a trusted invoker to the tool's current fingerprint."""
+        self.registry.bind(name, invoker)
+
+    def unbind(self, name: str) -> None:
+        self.registry.unbind(name)
+
+    @property
+    def tools(self) -> dict[str, ToolSpec]:
+        return self.registry.tools
+
+    def binding_state(self, name: str) -> BindingState:
+        return self.registry.binding_state(name)
+
+    async def add_url(
+        self,
+        url: str,
+        *,
+        kind: str,
+        name: str,
+        provider: str | None = None,
+        access_mode: str | None = None,
+        headers: dict[str, str] | None = None,
+        base_url: str | None = None,
+        timeout_seconds: float = 10.0,
+        **options: Any,
+    ) -> ToolSpec:
+        """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker."""
+        from .adapters._url import build_url_route
+
+        spec, invoker = await build_url_route(
+            url,
+            kind=kind,
+            name=name,
+            provider=provider,
+            access_mode=access_mode,
+            headers=headers,
+            base_url=base_url,
+            timeout_seconds=timeout_seconds,
+            client=lambda: self.http_client,
+            max_response_bytes=self.max_response_bytes,
+            **options,
+        )
+        self.register(spec, invoker)
+        return spec
+
+    def add_callable(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str,
+        provider: str | None = None,
+        access_mode: str | None = "python",
+        endpoint: str | None = None,
+        read_only: bool | None = None,
+        fields: Any = None,
+        **options: Any,
+    ) -> ToolSpec:
+        """Register a sync or async Python function as a tool with one endpoint."""
+        from .adapters._python import build_callable_route
+
+        spec, invoker = build_callable_route(
+            fn,
+            name=name,
+            provider=provider,
+            access_mode=access_mode,
+            endpoint=endpoint,
+            read_only=read_only,
+            fields=fields,
+            **options,
+        )
+        self.register(spec, invoker)
+        return spec
+
+    @property
+    def http_client(self) -> httpx.AsyncClient:
+        """The router's pooled HTTP client for the running event loop (created on first use)."""
+        return self._http.current()
+
+    @property
+    def _http(self) -> HttpClients:
+        """The per-loop HTTP clients; the HTTP adapter is imported on first use only."""
+        if self._http_clients is None:
+            from .adapters._clients import HttpClients
+
+            self._http_clients = HttpClients(self._given_http_client)
+        return self._http_clients
+
+    @property
+    def sleep(self) -> Sleep:
+        """The sleep used between retries and by the health monitor (injectable for tests)."""
+        return self._executor.sleep
+
+    # -- planning --------------------------------------------------------------------
+    def plan(self, request: PlanRequest | str) -> Plan:
+        """Schema- and health-aware, binding-agnostic plan. Pure and deterministic."""
+        return compile_plan(_request(request), self.registry, self.cooldowns.cooldown_left)
+
+    def plan_executable(self, request: PlanRequest | str) -> Plan:
+        """Like :meth:`plan`, and also drops routes whose binding is not ready."""
+        return compile_plan(
+            _request(request), self.registry, self.cooldowns.cooldown_left, executable_only=True
+        )
+
+    # -- execution -------------------------------------------------------------------
+    async def invoke(
+        self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
+    ) -> ToolResult:
+        """Run a request (planned with :meth:`plan_executable`) or a compiled plan as is.
+
+        Returns the :class:`ToolResult` of the route that succeeded; raises the run's error.
+        """
+        last: RouterEvent | None = None
+        async for event in self.stream(request_or_plan, budget=budget):
+            last = event
+        if isinstance(last, RunErrorEvent) and last.exception is not None:
+            raise last.exception
+        if not isinstance(last, RunEndEvent) or last.result is None:  # pragma: no cover
+            raise SchemaRouterError("the run ended without a result")
+        return last.result
+
+    def invoke_sync(
+        self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
+    ) -> ToolResult:
+        """:meth:`invoke` for scripts and notebooks, inside or outside a running loop.
+
+        Inside a running loop the run goes to a worker thread with its own loop, so invokers
+        must not depend on the caller's loop; prefer ``await router.invoke(...)`` there.
+        """
+
+        async def run() -> ToolResult:
+            try:
+                return await self.invoke(request_or_plan, budget=budget)
+            finally:
+                if self._http_clients is not None:
+                    with anyio.CancelScope(shield=True):
+                        await self._http_clients.release_current()
+
+        return run_sync(run)
+
+    async def stream(
+        self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
+    ) -> AsyncGenerator[RouterEvent, None]:
+        """Yield the run's events live, as they happen; the last is ``run.end`` or ``run.error``.
+
+        Every event goes to the subscribed sinks before it is yielded.
+        """
+        ctx = RunContext()
+        source: PlanSource
+        if isinstance(request_or_plan, Plan):
+            request, source = request_or_plan.request, request_or_plan
+        else:
+            request = _request(request_or_plan)
+            source = partial(self.plan_executable, request)
+        try:
+            first = ctx.event(RunStartEvent, query=request.query)
+            await self.events.publish(first)
+            yield first
+            async with aclosing(self._executor.run(source, budget, ctx)) as run:
+                async for event in run:
+                    await self.events.publish(event)
+                    yield event
+        except (anyio.get_cancelled_exc_class(), GeneratorExit) as stopped:
+            if not isinstance(ctx.events[-1], RunEndEvent | RunErrorEvent):
+                # Sinks hear that the run ended; a sink that never returns cannot hold the
+                # cancellation hostage for longer than this bound.
+                with anyio.move_on_after(SINK_GRACE_SECONDS, shield=True):
+                    await self.events.publish(
+                        ctx.error_event(stopped, error_type="Cancelled", error="the run was cancelled")
+                    )
+            raise
+
+    def subscribe(self, handler: EventSink) -> Callable[[], None]:
+        """Add an event sink (sync or async) for every run; returns an unsubscribe function."""
+        return self.events.subscribe(handler)
+
+    # -- health ----------------------------------------------------------------------
+    def mark_access_unavailable(
+        self, tool: str, endpoint: str, *, seconds: float | None = None, reason: str | None = None
+    ) -> None:
+        """Take ``tool.endpoint`` out of planning for *seconds* (default: the base cooldown).
+
+        The application's word is kept as given: *seconds* may exceed the cooldown policy's
+        ``max_seconds``, which bounds only the growth the router decides on its own (failed
+        invocations, Retry-After hints, failed probes). Say a known one-hour outage with
+        ``seconds=3600``; the path reopens then, or earlier through
+        :meth:`mark_access_available` or a successful health probe. The mark replaces any
+        running mark of the path, and later failures never shorten it.
+
+        Raises :class:`~schemarouter_integrations.errors.ConfigurationError` (a ``ValueError``)
+        when *seconds* is NaN, infinite or negative (every mark expires), and
+        :class:`RegistrationError` for an unknown access path.
+        """
+        path = self._path(tool, endpoint)
+        mark = self.cooldowns.mark(path, seconds=seconds, reason=reason or "marked by application")
+        self.events.publish_sync(
+            RouteUnavailableEvent(
+                **self.registry.identity(tool, endpoint),
+                cooldown_seconds=max(mark.until - self.clock(), 0.0),
+                failures=mark.failures,
+                reason=mark.reason,
+            )
+        )
+
+    def mark_access_available(self, tool: str, endpoint: str) -> None:
+        """Reopen ``tool.endpoint`` at once and reset its cooldown growth."""
+        path = self._path(tool, endpoint)
+        if self.cooldowns.record_success(path):
+            self.events.publish_sync(
+                RouteAvailableEvent(**self.registry.identity(tool, endpoint), reason="marked by application")
+            )
+
+    def register_health_probe(self, tool: str, endpoint: str, probe: Probe) -> None:
+        """Attach a trusted ``() -> bool`` probe (async, or sync run in a worker thread) to a
+        read_only=True access path."""
+        self._health.register_probe(tool, endpoint, probe)
+
+    async def start_health_monitor(
+        self,
+        interval_seconds: float = 30,
+        probe_timeout_seconds: float = 5,
+        max_concurrency: int = 4,
+    ) -> None:
+        """Run probes at once, then every *interval_seconds*, until stopped."""
+        await self._health.start(
+            interval_seconds=interval_seconds,
+            probe_timeout_seconds=probe_timeout_seconds,
+            max_concurrency=max_concurrency,
+        )
+
+    async def stop_health_monitor(self) -> None:
+        await self._health.stop()
+
+    def inspect(self) -> RouterSnapshot:
+        """Bindings, cooldowns, tools and health, as plain data."""
+        now = self.clock()
+        marks = self.availability_store.active()
+        return RouterSnapshot(
+            execution=ExecutionSnapshot(
+                binding_states=self.registry.binding_states(),
+                unavailable_access_paths=sorted(marks),
+                cooldowns={p: round(max(m.until - now, 0.0), 3) for p, m in sorted(marks.items())},
+                cooldown_reasons={p: m.reason for p, m in sorted(marks.items())},
+            ),
+            tools={
+                name: ToolSnapshot(
+                    provider=spec.provider,
+                    access_mode=spec.access_mode,
+                    fingerprint=spec.fingerprint,
+                    endpoints=[e.name for e in spec.endpoints],
+                    read_only={e.name: e.read_only for e in spec.endpoints},
+                )
+                for name, spec in sorted(self.registry.tools.items())
+            },
+            health=self._health.snapshot(),
+        )
+
+    # -- lifecycle -------------------------------------------------------------------
+    async def __aenter__(self) -> SchemaRouter:
+        await self._health.open()  # the router's background task group; starts the store
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Stop the monitor and background services and close the HTTP client."""
+        # The background task group was entered in this task: it is exited here directly,
+        # not inside a new cancel scope (anyio requires it to be the innermost scope).
+        try:
+            await self._health.close()
+        finally:
+            if self._http_clients is not None:
+                with anyio.CancelScope(shield=True):
+                    await self._http_clients.aclose()
+
+    def _path(self, tool: str, endpoint: str) -> str:
+        spec = self.registry.tool(tool)
+        if spec is None or spec.endpoint(endpoint) is None:
+            raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
+        return f"{tool}.{endpoint}"
+
+
+def _check_settings(
+    cooldown: object, clock: object, store: object, sleep: object, max_response_bytes: object
+) -> None:
+    if cooldown is not None and not isinstance(cooldown, CooldownPolicy):
+        raise ConfigurationError(f"cooldown must be a CooldownPolicy, got {type(cooldown).__name__}")
+    if store is not None and not isinstance(store, AvailabilityStore):
+        raise ConfigurationError(
+            f"availability_store must be an AvailabilityStore, got {type(store).__name__}"
+        )
+    for name, fn in (("clock", clock), ("sleep", sleep)):
+        if fn is not None and not callable(fn):
+            raise InvalidCallbackError(f"{name} must be callable, got {type(fn).__name__}")
+    if (
+        isinstance(max_response_bytes, bool)
+        or not isinstance(max_response_bytes, int)
+        or max_response_bytes < 1
+    ):
+        raise ConfigurationError(f"max_response_bytes must be a positive integer, got {max_response_bytes!r}")
+
+
+def _request(request: PlanRequest | str) -> PlanRequest:
+    if isinstance(request, PlanRequest):
+        return request
+    if isinstance(request, str):
+        return PlanRequest(query=request)
+    raise PlanningError(f"expected a PlanRequest, a Plan or a query string, got {type(request).__name__}")

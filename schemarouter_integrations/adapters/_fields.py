@@ -1,0 +1,129 @@
+"""Helpers shared by the adapters: field overrides, projections, names and options."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from .._contracts import FieldSpec, ServerProjectionSpec, ToolSpec
+from ..errors import RegistrationError
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
+DESCRIPTION_CHARS = 300
+
+
+def coerce_fields(value: Any, *, what: str) -> list[FieldSpec]:
+    """``fields=`` as FieldSpecs: accepts FieldSpec objects, names and FieldSpec dicts."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise RegistrationError(f"{what}: fields= must be a list of FieldSpec or names")
+    out: list[FieldSpec] = []
+    for item in value:
+        try:
+            if isinstance(item, FieldSpec):
+                out.append(item)
+            elif isinstance(item, str):
+                out.append(FieldSpec(name=item))
+            elif isinstance(item, Mapping):
+                out.append(FieldSpec.model_validate(dict(item)))
+            else:
+                raise RegistrationError(
+                    f"{what}: a field must be a FieldSpec or a name, got {type(item).__name__}"
+                )
+        except ValidationError as exc:
+            raise RegistrationError(f"{what}: invalid field {item!r}: {exc}") from exc
+    return out
+
+
+def merge_fields(derived: Iterable[FieldSpec], overrides: Iterable[FieldSpec]) -> tuple[FieldSpec, ...]:
+    """*derived* fields with *overrides* applied by name: same name replaces, new name adds.
+
+    A bare name (a FieldSpec with nothing but its name) that is already derived keeps the
+    derived field, so ``fields=["band_gap"]`` never throws away what the document said.
+    """
+    merged = {f.name: f for f in derived}
+    for field in overrides:
+        if field.name in merged and _bare(field):
+            continue
+        merged[field.name] = field
+    return tuple(merged.values())
+
+
+def complete_projection(
+    projection: ServerProjectionSpec | None, fields: Iterable[FieldSpec]
+) -> ServerProjectionSpec | None:
+    """*projection* with ``field_map`` limited to known fields and completed from wire paths.
+
+    A field whose wire path starts with another key than its name (``band_gap`` read from
+    ``_oqmd_band_gap``) is requested upstream by that key.
+    """
+    if projection is None:
+        return None
+    known = {f.name: f for f in fields}
+    field_map = {name: wire for name, wire in projection.field_map.items() if name in known}
+    for name, field in known.items():
+        wire = field.wire_path[0]
+        if name not in field_map and wire != name:
+            field_map[name] = wire
+    return projection.model_copy(update={"field_map": field_map})
+
+
+def safe_name(text: str, *, fallback: str = "operation") -> str:
+    """A name made of letters, digits and ``_`` (never empty, never starting with a digit)."""
+    name = _UNSAFE.sub("_", text).strip("_")
+    if not name:
+        return fallback
+    return f"_{name}" if name[0].isdigit() else name
+
+
+def unique_name(name: str, taken: set[str]) -> str:
+    candidate, counter = name, 2
+    while candidate in taken:
+        candidate, counter = f"{name}_{counter}", counter + 1
+    taken.add(candidate)
+    return candidate
+
+
+def short_description(*texts: Any, limit: int = DESCRIPTION_CHARS) -> str:
+    """The first paragraph of the first non-empty text, on one line, at most *limit* chars."""
+    for text in texts:
+        if isinstance(text, str) and text.strip():
+            first = text.strip().split("\n\n", 1)[0]
+            line = " ".join(first.split())
+            return line if len(line) <= limit else line[: limit - 1] + "…"
+    return ""
+
+
+def per_endpoint(option: Any, *names: str) -> Any:
+    """An option given once for all endpoints, or as a mapping keyed by endpoint name."""
+    if isinstance(option, Mapping):
+        for name in names:
+            if name in option:
+                return option[name]
+        return None
+    return option
+
+
+def reject_unknown_options(options: Mapping[str, Any], known: Iterable[str], *, what: str) -> None:
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise RegistrationError(f"{what}: unknown option(s) {unknown}; known: {sorted(known)}")
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """*value* when it is a dict, else an empty dict (for reading untrusted documents)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _bare(field: FieldSpec) -> bool:
+    return field == FieldSpec(name=field.name)
+
+
+def tool_spec(*, where: str, **contract: Any) -> ToolSpec:
+    """Build the adapter's ToolSpec; a contract the document cannot give is a RegistrationError."""
+    try:
+        return ToolSpec(**contract)
+    except ValidationError as exc:
+        raise RegistrationError(f"{where} gives no valid tool: {exc}") from exc

@@ -1,0 +1,240 @@
+"""The shared HTTP client and one bounded request path used by every HTTP adapter.
+
+Every request of a route goes through :class:`HttpTarget`: it only ever talks to the
+route's own origin (secret headers included) and never follows a redirect, whatever the
+client's settings; it bounds each request by the route's timeout, streams the body, decodes
+it in bounded pieces (:mod:`.decoding`) and stops past ``max_response_bytes`` of decoded
+body, and maps every failure through :func:`~.http_errors.http_failure`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import httpx
+
+from ..errors import InvocationUnavailableError, NonRetryableInvocationError
+from ._decoding import ACCEPT_ENCODING, BodyDecoder
+from ._http_errors import http_failure, mapped_http_errors
+
+ClientSource = httpx.AsyncClient | Callable[[], httpx.AsyncClient]
+"""A shared client, or a callable that returns the current shared client."""
+
+DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024
+ERROR_BODY_BYTES = 64 * 1024
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def make_http_client() -> httpx.AsyncClient:
+    """A pooled client; timeouts are set per request by each route."""
+    return httpx.AsyncClient(
+        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+        follow_redirects=False,
+    )
+
+
+def origin_of(url: str | httpx.URL) -> str:
+    """``scheme://host[:port]`` of an absolute http(s) URL (default ports left out).
+
+    Raises ``ValueError`` for anything else.
+    """
+    parsed = httpx.URL(url) if isinstance(url, str) else url
+    scheme = parsed.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parsed.host:
+        raise ValueError(f"not an absolute http(s) URL: {public_url(parsed)}")
+    port = parsed.port
+    host = parsed.host.lower()
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    suffix = "" if port is None or port == _DEFAULT_PORTS[scheme] else f":{port}"
+    return f"{scheme}://{host}{suffix}"
+
+
+def public_url(url: str | httpx.URL) -> str:
+    """The URL without query, fragment or user info: safe to show in messages."""
+    try:
+        parsed = httpx.URL(url) if isinstance(url, str) else url
+        return str(parsed.copy_with(query=None, fragment=None, userinfo=b""))
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return "<invalid URL>"
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """A successful (2xx) response, fully read."""
+
+    status_code: int
+    content_type: str
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class HttpTarget:
+    """Where one route's requests may go, what they carry and how long they may take.
+
+    ``headers`` are the route's secrets (API keys): sent only to ``origin``, never shown.
+    ``client`` is a shared client or a zero-argument callable returning the current one (so
+    a router that re-creates its client after closing it keeps its routes working).
+    """
+
+    client: ClientSource
+    origin: str
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    timeout_seconds: float = 10.0
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        return tuple(self.headers.values())
+
+    def allows(self, url: str | httpx.URL) -> bool:
+        try:
+            return origin_of(url) == self.origin
+        except ValueError:
+            return False
+
+    async def fetch_json(
+        self,
+        method: str,
+        url: str | httpx.URL,
+        *,
+        params: Sequence[tuple[str, str]] | None = None,
+        headers: Mapping[str, str] | None = None,
+        json_body: Any = None,
+    ) -> Any:
+        """Send one request and decode its JSON body (``None`` for an empty 2xx body)."""
+        fetched = await self.fetch(method, url, params=params, headers=headers, json_body=json_body)
+        if not fetched.body.strip():
+            if fetched.status_code == 204:
+                return None
+            raise NonRetryableInvocationError(
+                f"{_what(method, url)} answered {fetched.status_code} with an empty body"
+            )
+        try:
+            return json.loads(fetched.body)
+        except RecursionError:
+            raise NonRetryableInvocationError(
+                f"{_what(method, url)} answered {fetched.status_code} with JSON nested too deeply to read"
+            ) from None
+        except ValueError:
+            kind = fetched.content_type or "no content type"
+            raise NonRetryableInvocationError(
+                f"{_what(method, url)} answered {fetched.status_code} but the body is not valid "
+                f"JSON ({kind}, {len(fetched.body)} bytes)"
+            ) from None
+
+    async def fetch(
+        self,
+        method: str,
+        url: str | httpx.URL,
+        *,
+        params: Sequence[tuple[str, str]] | None = None,
+        headers: Mapping[str, str] | None = None,
+        json_body: Any = None,
+        accept: str = "application/json",
+    ) -> Fetched:
+        """Send one request to this target's origin and read the whole (bounded) body."""
+        what = _what(method, url)
+        if not self.allows(url):
+            raise NonRetryableInvocationError(
+                f"refused to send {what} to {_safe_origin(url)}: this route may only reach {self.origin}"
+            )
+        client = self.client() if callable(self.client) else self.client
+        if client.is_closed:
+            raise NonRetryableInvocationError(f"{what}: the router's HTTP client is closed")
+        sent = {"accept": accept, **(headers or {}), **self.headers, "accept-encoding": ACCEPT_ENCODING}
+        timeout = httpx.Timeout(self.timeout_seconds)
+        try:
+            with anyio.fail_after(self.timeout_seconds):
+                with mapped_http_errors(what):
+                    request = client.build_request(
+                        method,
+                        url,
+                        params=httpx.QueryParams(list(params)) if params else None,
+                        headers=sent,
+                        json=json_body,
+                        timeout=timeout,
+                    )
+                    # never follow: a redirect could take the secret headers to another origin
+                    response = await client.send(request, stream=True, follow_redirects=False)
+                try:
+                    return await self._read(response, what)
+                finally:
+                    with anyio.CancelScope(shield=True):
+                        await response.aclose()
+        except TimeoutError:
+            raise InvocationUnavailableError(f"{what} timed out after {self.timeout_seconds:g}s") from None
+
+    async def _read(self, response: httpx.Response, what: str) -> Fetched:
+        status = response.status_code
+        if not 200 <= status < 300:
+            body = await self._body(response, what, ERROR_BODY_BYTES, truncate=True)
+            raise http_failure(
+                what,
+                status_code=status,
+                headers=response.headers,
+                body=body,
+                secrets=self.secrets,
+            )
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_response_bytes:
+            raise _oversized(what, self.max_response_bytes)
+        body = await self._body(response, what, self.max_response_bytes, truncate=False)
+        return Fetched(status, response.headers.get("content-type", ""), body)
+
+    @staticmethod
+    async def _body(response: httpx.Response, what: str, limit: int, *, truncate: bool) -> bytes:
+        """The decoded body, at most *limit* bytes: cut there (*truncate*) or refused."""
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            with mapped_http_errors(what, phase="body"):
+                async for chunk in _decoded(response):
+                    size += len(chunk)
+                    if size > limit:
+                        if truncate:
+                            chunks.append(chunk[: len(chunk) - (size - limit)])
+                            return b"".join(chunks)
+                        raise _oversized(what, limit)
+                    chunks.append(chunk)
+        except ValueError as exc:
+            if truncate:  # an error body we cannot decode: the status still says what happened
+                return b"".join(chunks)
+            raise NonRetryableInvocationError(f"{what}: {exc}") from None
+        return b"".join(chunks)
+
+
+async def _decoded(response: httpx.Response) -> AsyncIterator[bytes]:
+    """The body in bounded decoded pieces (see :mod:`.decoding`)."""
+    if response.is_stream_consumed:  # built in memory (a mock transport): httpx decoded it already
+        yield response.content
+        return
+    decoder = BodyDecoder(response.headers.get("content-encoding", ""))
+    async for raw in response.aiter_raw():
+        for piece in decoder.decode(raw):
+            yield piece
+
+
+def _oversized(what: str, limit: int) -> NonRetryableInvocationError:
+    return NonRetryableInvocationError(
+        f"{what}: the response is larger than the limit of {limit} bytes (max_response_bytes)"
+    )
+
+
+def _what(method: str, url: str | httpx.URL) -> str:
+    try:
+        path = (httpx.URL(url) if isinstance(url, str) else url).path
+    except (httpx.InvalidURL, TypeError, ValueError):
+        path = "<invalid URL>"
+    return f"{method.upper()} {path}"
+
+
+def _safe_origin(url: str | httpx.URL) -> str:
+    try:
+        return origin_of(url)
+    except ValueError:
+        return public_url(url)

@@ -1,0 +1,208 @@
+"""Python callables as tools: the signature gives the input schema, the return type the fields.
+
+Sync functions run in a worker thread (``anyio.to_thread.run_sync``) so they never block the
+event loop. A function may raise ``InvocationUnavailableError`` itself to say it is
+unavailable; any other exception ends the run (the executor wraps it as non-retryable).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import types
+import typing
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import anyio.to_thread
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+from pydantic.errors import PydanticUserError
+from pydantic.json_schema import PydanticJsonSchemaWarning
+
+from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
+from .._registry import Invoker
+from ..errors import RegistrationError, SchemaValidationError
+from ._fields import coerce_fields, reject_unknown_options, safe_name, short_description
+
+OPTIONS = frozenset({"description", "retry", "cost_units", "records_path", "output_schema"})
+_ANY_DUMP: TypeAdapter[Any] = TypeAdapter(Any)
+_SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
+def build_callable_route(
+    fn: Callable[..., Any],
+    *,
+    name: str,
+    provider: str | None = None,
+    access_mode: str | None = "python",
+    endpoint: str | None = None,
+    read_only: bool | None = None,
+    fields: Any = None,
+    **options: Any,
+) -> tuple[ToolSpec, Invoker]:
+    """Build the ToolSpec and invoker for a sync or async function.
+
+    ``read_only`` stays ``None`` (unclassified) unless given: say ``read_only=True`` for a
+    function that may join automatic fallback chains. ``fields`` (FieldSpecs or names)
+    override the fields read from the return annotation (pydantic model, TypedDict,
+    dataclass, or a list of them).
+    """
+    if not callable(fn):
+        raise RegistrationError(f"add_callable() needs a callable, got {type(fn).__name__}")
+    what = f"add_callable(name={name!r})"
+    reject_unknown_options(options, OPTIONS, what=what)
+    endpoint_name = endpoint or safe_name(getattr(fn, "__name__", ""), fallback="call")
+    hints = _type_hints(fn)
+    parameters = _parameters(fn, what)
+    model = _arguments_model(endpoint_name, parameters, hints, what)
+    try:
+        with warnings.catch_warnings():  # a default that is not JSON is left out, as it should
+            warnings.simplefilter("ignore", PydanticJsonSchemaWarning)
+            schema = model.model_json_schema(by_alias=True)
+    except (PydanticUserError, TypeError, ValueError) as exc:
+        raise RegistrationError(f"{what}: a parameter type has no JSON Schema: {exc}") from exc
+    schema.pop("title", None)
+    schema["additionalProperties"] = False
+    if fields is not None:
+        field_specs = tuple(coerce_fields(fields, what=what))
+    else:
+        field_specs = fields_from_annotation(hints.get("return"))
+    try:
+        spec = ToolSpec(
+            name=name,
+            provider=provider,
+            access_mode=access_mode,
+            description=options.get("description") or short_description(inspect.getdoc(fn)),
+            endpoints=[
+                EndpointSpec(
+                    name=endpoint_name,
+                    description=options.get("description") or short_description(inspect.getdoc(fn)),
+                    input_schema=schema,
+                    output_schema=options.get("output_schema"),
+                    fields=field_specs,
+                    read_only=read_only,
+                    retry=options.get("retry") or RetryPolicy(),
+                    cost_units=options.get("cost_units", 1.0),
+                    records_path=options.get("records_path"),
+                )
+            ],
+        )
+    except ValidationError as exc:
+        raise RegistrationError(f"{what}: not a valid contract: {exc}") from exc
+    return spec, _invoker(fn, parameters, model)
+
+
+def fields_from_annotation(annotation: Any) -> tuple[FieldSpec, ...]:
+    """Fields of a return annotation: a model, TypedDict or dataclass, or a list of them."""
+    record = _record_type(annotation)
+    if record is None:
+        return ()
+    if isinstance(record, type) and issubclass(record, BaseModel):
+        return tuple(
+            FieldSpec(name=key, description=short_description(info.description))
+            for key, info in record.model_fields.items()
+        )
+    if typing.is_typeddict(record):
+        return tuple(FieldSpec(name=key) for key in _type_hints(record))
+    if dataclasses.is_dataclass(record):
+        return tuple(FieldSpec(name=f.name) for f in dataclasses.fields(record))
+    return ()
+
+
+def _record_type(annotation: Any, depth: int = 0) -> Any:
+    if annotation is None or depth > 4:
+        return None
+    origin = typing.get_origin(annotation)
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if origin is typing.Annotated:
+        return _record_type(args[0], depth + 1)
+    if origin in (typing.Union, types.UnionType):
+        return _record_type(args[0], depth + 1) if len(args) == 1 else None
+    if origin in (list, tuple, set, frozenset) or (
+        isinstance(origin, type) and issubclass(origin, Sequence) and origin is not str
+    ):
+        return _record_type(args[0], depth + 1) if args else None
+    if isinstance(annotation, type) and (
+        issubclass(annotation, BaseModel)
+        or typing.is_typeddict(annotation)
+        or dataclasses.is_dataclass(annotation)
+    ):
+        return annotation
+    return None
+
+
+def _type_hints(obj: Any) -> dict[str, Any]:
+    target = obj
+    if not (inspect.isfunction(obj) or inspect.ismethod(obj) or isinstance(obj, type)):
+        target = getattr(obj, "__call__", obj)  # noqa: B004 - a callable object's method
+    try:
+        return typing.get_type_hints(target, include_extras=True)
+    except Exception:  # unresolvable forward references: fall back to the raw annotations
+        raw = getattr(target, "__annotations__", {})
+        return {k: v for k, v in raw.items() if not isinstance(v, str)}
+
+
+def _parameters(fn: Callable[..., Any], what: str) -> list[inspect.Parameter]:
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError) as exc:
+        raise RegistrationError(f"{what}: cannot read the function's signature: {exc}") from exc
+    return [p for p in signature.parameters.values() if p.kind not in _SKIPPED_KINDS]
+
+
+def _arguments_model(
+    endpoint: str, parameters: list[inspect.Parameter], hints: Mapping[str, Any], what: str
+) -> type[BaseModel]:
+    definitions: dict[str, Any] = {}
+    for index, param in enumerate(parameters):
+        annotation = hints.get(param.name, Any)
+        if param.default is inspect.Parameter.empty:
+            info = Field(alias=param.name)
+        else:
+            info = Field(default=param.default, alias=param.name)
+        definitions[f"p{index}"] = (annotation, info)
+    try:
+        return create_model(
+            f"{safe_name(endpoint)}_arguments",
+            __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True),
+            **definitions,
+        )
+    except (PydanticUserError, TypeError, ValueError) as exc:
+        raise RegistrationError(f"{what}: cannot model the parameters: {exc}") from exc
+
+
+def _invoker(fn: Callable[..., Any], parameters: list[inspect.Parameter], model: type[BaseModel]) -> Invoker:
+    is_async = inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
+        getattr(fn, "__call__", None)  # noqa: B004 - a callable object's method
+    )
+    positional = [p.kind == inspect.Parameter.POSITIONAL_ONLY for p in parameters]
+
+    async def invoke(call: Any) -> Any:
+        try:
+            validated = model.model_validate(dict(call.arguments))
+        except ValidationError as exc:
+            raise SchemaValidationError(
+                f"arguments for {call.tool}.{call.endpoint} do not fit the function: {exc}"
+            ) from exc
+        given = validated.model_fields_set
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        last_positional = max((i for i, p in enumerate(positional) if p and f"p{i}" in given), default=-1)
+        for index, param in enumerate(parameters):
+            key = f"p{index}"
+            if positional[index]:
+                if index <= last_positional:
+                    args.append(getattr(validated, key))
+            elif key in given:
+                kwargs[param.name] = getattr(validated, key)
+        if is_async:
+            result = await fn(*args, **kwargs)
+        else:
+            result = await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+            if inspect.isawaitable(result):
+                result = await result
+        return _ANY_DUMP.dump_python(result, mode="python", by_alias=False)
+
+    return invoke

@@ -1,0 +1,98 @@
+"""``build_url_route``: read a document or discover an API by URL, and build its route.
+
+Reads an OpenAPI document (``kind="openapi"``) or discovers an OPTIMADE API
+(``kind="optimade"``) and returns the contract and a bound-ready invoker; nothing is
+registered when it raises. Secrets in ``headers`` only ever go to the API's own origin.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from .._contracts import ToolSpec
+from .._registry import Invoker
+from ..errors import RegistrationError
+from ._http import DEFAULT_MAX_RESPONSE_BYTES, ClientSource, HttpTarget, origin_of
+from ._openapi import build_openapi_route
+from ._openapi_servers import validate_base_url
+from ._optimade import build_optimade_route
+
+__all__ = ["KINDS", "build_url_route"]
+
+KINDS = ("openapi", "optimade")
+
+
+async def build_url_route(
+    url: str,
+    *,
+    kind: str,
+    name: str,
+    client: ClientSource,
+    provider: str | None = None,
+    access_mode: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    base_url: str | None = None,
+    timeout_seconds: float = 10.0,
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    **options: Any,
+) -> tuple[ToolSpec, Invoker]:
+    """Read the document at *url* and build the ToolSpec and invoker for it.
+
+    *client* is the router's shared client, or a callable returning it (preferred: the
+    invoker then follows the router when it re-creates its client).
+
+    OpenAPI options: ``projection``, ``fields``, ``read_only`` (per operation), ``operations``,
+    ``retry``, ``cost_units``, ``description``, ``validate_output``. OPTIMADE options:
+    ``fields``, ``max_pages``, ``entries``, ``retry``, ``cost_units``, ``description``.
+    """
+    if kind not in KINDS:
+        raise RegistrationError(f"kind must be one of {KINDS}, got {kind!r}")
+    if not 0 < timeout_seconds < math.inf:
+        raise RegistrationError("timeout_seconds must be a positive, finite number of seconds")
+    if max_response_bytes < 1:
+        raise RegistrationError("max_response_bytes must be positive")
+    if not isinstance(url, str):
+        raise RegistrationError(f"add_url() needs the URL as a string, got {type(url).__name__}")
+    try:
+        home = origin_of(url)
+    except (ValueError, httpx.InvalidURL) as exc:
+        raise RegistrationError(f"add_url() needs an absolute http(s) URL: {exc}") from None
+    secrets = _headers(headers)
+    if kind == "optimade":
+        if base_url is not None:
+            raise RegistrationError("kind='optimade' reads the API at url itself; base_url is not used")
+        target = HttpTarget(client, home, secrets, timeout_seconds, max_response_bytes)
+        return await build_optimade_route(
+            url, name=name, target=target, provider=provider, access_mode=access_mode, options=options
+        )
+    api = validate_base_url(base_url) if base_url is not None else None
+    api_origin = origin_of(api) if api is not None else home
+    target = HttpTarget(client, api_origin, secrets, timeout_seconds, max_response_bytes)
+    document_target = HttpTarget(
+        client, home, secrets if home == api_origin else {}, timeout_seconds, max_response_bytes
+    )
+    return await build_openapi_route(
+        url,
+        name=name,
+        target=target,
+        document_target=document_target,
+        base_url=api,
+        provider=provider,
+        access_mode=access_mode,
+        options=options,
+    )
+
+
+def _headers(headers: Mapping[str, str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in (headers or {}).items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise RegistrationError("headers must map header names to string values")
+        if any(ch in key + value for ch in "\r\n\0"):
+            raise RegistrationError(f"header {key!r} contains a line break or NUL")
+        out[key] = value
+    return out

@@ -1,0 +1,233 @@
+"""Typed router events and the result of a run. Every event is a pydantic model and
+serialises to JSON; ``run.end`` carries the run's :class:`ToolResult`."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ._planning.models import CallScope, Plan
+
+
+class AttemptRecord(BaseModel):
+    """One attempt on one access path and how it ended."""
+
+    model_config = ConfigDict(frozen=True)
+
+    access_path: str
+    attempt: int
+    ok: bool
+    error_type: str | None = None
+    error: str | None = None
+
+
+class RouterEvent(BaseModel):
+    """Base of every router event: ``type``, ``run_id`` (None outside runs), ``seq``, ``timestamp``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str
+    run_id: str | None = None
+    seq: int = 0
+    timestamp: float = Field(default_factory=time.time)
+
+    def payload(self) -> dict[str, Any]:
+        """The event's own fields, JSON-ready, without the envelope."""
+        return self.model_dump(mode="json", exclude={"type", "run_id", "seq", "timestamp"})
+
+
+class _RouteEvent(RouterEvent):
+    tool: str
+    endpoint: str
+    provider: str | None = None
+    access_mode: str | None = None
+
+    @property
+    def access_path(self) -> str:
+        return f"{self.tool}.{self.endpoint}"
+
+
+class RunStartEvent(RouterEvent):
+    type: Literal["run.start"] = "run.start"
+    query: str
+
+
+class PlanCompiledEvent(RouterEvent):
+    type: Literal["plan.compiled"] = "plan.compiled"
+    need: list[str]
+    primary: str | None
+    fallbacks: list[str]
+    rejected: int
+
+
+class ToolStartEvent(_RouteEvent):
+    type: Literal["tool.start"] = "tool.start"
+    scope: CallScope
+    arguments: dict[str, Any]
+    server_projection: dict[str, str]
+
+
+class ToolRetryEvent(_RouteEvent):
+    type: Literal["tool.retry"] = "tool.retry"
+    attempt: int
+    delay_seconds: float
+    error: str
+
+
+class ToolErrorEvent(_RouteEvent):
+    type: Literal["tool.error"] = "tool.error"
+    error_type: str
+    error: str
+    attempts: int
+    retryable: bool
+
+
+class ToolFallbackEvent(RouterEvent):
+    type: Literal["tool.fallback"] = "tool.fallback"
+    from_tool: str
+    from_endpoint: str
+    to_tool: str
+    to_endpoint: str
+    from_provider: str | None
+    to_provider: str | None
+    from_access_mode: str | None
+    to_access_mode: str | None
+    scope: CallScope
+    same_provider: bool
+    reason: Literal["unavailable", "binding_unavailable"]
+
+
+class ToolEndEvent(_RouteEvent):
+    type: Literal["tool.end"] = "tool.end"
+    records: int
+    attempts: int
+    duration_ms: float
+
+
+class RoutePrunedEvent(_RouteEvent):
+    """A fallback left out: in preflight, or during the run when its binding or contract
+    changed after preflight (it never started, so no ``tool.fallback`` leaves it)."""
+
+    type: Literal["route.pruned"] = "route.pruned"
+    reason: str
+
+
+class RouteUnavailableEvent(_RouteEvent):
+    type: Literal["route.unavailable"] = "route.unavailable"
+    cooldown_seconds: float
+    failures: int
+    reason: str | None = None
+
+
+class RouteAvailableEvent(_RouteEvent):
+    type: Literal["route.available"] = "route.available"
+    reason: str
+
+
+class HealthProbeEvent(_RouteEvent):
+    type: Literal["health.probe"] = "health.probe"
+    ok: bool
+    error: str | None = None
+    duration_ms: float
+    cooldown_seconds: float | None = None
+
+
+class RunEndEvent(RouterEvent):
+    """The run's last event on success; ``result`` is the run's :class:`ToolResult`."""
+
+    type: Literal["run.end"] = "run.end"
+    tool: str
+    endpoint: str
+    fallbacks: int
+    result: ToolResult | None = None
+
+
+class RunErrorEvent(RouterEvent):
+    """The run's last event on failure.
+
+    ``exception`` is the raised error (not serialised); ``route`` and ``attempts`` say which
+    access paths ran before the run ended and how each attempt ended.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    type: Literal["run.error"] = "run.error"
+    error_type: str
+    error: str
+    route: list[str] = Field(default_factory=list)
+    attempts: list[AttemptRecord] = Field(default_factory=list)
+    exception: BaseException | None = Field(default=None, exclude=True, repr=False)
+
+
+EVENT_TYPES: dict[str, type[RouterEvent]] = {
+    cls.model_fields["type"].default: cls
+    for cls in (
+        RunStartEvent,
+        PlanCompiledEvent,
+        ToolStartEvent,
+        ToolRetryEvent,
+        ToolErrorEvent,
+        ToolFallbackEvent,
+        ToolEndEvent,
+        RoutePrunedEvent,
+        RouteUnavailableEvent,
+        RouteAvailableEvent,
+        HealthProbeEvent,
+        RunEndEvent,
+        RunErrorEvent,
+    )
+}
+
+
+AnyRouterEvent = Annotated[
+    RunStartEvent
+    | PlanCompiledEvent
+    | ToolStartEvent
+    | ToolRetryEvent
+    | ToolErrorEvent
+    | ToolFallbackEvent
+    | ToolEndEvent
+    | RoutePrunedEvent
+    | RouteUnavailableEvent
+    | RouteAvailableEvent
+    | HealthProbeEvent
+    | RunEndEvent
+    | RunErrorEvent,
+    Field(discriminator="type"),
+]
+"""Any concrete router event, told apart by ``type`` (so event lists round-trip through JSON)."""
+
+
+class ToolResult(BaseModel):
+    """Records in canonical field names, and the route that produced them.
+
+    ``tool``/``endpoint`` name the route that actually succeeded; ``route`` lists the access
+    paths tried, in order; ``attempts`` every attempt; ``events`` the run's events.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tool: str
+    endpoint: str
+    provider: str | None
+    access_mode: str | None
+    records: list[dict[str, Any]]
+    attempts: list[AttemptRecord]
+    route: list[str]
+    events: list[AnyRouterEvent]
+    plan: Plan
+
+    @property
+    def access_path(self) -> str:
+        return f"{self.tool}.{self.endpoint}"
+
+    @property
+    def fallbacks(self) -> int:
+        """How many fallbacks the run took (``tool.fallback`` events, binding fallbacks included)."""
+        return sum(1 for event in self.events if event.type == "tool.fallback")
+
+
+# ``RunEndEvent.result`` and ``ToolResult.events`` refer to each other: resolve both here.
+RunEndEvent.model_rebuild()

@@ -1,0 +1,212 @@
+"""Mirroring one router run into LangChain callbacks and LangSmith.
+
+For every router event of a tool run :class:`RunTracing`
+
+1. dispatches a LangChain custom event named by the event type with its JSON payload, with
+   the tool run as parent, so ``on_custom_event`` handlers and ``astream_events(version="v2")``
+   see it;
+2. appends it to the events of the tool's LangSmith run (the ``LangChainTracer`` run of the
+   tool; LangSmith keeps no custom events by itself), sent when the tool run ends;
+3. turns ``tool.start`` ... ``tool.end``/``tool.error`` into a child tool run per attempted
+   route (named ``tool.endpoint``, inputs = the call's arguments, outputs or error), through
+   the tool's callback manager so every tracer records the route tree.
+
+At the end it writes the answering route, provider, access mode and fallback count into the
+tool run's metadata. Nothing is dispatched without a run manager (no parent run exists).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from langchain_core.callbacks import (
+    AsyncCallbackManager,
+    AsyncCallbackManagerForToolRun,
+    CallbackManager,
+    CallbackManagerForToolRun,
+    adispatch_custom_event,
+    dispatch_custom_event,
+)
+from langchain_core.tracers.langchain import LangChainTracer
+
+from .._execution import RouterEvent, ToolResult
+from .._framework import trace_payload
+from ..events import (
+    RunEndEvent,
+    RunErrorEvent,
+    ToolEndEvent,
+    ToolErrorEvent,
+    ToolStartEvent,
+)
+
+AnyToolRunManager = CallbackManagerForToolRun | AsyncCallbackManagerForToolRun
+METADATA_PREFIX = "schemarouter_"
+
+
+class RouteAttemptError(Exception):
+    """Recorded as the error of a route's child run (never raised)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    path: str
+    inputs: dict[str, Any]
+    metadata: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _End:
+    path: str
+    outputs: dict[str, Any] | None = None
+    error: str | None = None
+
+
+_Action = _Start | _End
+_M = TypeVar("_M", CallbackManager, AsyncCallbackManager)
+
+
+class RunTracing:
+    """Mirrors one router run into the callbacks and traces of one LangChain tool run."""
+
+    def __init__(self, run_manager: AnyToolRunManager | None) -> None:
+        self.run_manager = run_manager
+        self.tool_runs = _tracer_runs(run_manager)
+        self._children: CallbackManager | AsyncCallbackManager | None = (
+            run_manager.get_child() if run_manager is not None else None
+        )
+        self._open: dict[str, Any] = {}
+
+    # -- sync ------------------------------------------------------------------------
+    def emit(self, event: RouterEvent) -> None:
+        """Mirror *event* from sync code (the tool's ``_run``)."""
+        self._record(event)
+        if not isinstance(self._children, CallbackManager):
+            return
+        dispatch_custom_event(event.type, event.model_dump(mode="json"), config={"callbacks": self._children})
+        for action in self._actions(event):
+            if isinstance(action, _Start):
+                self._open[action.path] = _with_metadata(self._children, action).on_tool_start(
+                    *_start_args(action), run_id=uuid.uuid4(), name=action.path, inputs=action.inputs
+                )
+            else:
+                child = self._open.pop(action.path, None)
+                if child is None:
+                    continue
+                if action.error is None:
+                    child.on_tool_end(action.outputs)
+                else:
+                    child.on_tool_error(RouteAttemptError(action.error))
+
+    def close(self, reason: str = "the run stopped before the route finished") -> None:
+        """End child runs still open (cancellation, an escaping error)."""
+        for path in list(self._open):
+            self._open.pop(path).on_tool_error(RouteAttemptError(reason))
+
+    # -- async -----------------------------------------------------------------------
+    async def aemit(self, event: RouterEvent) -> None:
+        """Mirror *event* from async code (the tool's ``_arun``)."""
+        self._record(event)
+        if not isinstance(self._children, AsyncCallbackManager):
+            return
+        await adispatch_custom_event(
+            event.type, event.model_dump(mode="json"), config={"callbacks": self._children}
+        )
+        for action in self._actions(event):
+            if isinstance(action, _Start):
+                self._open[action.path] = await _with_metadata(self._children, action).on_tool_start(
+                    *_start_args(action), run_id=uuid.uuid4(), name=action.path, inputs=action.inputs
+                )
+            else:
+                child = self._open.pop(action.path, None)
+                if child is None:
+                    continue
+                if action.error is None:
+                    await child.on_tool_end(action.outputs)
+                else:
+                    await child.on_tool_error(RouteAttemptError(action.error))
+
+    async def aclose(self, reason: str = "the run stopped before the route finished") -> None:
+        """End child runs still open (best effort: LangChain runs the tool in its own task)."""
+        for path in list(self._open):
+            await self._open.pop(path).on_tool_error(RouteAttemptError(reason))
+
+    # -- shared ----------------------------------------------------------------------
+    def finish(self, result: ToolResult) -> None:
+        """Write the answering route, provider and fallback count into the run metadata."""
+        metadata = {
+            f"{METADATA_PREFIX}route": result.access_path,
+            f"{METADATA_PREFIX}provider": result.provider,
+            f"{METADATA_PREFIX}access_mode": result.access_mode,
+            f"{METADATA_PREFIX}fallbacks": result.fallbacks,
+            f"{METADATA_PREFIX}routes_tried": list(result.route),
+            f"{METADATA_PREFIX}records": len(result.records),
+        }
+        for run in self.tool_runs:
+            # a fresh dict: the metadata dict may be shared with the callback manager
+            run.extra["metadata"] = {**(run.extra.get("metadata") or {}), **metadata}
+
+    def _record(self, event: RouterEvent) -> None:
+        if not self.tool_runs:
+            return
+        entry = {
+            "name": event.type,
+            "time": datetime.fromtimestamp(event.timestamp, UTC).isoformat(),
+            "kwargs": trace_payload(event),
+        }
+        for run in self.tool_runs:
+            run.add_event(dict(entry))
+
+    def _actions(self, event: RouterEvent) -> list[_Action]:
+        if isinstance(event, ToolStartEvent):
+            actions: list[_Action] = []
+            if event.access_path in self._open:
+                actions.append(_End(event.access_path, error="restarted"))
+            metadata = {
+                f"{METADATA_PREFIX}provider": event.provider,
+                f"{METADATA_PREFIX}access_mode": event.access_mode,
+                f"{METADATA_PREFIX}scope": event.scope,
+                f"{METADATA_PREFIX}server_projection": event.server_projection,
+            }
+            actions.append(_Start(event.access_path, dict(event.arguments), metadata))
+            return actions
+        if isinstance(event, ToolEndEvent):
+            outputs = {
+                "records": event.records,
+                "attempts": event.attempts,
+                "duration_ms": event.duration_ms,
+            }
+            return [_End(event.access_path, outputs=outputs)]
+        if isinstance(event, ToolErrorEvent):
+            return [_End(event.access_path, error=f"{event.error_type}: {event.error}")]
+        if isinstance(event, RunEndEvent | RunErrorEvent):
+            return [_End(path, error="the run ended before the route finished") for path in self._open]
+        return []
+
+
+def _with_metadata(manager: _M, action: _Start) -> _M:
+    """A copy of *manager* whose next run carries the route's metadata."""
+    scoped = manager.copy()
+    scoped.add_metadata(action.metadata, inherit=False)
+    return scoped
+
+
+def _start_args(action: _Start) -> tuple[dict[str, Any], str]:
+    return {"name": action.path}, json.dumps(action.inputs, default=str, sort_keys=True)
+
+
+def _tracer_runs(run_manager: AnyToolRunManager | None) -> list[Any]:
+    """The LangSmith run objects of this tool run, one per ``LangChainTracer`` attached."""
+    if run_manager is None:
+        return []
+    key = str(run_manager.run_id)
+    runs: list[Any] = []
+    for handler in [*run_manager.handlers, *run_manager.inheritable_handlers]:
+        if isinstance(handler, LangChainTracer):
+            run = handler.run_map.get(key)
+            if run is not None and all(run is not seen for seen in runs):
+                runs.append(run)
+    return runs

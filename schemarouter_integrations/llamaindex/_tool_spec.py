@@ -1,0 +1,251 @@
+"""``SchemaRouterToolSpec``: the router as one LlamaIndex tool, instrumented."""
+
+from __future__ import annotations
+
+import contextvars
+import weakref
+from collections.abc import Callable, Sequence
+from contextlib import aclosing
+from typing import Any
+
+# llama_index.core re-exports these without __all__; the ignores only silence that.
+from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
+from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: ignore[attr-defined]
+from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
+from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
+from pydantic import ValidationError
+
+from .._execution import RouterEvent, RunBudget, ToolResult
+from .._framework import ModelArguments, ToolOptions, ToolSurface, model_error_message, result_content
+from .._planning.models import FallbackScope
+from .._router import SchemaRouter
+from .._sync import run_sync
+from ..errors import SchemaRouterError
+from ..events import RunEndEvent, RunErrorEvent
+from ._events import dispatch_router_event, package_dispatcher
+
+__all__ = ["SchemaRouterToolSpec", "instrument_router"]
+
+dispatcher: Dispatcher = get_dispatcher(__name__)
+"""Dispatches the spans and events of routed calls (a child of the package's dispatcher)."""
+
+ARGS_MODEL_NAME = "SchemaRouterArguments"
+MAX_DESCRIPTION_CHARS = 1024
+"""LlamaIndex's ``to_openai_tool()`` refuses longer tool descriptions."""
+
+# Set while a tool-spec call dispatches its own run's events, so that a sink installed by
+# instrument_router() does not dispatch them a second time.
+_in_tool_call: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "schemarouter_llamaindex_tool_call", default=False
+)
+
+
+class SchemaRouterToolSpec(BaseToolSpec):
+    """The router as one LlamaIndex tool: the model asks, the application decides how.
+
+    ``to_tool_list()`` gives one ``FunctionTool`` (sync and async) named *name*, whose
+    ``fn_schema`` is ``query`` plus the canonical arguments of the routes the router could
+    pick under these settings (read-only endpoints, and the preferred tools too when
+    fallback is disabled) and whose description is generated from the same routes unless
+    *description* is given (either is cut to 1024 characters, the limit of OpenAI tool
+    descriptions).
+    Scope, fallbacks, preferred tools, budget and fields are the application's settings;
+    the model can neither see nor change them.
+
+    Each call returns a ``ToolOutput`` whose ``raw_output`` is the :class:`ToolResult`.
+    Routing failures the model can act on (no route, every route unavailable, budget,
+    invalid arguments) come back as ``is_error=True`` outputs with a readable message;
+    programming and configuration errors propagate. Every router event of the call is
+    dispatched as an instrumentation event inside a span around the call.
+    """
+
+    def __init__(
+        self,
+        router: SchemaRouter,
+        *,
+        name: str = "schemarouter",
+        description: str | None = None,
+        fallback_scope: FallbackScope = "disabled",
+        max_fallbacks: int = 3,
+        preferred_tools: Sequence[str] = (),
+        budget: RunBudget | None = None,
+        fields: Sequence[str] | None = None,
+        max_records: int = 20,
+    ) -> None:
+        self.router = router
+        self.name = name
+        self.spec_functions: list[SPEC_FUNCTION_TYPE] = [("call", "acall")]
+        self.options = ToolOptions(
+            fallback_scope=fallback_scope,
+            max_fallbacks=max_fallbacks,
+            preferred_tools=tuple(preferred_tools),
+            budget=budget,
+            fields=tuple(fields) if fields is not None else None,
+        )
+        self.options.request("")  # reject invalid settings now, not on the model's first call
+        self.max_records = max_records
+        self._surface = ToolSurface(
+            router, options=self.options, model_name=ARGS_MODEL_NAME, description=description
+        )
+        self._issued: list[weakref.ref[ToolMetadata]] = []
+
+    # -- what the model sees ---------------------------------------------------------
+    @property
+    def arguments(self) -> ModelArguments:
+        """The current model-facing arguments (refreshed from the registry)."""
+        self.refresh()
+        return self._surface.arguments
+
+    @property
+    def metadata(self) -> ToolMetadata:
+        """Name, generated description and ``fn_schema`` of the tool, as of now."""
+        self.refresh()
+        return ToolMetadata(
+            name=self.name,
+            description=fit_description(self._surface.description),
+            fn_schema=self._surface.arguments.model,
+        )
+
+    def refresh(self) -> bool:
+        """Rebuild description and argument schema if the registry or :attr:`options` changed;
+        True if rebuilt.
+
+        Tools made by :meth:`to_tool_list` are updated in place.
+        """
+        if not self._surface.refresh(self.options):
+            return False
+        alive = [(ref, meta) for ref in self._issued if (meta := ref()) is not None]
+        for _, meta in alive:
+            meta.description = fit_description(self._surface.description)
+            meta.fn_schema = self._surface.arguments.model
+        self._issued = [ref for ref, _ in alive]
+        return True
+
+    def to_tool_list(
+        self,
+        spec_functions: list[SPEC_FUNCTION_TYPE] | None = None,
+        func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
+    ) -> list[FunctionTool]:
+        """One ``FunctionTool`` over :meth:`call` / :meth:`acall`; the arguments are ignored."""
+        metadata = self.metadata
+        self._issued.append(weakref.ref(metadata))
+        return [
+            FunctionTool(
+                fn=self.call,
+                async_fn=self.acall,
+                metadata=metadata,
+                callback=_as_output,
+                async_callback=_as_output_async,
+            )
+        ]
+
+    # -- running ---------------------------------------------------------------------
+    def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        """Answer the model's ``query`` (plus canonical arguments) through the router.
+
+        A lone positional argument is the query (``tool("band gap of Si")``).
+        """
+        return run_sync(lambda: self.acall(*args, **kwargs))
+
+    @dispatcher.span
+    async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        """Async :meth:`call`. Runs inside a span; every router event is dispatched in it."""
+        kwargs = _by_name(args, kwargs)
+        self.refresh()
+        arguments = self._surface.arguments
+        try:
+            values = arguments.model.model_validate(kwargs).model_dump()
+            request = self.options.request(values["query"], arguments.to_canonical(values))
+        except ValidationError as exc:
+            return self._error(kwargs, validation_message(exc), exc)
+        outcome: ToolResult | BaseException | None = None
+        token = _in_tool_call.set(True)
+        try:
+            async with aclosing(self.router.stream(request, budget=self.options.budget)) as events:
+                async for event in events:
+                    dispatch_router_event(event, dispatcher)
+                    if isinstance(event, RunEndEvent) and isinstance(event.result, ToolResult):
+                        outcome = event.result
+                    elif isinstance(event, RunErrorEvent):
+                        outcome = event.exception
+        finally:
+            _in_tool_call.reset(token)
+        if isinstance(outcome, ToolResult):
+            return ToolOutput(
+                tool_name=self.name,
+                content=result_content(outcome, max_records=self.max_records),
+                raw_input=_raw_input(kwargs),
+                raw_output=outcome,
+            )
+        if outcome is None:
+            raise SchemaRouterError("the router run ended without a result or an error")
+        message = model_error_message(outcome)
+        if message is None or not isinstance(outcome, Exception):
+            raise outcome
+        return self._error(kwargs, message, outcome)
+
+    def _error(self, kwargs: dict[str, Any], message: str, exc: Exception) -> ToolOutput:
+        return ToolOutput(
+            tool_name=self.name,
+            content=message,
+            raw_input=_raw_input(kwargs),
+            raw_output=message,
+            is_error=True,
+            exception=exc,
+        )
+
+
+def instrument_router(router: SchemaRouter, dispatcher: Dispatcher | None = None) -> Callable[[], None]:
+    """Dispatch the router's other events (health probes, cooldown marks, direct ``invoke``
+    runs) as instrumentation events too; returns a function that stops it.
+
+    Events of :class:`SchemaRouterToolSpec` calls are left out here: the tool spec
+    dispatches those itself, inside its span.
+    """
+    target = dispatcher or package_dispatcher
+
+    def sink(event: RouterEvent) -> None:
+        if not _in_tool_call.get():
+            dispatch_router_event(event, target)
+
+    return router.subscribe(sink)
+
+
+def fit_description(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str:
+    """*text* cut at a line or word boundary to fit *limit* characters (OpenAI's tool limit)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 4]
+    cut = max(head.rfind("\n"), head.rfind(" "))
+    return (head[:cut] if cut > limit // 2 else head).rstrip() + " ..."
+
+
+def validation_message(error: ValidationError, *, max_errors: int = 5) -> str:
+    """A short account of invalid tool arguments, without echoing the input."""
+    problems = []
+    for item in error.errors(include_url=False, include_input=False)[:max_errors]:
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        problems.append(f"{where}: {item['msg']}")
+    return "Invalid tool arguments: " + "; ".join(problems) + ". Fix them and call the tool again."
+
+
+def _by_name(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The arguments by name: a lone positional argument is the query; more fail validation."""
+    if not args:
+        return kwargs
+    if len(args) == 1 and "query" not in kwargs:
+        return {"query": args[0], **kwargs}
+    return {**kwargs, "positional arguments": list(args)}
+
+
+def _raw_input(kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {"args": (), "kwargs": dict(kwargs)}
+
+
+def _as_output(raw: Any) -> ToolOutput | None:
+    """FunctionTool callback: :meth:`SchemaRouterToolSpec.acall` already built the output."""
+    return raw if isinstance(raw, ToolOutput) else None
+
+
+async def _as_output_async(raw: Any) -> ToolOutput | None:
+    return _as_output(raw)
