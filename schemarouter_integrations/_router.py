@@ -12,15 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from ._availability import CooldownTracker
+from ._availability import Availability, CooldownTracker
 from ._contracts import CooldownPolicy, ToolSpec
-from ._execution import Executor, RouterEvent, RunBudget, RunContext, ToolResult
-from ._execution.executor import PlanSource, Sleep
+from ._execution import Executor, PlanSource, RunBudget, RunContext, Sleep
 from ._execution.sinks import EventBus, EventSink
-from ._health.service import HealthService, Probe
+from ._health import Probe
+from ._health.background import Background
+from ._health.service import HealthService
 from ._inspection import ExecutionSnapshot, RouterSnapshot, ToolSnapshot
 from ._planning import Plan, PlanRequest, compile_plan
-from ._registry import BindingState, Invoker, Registry
+from ._registry import BindingState, Invoker, Registry, RouteRef
 from ._sync import run_sync
 from .errors import (
     ConfigurationError,
@@ -29,13 +30,7 @@ from .errors import (
     RegistrationError,
     SchemaRouterError,
 )
-from .events import (
-    RouteAvailableEvent,
-    RouteUnavailableEvent,
-    RunEndEvent,
-    RunErrorEvent,
-    RunStartEvent,
-)
+from .events import RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
 from .stores import AvailabilityStore, MemoryAvailabilityStore
 
 if TYPE_CHECKING:
@@ -76,8 +71,10 @@ class SchemaRouter:
         self.cooldowns = CooldownTracker(cooldown or CooldownPolicy(), self.availability_store, self.clock)
         self.events = EventBus()
         self.max_response_bytes = max_response_bytes
-        self._executor = Executor(self.registry, self.cooldowns, sleep=sleep or anyio.sleep, rng=rng)
-        self._health = HealthService(self)
+        self._availability = Availability(self.cooldowns)
+        self._executor = Executor(self.registry, self._availability, sleep=sleep or anyio.sleep, rng=rng)
+        self._health = HealthService(self.registry, self._availability, self.events, self.clock)
+        self._background = Background(self.availability_store, self._health, sleep=self._executor.sleep)
         self._given_http_client = http_client
         self._http_clients: HttpClients | None = None
 
@@ -186,12 +183,12 @@ class SchemaRouter:
     # -- planning --------------------------------------------------------------------
     def plan(self, request: PlanRequest | str) -> Plan:
         """Schema- and health-aware, binding-agnostic plan. Pure and deterministic."""
-        return compile_plan(_request(request), self.registry, self.cooldowns.cooldown_left)
+        return compile_plan(_request(request), self.registry, self._availability.cooldown_left)
 
     def plan_executable(self, request: PlanRequest | str) -> Plan:
         """Like :meth:`plan`, and also drops routes whose binding is not ready."""
         return compile_plan(
-            _request(request), self.registry, self.cooldowns.cooldown_left, executable_only=True
+            _request(request), self.registry, self._availability.cooldown_left, executable_only=True
         )
 
     # -- execution -------------------------------------------------------------------
@@ -283,24 +280,15 @@ class SchemaRouter:
         when *seconds* is NaN, infinite or negative (every mark expires), and
         :class:`RegistrationError` for an unknown access path.
         """
-        path = self._path(tool, endpoint)
-        mark = self.cooldowns.mark(path, seconds=seconds, reason=reason or "marked by application")
-        self.events.publish_sync(
-            RouteUnavailableEvent(
-                **self.registry.identity(tool, endpoint),
-                cooldown_seconds=max(mark.until - self.clock(), 0.0),
-                failures=mark.failures,
-                reason=mark.reason,
-            )
-        )
+        route = self._route(tool, endpoint)
+        reason = reason or "marked by application"
+        self.events.publish_sync(self._availability.marked_unavailable(route, seconds=seconds, reason=reason))
 
     def mark_access_available(self, tool: str, endpoint: str) -> None:
         """Reopen ``tool.endpoint`` at once and reset its cooldown growth."""
-        path = self._path(tool, endpoint)
-        if self.cooldowns.record_success(path):
-            self.events.publish_sync(
-                RouteAvailableEvent(**self.registry.identity(tool, endpoint), reason="marked by application")
-            )
+        reopened = self._availability.reopened(self._route(tool, endpoint), reason="marked by application")
+        if reopened is not None:
+            self.events.publish_sync(reopened)
 
     def register_health_probe(self, tool: str, endpoint: str, probe: Probe) -> None:
         """Attach a trusted ``() -> bool`` probe (async, or sync run in a worker thread) to a
@@ -314,14 +302,14 @@ class SchemaRouter:
         max_concurrency: int = 4,
     ) -> None:
         """Run probes at once, then every *interval_seconds*, until stopped."""
-        await self._health.start(
+        await self._background.start_monitor(
             interval_seconds=interval_seconds,
             probe_timeout_seconds=probe_timeout_seconds,
             max_concurrency=max_concurrency,
         )
 
     async def stop_health_monitor(self) -> None:
-        await self._health.stop()
+        await self._background.stop_monitor()
 
     def inspect(self) -> RouterSnapshot:
         """Bindings, cooldowns, tools and health, as plain data."""
@@ -344,12 +332,12 @@ class SchemaRouter:
                 )
                 for name, spec in sorted(self.registry.tools.items())
             },
-            health=self._health.snapshot(),
+            health=self._background.snapshot(),
         )
 
     # -- lifecycle -------------------------------------------------------------------
     async def __aenter__(self) -> SchemaRouter:
-        await self._health.open()  # the router's background task group; starts the store
+        await self._background.open()  # the router's background task group; starts the store
         return self
 
     async def __aexit__(
@@ -365,17 +353,17 @@ class SchemaRouter:
         # The background task group was entered in this task: it is exited here directly,
         # not inside a new cancel scope (anyio requires it to be the innermost scope).
         try:
-            await self._health.close()
+            await self._background.close()
         finally:
             if self._http_clients is not None:
                 with anyio.CancelScope(shield=True):
                     await self._http_clients.aclose()
 
-    def _path(self, tool: str, endpoint: str) -> str:
+    def _route(self, tool: str, endpoint: str) -> RouteRef:
         spec = self.registry.tool(tool)
         if spec is None or spec.endpoint(endpoint) is None:
             raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
-        return f"{tool}.{endpoint}"
+        return self.registry.identity(tool, endpoint)
 
 
 def _check_settings(

@@ -32,11 +32,13 @@ against ``ValueError``, ``TypeError`` or ``RuntimeError`` keeps working.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "AllRoutesUnavailableError",
+    "AttemptRecord",
     "BudgetExceededError",
     "ConfigurationError",
     "InvalidCallbackError",
@@ -49,7 +51,6 @@ __all__ = [
     "PlanningError",
     "PolicyViolationError",
     "RegistrationError",
-    "RouteAttempt",
     "SchemaRouterError",
     "SchemaValidationError",
     "StaleFingerprintError",
@@ -169,22 +170,46 @@ class InvokerCrashedError(NonRetryableInvocationError):
     """
 
 
-@dataclass(frozen=True, slots=True)
-class RouteAttempt:
-    """One attempt on one access path, as carried by :class:`AllRoutesUnavailableError`."""
+class AttemptRecord(BaseModel):
+    """One attempt on one access path and how it ended: the one record of an attempt.
+
+    Results, ``run.error`` events and :class:`AllRoutesUnavailableError` all carry these.
+    ``error_type`` and ``error`` describe a failure as text (they survive JSON);
+    ``exception`` is the raised error itself, kept in memory only (never serialised).
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     access_path: str
     attempt: int
-    error: BaseException
+    ok: bool
+    error_type: str | None = None
+    error: str | None = None
+    exception: BaseException | None = Field(default=None, exclude=True, repr=False)
+
+    @classmethod
+    def of(cls, access_path: str, attempt: int, error: BaseException | None = None) -> AttemptRecord:
+        """The record of attempt *attempt* on *access_path*, failed with *error* when given."""
+        if error is None:
+            return cls(access_path=access_path, attempt=attempt, ok=True)
+        return cls(
+            access_path=access_path,
+            attempt=attempt,
+            ok=False,
+            error_type=type(error).__name__,
+            error=str(error),
+            exception=error,
+        )
 
     def describe(self) -> str:
-        return f"{self.access_path} attempt {self.attempt}: {type(self.error).__name__}: {self.error}"
+        outcome = f"{self.error_type}: {self.error}" if not self.ok else "ok"
+        return f"{self.access_path} attempt {self.attempt}: {outcome}"
 
 
 class AllRoutesUnavailableError(InvocationUnavailableError):
     """Every route in the chain was unavailable; ``attempts`` holds each attempt's error."""
 
-    def __init__(self, message: str, *, attempts: Sequence[RouteAttempt]) -> None:
+    def __init__(self, message: str, *, attempts: Sequence[AttemptRecord]) -> None:
         super().__init__(message)
         self.attempts = tuple(attempts)
 

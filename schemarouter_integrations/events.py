@@ -9,18 +9,28 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ._planning.models import CallScope, Plan
+from .errors import AttemptRecord
 
-
-class AttemptRecord(BaseModel):
-    """One attempt on one access path and how it ended."""
-
-    model_config = ConfigDict(frozen=True)
-
-    access_path: str
-    attempt: int
-    ok: bool
-    error_type: str | None = None
-    error: str | None = None
+__all__ = [
+    "EVENT_TYPES",
+    "AnyRouterEvent",
+    "AttemptRecord",
+    "HealthProbeEvent",
+    "PlanCompiledEvent",
+    "RouteAvailableEvent",
+    "RoutePrunedEvent",
+    "RouteUnavailableEvent",
+    "RouterEvent",
+    "RunEndEvent",
+    "RunErrorEvent",
+    "RunStartEvent",
+    "ToolEndEvent",
+    "ToolErrorEvent",
+    "ToolFallbackEvent",
+    "ToolResult",
+    "ToolRetryEvent",
+    "ToolStartEvent",
+]
 
 
 class RouterEvent(BaseModel):

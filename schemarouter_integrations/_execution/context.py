@@ -7,7 +7,8 @@ import uuid
 from typing import Any, TypeVar
 
 from .._planning import ToolCall
-from ..events import AttemptRecord, RouterEvent, RunErrorEvent
+from ..errors import AttemptRecord
+from ..events import RouterEvent, RunErrorEvent
 
 E = TypeVar("E", bound=RouterEvent)
 
@@ -23,7 +24,7 @@ class RunContext:
         self.winner: ToolCall | None = None
         self.records: list[dict[str, Any]] = []
 
-    def event(self, cls: type[E], **payload: Any) -> E:
+    def event(self, cls: type[E], /, **payload: Any) -> E:
         """Build, stamp, record and return a validated *cls* event."""
         # An explicit timestamp is much cheaper than the field's default factory.
         event = cls(run_id=self.run_id, seq=len(self.events) + 1, timestamp=time.time(), **payload)
@@ -31,15 +32,11 @@ class RunContext:
         return event
 
     def attempt(self, path: str, number: int, error: BaseException | None = None) -> None:
-        self.attempts.append(
-            AttemptRecord(
-                access_path=path,
-                attempt=number,
-                ok=error is None,
-                error_type=type(error).__name__ if error is not None else None,
-                error=str(error) if error is not None else None,
-            )
-        )
+        """Record attempt *number* on *path*, failed with *error* when given."""
+        self.attempts.append(AttemptRecord.of(path, number, error))
+
+    def failed_attempts(self) -> list[AttemptRecord]:
+        return [attempt for attempt in self.attempts if not attempt.ok]
 
     def error_event(
         self, exc: BaseException, *, error_type: str | None = None, error: str | None = None

@@ -1,15 +1,27 @@
-"""Checking a whole chain before its primary runs."""
+"""Checking a whole chain before its primary runs.
+
+Every check answers with a typed value: a :class:`Step` that may run, or a :class:`Skip`
+saying why a route will not. The primary's problems raise (nothing has been invoked); an
+optional fallback's problems prune it from the chain.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._availability import CooldownTracker
+from .._availability import Availability
 from .._contracts import EndpointSpec, ToolSpec
 from .._contracts.schemas import compiled_validator, validation_errors
 from .._planning import Plan, ToolCall
 from .._registry import Registry
 from ..errors import NoRouteError, PolicyViolationError, SchemaValidationError, StaleFingerprintError
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A route that will not run, and why."""
+
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,29 +60,30 @@ class _ArgumentCheck:
         return errors
 
 
-def _bound(call: ToolCall, registry: Registry) -> bool:
+def is_bound(call: ToolCall, registry: Registry) -> bool:
     """True when an invoker is bound to the contract *call* was compiled against."""
     binding = registry.binding(call.tool)
     return binding is not None and binding.fingerprint == call.tool_fingerprint
 
 
-def _resolve(call: ToolCall, registry: Registry) -> tuple[ToolSpec, EndpointSpec] | str:
+def resolve(call: ToolCall, registry: Registry) -> Step | Skip:
     """The registered contract *call* was compiled against, or why it no longer matches."""
     spec = registry.tool(call.tool)
     if spec is None:
-        return f"tool {call.tool!r} is no longer registered"
+        return Skip(f"tool {call.tool!r} is no longer registered")
     endpoint = spec.endpoint(call.endpoint)
     if endpoint is None:
-        return f"endpoint {call.access_path} no longer exists"
+        return Skip(f"endpoint {call.access_path} no longer exists")
     if spec.fingerprint != call.tool_fingerprint or endpoint.fingerprint != call.endpoint_fingerprint:
-        return f"the contract of {call.tool!r} changed after the plan was compiled"
-    return spec, endpoint
+        return Skip(f"the contract of {call.tool!r} changed after the plan was compiled")
+    return Step(call, spec, endpoint)
 
 
-def no_route_error(plan: Plan, cooldowns: CooldownTracker) -> NoRouteError:
+def no_route_error(plan: Plan, availability: Availability) -> NoRouteError:
+    """The error of a plan without primary: which routes cool down, and why others were left out."""
     cooling = {}
     for rejection in plan.rejected:
-        left = cooldowns.cooldown_left(rejection.access_path)
+        left = availability.cooldown_left(rejection.access_path)
         if left is not None:
             cooling[rejection.access_path] = left
     reopens = min(cooling.values()) if cooling else None
@@ -88,7 +101,7 @@ def no_route_error(plan: Plan, cooldowns: CooldownTracker) -> NoRouteError:
     return NoRouteError(message, cooling_down=sorted(cooling), reopens_in_seconds=reopens)
 
 
-def preflight(plan: Plan, registry: Registry, cooldowns: CooldownTracker) -> tuple[list[Step], list[Pruned]]:
+def preflight(plan: Plan, registry: Registry, availability: Availability) -> tuple[list[Step], list[Pruned]]:
     """The steps that may run, in order, and the optional fallbacks pruned from the chain.
 
     Raises ``NoRouteError`` for a plan without primary, ``PolicyViolationError`` when any
@@ -99,48 +112,51 @@ def preflight(plan: Plan, registry: Registry, cooldowns: CooldownTracker) -> tup
     """
     primary = plan.primary
     if primary is None:
-        raise no_route_error(plan, cooldowns)
-    calls = plan.calls
-    if len(calls) > 1:
-        for call in calls:
-            spec = registry.tool(call.tool)
-            endpoint = spec.endpoint(call.endpoint) if spec else None
-            current = endpoint.read_only if endpoint else call.read_only
-            if call.read_only is not True or current is not True:
-                raise PolicyViolationError(
-                    f"{call.access_path} is not read_only=True; an automatic fallback chain "
-                    "may hold read-only calls only, so nothing was invoked"
-                )
-    resolved = _resolve(primary, registry)
-    if isinstance(resolved, str):
-        raise StaleFingerprintError(f"primary {primary.access_path}: {resolved}; plan again")
-    if not _bound(primary, registry) and registry.binding_state(primary.tool) == "stale":
+        raise no_route_error(plan, availability)
+    if len(plan.calls) > 1:
+        _check_read_only(plan.calls, registry)
+    first = resolve(primary, registry)
+    if isinstance(first, Skip):
+        raise StaleFingerprintError(f"primary {primary.access_path}: {first.reason}; plan again")
+    if not is_bound(primary, registry) and registry.binding_state(primary.tool) == "stale":
         raise StaleFingerprintError(
             f"primary {primary.access_path}: its invoker is bound to an older contract; bind it again"
         )
     check = _ArgumentCheck()
-    errors = check.errors(primary, resolved[1])
+    errors = check.errors(primary, first.endpoint)
     if errors:
         raise SchemaValidationError(
             f"arguments for {primary.access_path} break its input schema: {'; '.join(errors)}",
             errors=errors,
         )
-    steps = [Step(primary, *resolved)]
+    steps = [first]
     pruned: list[Pruned] = []
     for call in plan.fallbacks:
         outcome = _fallback_step(call, registry, check)
-        if isinstance(outcome, Step):
-            steps.append(outcome)
+        if isinstance(outcome, Skip):
+            pruned.append(Pruned(call, outcome.reason))
         else:
-            pruned.append(Pruned(call, outcome))
+            steps.append(outcome)
     return steps, pruned
 
 
-def _fallback_step(call: ToolCall, registry: Registry, check: _ArgumentCheck) -> Step | str:
-    resolved = _resolve(call, registry)
-    if isinstance(resolved, str):
-        return resolved
-    if not _bound(call, registry):
-        return f"binding is {registry.binding_state(call.tool)}"
-    errors = check.errors(call, resolved[1])
-    return f"arguments break its input schema: {'; '.join(errors)}" if errors else Step(call, *resolved)
+def _check_read_only(calls: list[ToolCall], registry: Registry) -> None:
+    for call in calls:
+        spec = registry.tool(call.tool)
+        endpoint = spec.endpoint(call.endpoint) if spec else None
+        current = endpoint.read_only if endpoint else call.read_only
+        if call.read_only is not True or current is not True:
+            raise PolicyViolationError(
+                f"{call.access_path} is not read_only=True; an automatic fallback chain "
+                "may hold read-only calls only, so nothing was invoked"
+            )
+
+
+def _fallback_step(call: ToolCall, registry: Registry, check: _ArgumentCheck) -> Step | Skip:
+    step = resolve(call, registry)
+    if isinstance(step, Skip):
+        return step
+    if not is_bound(call, registry):
+        return Skip(f"binding is {registry.binding_state(call.tool)}")
+    errors = check.errors(call, step.endpoint)
+    return Skip(f"arguments break its input schema: {'; '.join(errors)}") if errors else step

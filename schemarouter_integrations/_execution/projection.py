@@ -8,9 +8,26 @@ from typing import Any
 from pydantic_core import PydanticSerializationError, to_json
 
 from .._contracts import EndpointSpec, FieldSpec
+from .._contracts.schemas import compiled_validator, validation_errors
+from .._planning import ToolCall
 from ..errors import SchemaValidationError
 
 _MISSING = object()
+
+
+def records_of(call: ToolCall, endpoint: EndpointSpec, raw: Any) -> list[dict[str, Any]]:
+    """Validate *raw* against the output schema, locate its records, project them."""
+    if endpoint.output_schema is not None:
+        validator = compiled_validator(endpoint.output_schema, key=f"out:{call.endpoint_fingerprint}")
+        errors = validation_errors(validator, raw)
+        if errors:
+            raise SchemaValidationError(
+                f"response of {call.access_path} breaks its output schema: {'; '.join(errors)}",
+                errors=errors,
+                subject="response",
+            )
+    records = locate_records(raw, endpoint.records_path)
+    return project_records(records, endpoint, call.selected_fields)
 
 
 def locate_records(raw: Any, records_path: Sequence[str] | None) -> list[dict[str, Any]]:

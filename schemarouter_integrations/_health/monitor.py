@@ -20,6 +20,7 @@ is logged (a warning for the first failure of a streak, then info) and published
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import anyio
@@ -27,21 +28,27 @@ import anyio.lowlevel
 from anyio.abc import TaskStatus
 
 from ..errors import ConfigurationError
-from .probes import ProbeEntry, run_probe
+from .probes import ProbeEntry, ProbeOutcome, run_probe
 
 if TYPE_CHECKING:
-    from .._execution.executor import Sleep
-    from .service import HealthService
+    from .._execution import Sleep
 
-logger = logging.getLogger("schemarouter_integrations._health")
+Recorder = Callable[[ProbeEntry, ProbeOutcome], Awaitable[None]]
+"""Applies one probe outcome (the health service's ``record``)."""
+
+logger = logging.getLogger("schemarouter_integrations.health")
 
 
 class HealthMonitor:
-    """One monitor run: a loop of probe rounds with bounded concurrency."""
+    """One monitor run: a loop of probe rounds with bounded concurrency.
+
+    *probes* returns the probes to run in a round; *record* applies each outcome.
+    """
 
     def __init__(
         self,
-        service: HealthService,
+        probes: Callable[[], list[ProbeEntry]],
+        record: Recorder,
         *,
         interval_seconds: float,
         probe_timeout_seconds: float,
@@ -56,7 +63,8 @@ class HealthMonitor:
                 raise ConfigurationError(f"{name} must be a positive number of seconds, got {value!r}")
         if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
             raise ConfigurationError(f"max_concurrency must be an integer >= 1, got {max_concurrency!r}")
-        self.service = service
+        self._probes = probes
+        self._record = record
         self.interval_seconds = float(interval_seconds)
         self.probe_timeout_seconds = float(probe_timeout_seconds)
         self.max_concurrency = max_concurrency
@@ -77,7 +85,7 @@ class HealthMonitor:
 
     async def run_round(self) -> int:
         """Run every fresh probe once (at most ``max_concurrency`` at a time); how many ran."""
-        entries = self.service.runnable_probes()
+        entries = self._probes()
         async with anyio.create_task_group() as group:
             for entry in entries:
                 group.start_soon(self._probe, entry, name=f"schemarouter-probe:{entry.access_path}")
@@ -88,6 +96,6 @@ class HealthMonitor:
         try:
             async with self._limiter:
                 outcome = await run_probe(entry.probe, self.probe_timeout_seconds)
-            await self.service.record(entry, outcome)
+            await self._record(entry, outcome)
         except Exception:  # defensive: recording must not take the round down
             logger.exception("recording the probe of %s failed", entry.access_path)

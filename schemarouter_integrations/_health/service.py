@@ -1,58 +1,49 @@
-"""Health service: probe registration, the router's background tasks and what probes change.
+"""Health service: which trusted probes watch which access paths, and what their outcomes change.
 
-``async with router:`` calls :meth:`HealthService.open`, which enters the router's own anyio
-task group and runs the availability store's lifecycle (``start``/``aclose``) in a task of
-it; the monitor then runs as another task of that group, so routers, stores and monitors
-can be started and stopped in any order. A monitor started outside ``async with router:``
-gets a task group of its own, entered by ``start`` and exited by ``stop`` through an
-:class:`~contextlib.AsyncExitStack`, so both must run in the same task. Starting a running
-monitor raises :class:`~schemarouter_integrations.errors.LifecycleError` (also a
-``RuntimeError``).
+A probe's outcome changes availability only through the availability service: a success
+reopens the path at once (``route.available``), a failure cools it down like a failed
+invocation, growing with the streak (``route.unavailable``). Each run is also published as
+a ``health.probe`` event.
 """
 
 from __future__ import annotations
 
 import logging
-from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
-import anyio
-from anyio.abc import TaskGroup, TaskStatus
-
+from .._availability import Availability
 from .._callables import call_problem
-from .._inspection import HealthSnapshot, ProbeSnapshot
-from ..errors import LifecycleError, PolicyViolationError, RegistrationError
-from ..events import HealthProbeEvent, RouteAvailableEvent, RouteUnavailableEvent
-from .monitor import HealthMonitor
+from .._execution.sinks import EventBus
+from .._inspection import ProbeSnapshot
+from .._registry import Registry, RouteRef
+from ..errors import PolicyViolationError, RegistrationError
+from ..events import HealthProbeEvent
 from .probes import Probe, ProbeEntry, ProbeOutcome
 
-if TYPE_CHECKING:
-    from .._execution.executor import Sleep
-    from .._router import SchemaRouter
+__all__ = ["HealthService"]
 
-__all__ = ["HealthService", "Probe", "ProbeEntry"]
-
-logger = logging.getLogger("schemarouter_integrations._health")
+logger = logging.getLogger("schemarouter_integrations.health")
 
 
 class HealthService:
-    """Owns the probes and the monitor of one router."""
+    """Owns the probes of one router and applies their outcomes."""
 
-    def __init__(self, router: SchemaRouter, *, sleep: Sleep | None = None) -> None:
-        self.router = router
+    def __init__(
+        self,
+        registry: Registry,
+        availability: Availability,
+        events: EventBus,
+        clock: Callable[[], float],
+    ) -> None:
+        self.registry = registry
+        self.availability = availability
+        self.events = events
+        self.clock = clock
         self.probes: dict[str, ProbeEntry] = {}
-        self._sleep = sleep
-        self._background: tuple[AsyncExitStack, TaskGroup] | None = None
-        self._store_scope: anyio.CancelScope | None = None
-        self._monitor: HealthMonitor | None = None
-        self._monitor_scope: anyio.CancelScope | None = None
-        self._monitor_done: anyio.Event | None = None
-        self._monitor_stack: AsyncExitStack | None = None
 
-    # -- probes ----------------------------------------------------------------------
     def register_probe(self, tool: str, endpoint: str, probe: Probe) -> None:
         """Attach a trusted probe to a read_only=True path; replaces an earlier one."""
-        spec = self.router.registry.tool(tool)
+        spec = self.registry.tool(tool)
         if spec is None:
             raise RegistrationError(f"cannot probe {tool}.{endpoint}: no such tool")
         target = spec.endpoint(endpoint)
@@ -72,7 +63,7 @@ class HealthService:
 
     def stale_reason(self, entry: ProbeEntry) -> str | None:
         """Why *entry* no longer runs, or None while it still matches its contract."""
-        spec = self.router.registry.tool(entry.tool)
+        spec = self.registry.tool(entry.tool)
         if spec is None:
             return "the tool was removed"
         if spec.fingerprint != entry.tool_fingerprint:
@@ -102,171 +93,54 @@ class HealthService:
 
     async def record(self, entry: ProbeEntry, outcome: ProbeOutcome) -> None:
         """Apply one probe outcome: clear or extend the cooldown and publish events."""
-        router = self.router
         path = entry.access_path
         entry.runs += 1
-        entry.last_run = router.clock()
+        entry.last_run = self.clock()
         entry.last_outcome = outcome.verdict
         entry.last_error = outcome.error
         entry.last_duration_ms = outcome.duration_ms
-        route = self._route(entry)
+        route = self.registry.identity(entry.tool, entry.endpoint)
         if self.is_stale(entry):  # the contract changed while it ran: availability untouched
-            await router.events.publish(
-                HealthProbeEvent(**route, ok=outcome.ok, error=outcome.error, duration_ms=outcome.duration_ms)
-            )
+            await self._publish_probe(route, outcome)
             return
         if outcome.ok:
             entry.consecutive_failures = 0
-            cleared = router.cooldowns.record_success(path)
-            await router.events.publish(HealthProbeEvent(**route, ok=True, duration_ms=outcome.duration_ms))
-            if cleared:
+            reopened = self.availability.reopened(route, reason="health probe succeeded")
+            await self._publish_probe(route, outcome)
+            if reopened is not None:
                 logger.info("health probe of %s succeeded; the path is open again", path)
-                await router.events.publish(RouteAvailableEvent(**route, reason="health probe succeeded"))
+                await self.events.publish(reopened)
             return
         entry.consecutive_failures += 1
-        mark = router.cooldowns.record_failure(
-            path, reason=f"health probe {outcome.verdict}: {outcome.error}"
+        unavailable = self.availability.probe_failed(
+            route, reason=f"health probe {outcome.verdict}: {outcome.error}"
         )
-        left = round(max(mark.until - router.clock(), 0.0), 6)
         logger.log(
             logging.WARNING if entry.consecutive_failures == 1 else logging.INFO,
             "health probe of %s %s (%s); cooled down for %.1fs",
             path,
             "timed out" if outcome.verdict == "timeout" else "failed",
             outcome.error,
-            left,
+            unavailable.cooldown_seconds,
         )
-        await router.events.publish(
+        await self._publish_probe(route, outcome, cooldown_seconds=unavailable.cooldown_seconds)
+        await self.events.publish(unavailable)
+
+    async def _publish_probe(
+        self, route: RouteRef, outcome: ProbeOutcome, *, cooldown_seconds: float | None = None
+    ) -> None:
+        await self.events.publish(
             HealthProbeEvent(
-                **route,
-                ok=False,
+                **route.fields(),
+                ok=outcome.ok,
                 error=outcome.error,
                 duration_ms=outcome.duration_ms,
-                cooldown_seconds=left,
+                cooldown_seconds=cooldown_seconds,
             )
         )
-        await router.events.publish(
-            RouteUnavailableEvent(**route, cooldown_seconds=left, failures=mark.failures, reason=mark.reason)
-        )
 
-    def _route(self, entry: ProbeEntry) -> dict[str, Any]:
-        return self.router.registry.identity(entry.tool, entry.endpoint)
-
-    # -- background tasks ------------------------------------------------------------
-    async def open(self) -> None:
-        """Enter the router's task group and start the availability store in it.
-
-        Returns once the store has started (a shared store has made its first attempt to
-        load the marks). No-op when already open.
-        """
-        if self._background is not None:
-            return
-        stack = AsyncExitStack()
-        group = await stack.enter_async_context(anyio.create_task_group())
-        try:
-            await group.start(self._run_store, name="schemarouter-store")
-        except BaseException:
-            group.cancel_scope.cancel()
-            await stack.aclose()
-            raise
-        self._background = (stack, group)
-
-    async def close(self) -> None:
-        """Stop the monitor, then the store, then leave the router's task group."""
-        try:
-            await self.stop()
-        finally:
-            background, self._background = self._background, None
-            if background is not None:
-                stack, group = background
-                if self._store_scope is not None:
-                    self._store_scope.cancel()
-                group.cancel_scope.cancel()
-                await stack.aclose()  # exited directly: it must be the innermost scope here
-
-    async def _run_store(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-        store = self.router.availability_store
-        with anyio.CancelScope() as scope:
-            self._store_scope = scope
-            await store.start()
-            task_status.started()
-            try:
-                await anyio.sleep_forever()
-            finally:
-                await store.aclose()  # in this task, so the store's own task group unwinds here
-
-    # -- the monitor -----------------------------------------------------------------
-    @property
-    def monitor_running(self) -> bool:
-        return self._monitor is not None
-
-    @property
-    def monitor(self) -> HealthMonitor | None:
-        return self._monitor
-
-    async def start(
-        self, *, interval_seconds: float, probe_timeout_seconds: float, max_concurrency: int
-    ) -> None:
-        """Start the monitor in the background; its first round begins at once.
-
-        Raises :class:`LifecycleError` when the monitor is already running and
-        :class:`~schemarouter_integrations.errors.ConfigurationError` for a non-positive
-        interval or timeout or a concurrency below 1.
-        """
-        if self._monitor is not None:
-            raise LifecycleError("the health monitor is already running; stop it before starting it again")
-        monitor = HealthMonitor(
-            self,
-            interval_seconds=interval_seconds,
-            probe_timeout_seconds=probe_timeout_seconds,
-            max_concurrency=max_concurrency,
-            sleep=self._sleep or self.router.sleep,
-        )
-        stack: AsyncExitStack | None = None
-        if self._background is not None:
-            group = self._background[1]
-        else:
-            stack = AsyncExitStack()
-            group = await stack.enter_async_context(anyio.create_task_group())
-        done = anyio.Event()
-        try:
-            await group.start(self._run_monitor, monitor, done, name="schemarouter-health-monitor")
-        except BaseException:
-            if stack is not None:
-                group.cancel_scope.cancel()
-                await stack.aclose()
-            raise
-        self._monitor, self._monitor_done, self._monitor_stack = monitor, done, stack
-
-    async def _run_monitor(
-        self,
-        monitor: HealthMonitor,
-        done: anyio.Event,
-        *,
-        task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
-    ) -> None:
-        try:
-            with anyio.CancelScope() as scope:
-                self._monitor_scope = scope
-                await monitor.run(task_status=task_status)
-        finally:
-            done.set()
-
-    async def stop(self) -> None:
-        """Stop the monitor and wait for its tasks to end (no-op when it is not running)."""
-        scope, done, stack = self._monitor_scope, self._monitor_done, self._monitor_stack
-        self._monitor = self._monitor_scope = self._monitor_done = self._monitor_stack = None
-        if scope is None or done is None:
-            return
-        scope.cancel()
-        with anyio.CancelScope(shield=True):
-            await done.wait()
-        if stack is not None:
-            await stack.aclose()  # the monitor's own task group (started outside async with)
-
-    # -- inspection ------------------------------------------------------------------
-    def snapshot(self) -> HealthSnapshot:
-        monitor = self._monitor
+    def probe_snapshots(self) -> dict[str, ProbeSnapshot]:
+        """What is known about every registered probe, by access path."""
         probes = {}
         for path, entry in sorted(self.probes.items()):
             reason = self.stale_reason(entry)
@@ -281,11 +155,4 @@ class HealthService:
                 stale=reason is not None,
                 stale_reason=reason,
             )
-        return HealthSnapshot(
-            monitor_running=monitor is not None,
-            interval_seconds=monitor.interval_seconds if monitor else None,
-            probe_timeout_seconds=monitor.probe_timeout_seconds if monitor else None,
-            max_concurrency=monitor.max_concurrency if monitor else None,
-            probes=probes,
-            store=self.router.availability_store.status(),
-        )
+        return probes

@@ -20,6 +20,7 @@ from pydantic import (
 
 from .._contracts.base import NOT_GIVEN, Contract, with_first
 from .._contracts.fingerprint import canonical_json
+from .._registry.routes import RouteRef
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -124,6 +125,11 @@ class ToolCall(Contract):
     def access_path(self) -> str:
         """``"tool.endpoint"``."""
         return f"{self.tool}.{self.endpoint}"
+
+    @property
+    def ref(self) -> RouteRef:
+        """The route this call runs on, as route events name it."""
+        return RouteRef(self.tool, self.endpoint, self.provider, self.access_mode)
 
 
 class Rejection(BaseModel):

@@ -1,7 +1,7 @@
 """Registration: contracts, bindings and the indexes planning reads."""
 
 from .registry import Binding, BindingState, Invoker, Registry, SurfaceIndex
-from .routes import FieldMatch, Route, surface_key
+from .routes import FieldMatch, Route, RouteRef, surface_key
 
 __all__ = [
     "Binding",
@@ -10,6 +10,7 @@ __all__ = [
     "Invoker",
     "Registry",
     "Route",
+    "RouteRef",
     "SurfaceIndex",
     "surface_key",
 ]

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from .._callables import call_problem
 from .._contracts import ToolSpec
 from ..errors import RegistrationError
-from .routes import Route, is_unspaced, surface_key
+from .routes import Route, RouteRef, is_unspaced, surface_key
 
 Invoker = Callable[[Any], Awaitable[Any]]
 BindingState = Literal["ready", "unbound", "stale", "orphaned"]
@@ -95,15 +95,10 @@ class Registry:
     def tools(self) -> dict[str, ToolSpec]:
         return dict(self._tools)
 
-    def identity(self, tool: str, endpoint: str) -> dict[str, Any]:
-        """``tool``, ``endpoint``, ``provider`` and ``access_mode`` of a path, for route events."""
+    def identity(self, tool: str, endpoint: str) -> RouteRef:
+        """Tool, endpoint, provider and access mode of a path, as route events name it."""
         spec = self._tools.get(tool)
-        return {
-            "tool": tool,
-            "endpoint": endpoint,
-            "provider": spec.provider if spec else None,
-            "access_mode": spec.access_mode if spec else None,
-        }
+        return RouteRef(tool, endpoint, spec.provider if spec else None, spec.access_mode if spec else None)
 
     def route(self, path: str) -> Route | None:
         return self._routes.get(path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from jsonschema.protocols import Validator
 
@@ -25,6 +25,29 @@ def surface_key(text: str) -> str:
 
 def is_unspaced(key: str) -> bool:
     return any(is_unspaced_char(ch) for ch in key)
+
+
+@dataclass(frozen=True, slots=True)
+class RouteRef:
+    """Who an access path is, as route events name it: tool, endpoint, provider, access mode."""
+
+    tool: str
+    endpoint: str
+    provider: str | None = None
+    access_mode: str | None = None
+
+    @property
+    def path(self) -> str:
+        return f"{self.tool}.{self.endpoint}"
+
+    def fields(self) -> dict[str, Any]:
+        """The identity as the keyword arguments of a route event."""
+        return {
+            "tool": self.tool,
+            "endpoint": self.endpoint,
+            "provider": self.provider,
+            "access_mode": self.access_mode,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a test that hides 
 
 __all__ = ["RedisAvailabilityStore"]
 
-logger = logging.getLogger("schemarouter_integrations.stores._redis")
+logger = logging.getLogger("schemarouter_integrations.stores.redis")
 
 
 class RedisAvailabilityStore(AvailabilityStore):

@@ -140,7 +140,7 @@ async def test_api_key_stays_out_of_errors_events_and_tracebacks_when_every_rout
         str(error.exception),
         repr(error.exception),
         "".join(traceback.format_exception(error.exception)),
-        *("".join(traceback.format_exception(a.error)) for a in attempts),
+        *("".join(traceback.format_exception(a.exception)) for a in attempts),
         *(event.model_dump_json() for event in events),
         snapshot,
     ]

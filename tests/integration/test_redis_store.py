@@ -168,7 +168,7 @@ async def test_peer_grace_lets_the_recording_router_retry_first(redis_server: Re
 async def test_routers_keep_routing_on_their_local_view_while_redis_is_down(
     redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="schemarouter_integrations.stores._redis")
+    caplog.set_level(logging.WARNING, logger="schemarouter_integrations.stores.redis")
     router = router_on(redis_server, down=("mp_api",))
     async with router:
         redis_server.stop()

@@ -17,7 +17,7 @@ from schemarouter_integrations import (
     ToolSpec,
 )
 from schemarouter_integrations._contracts import schemas
-from schemarouter_integrations._execution import executor
+from schemarouter_integrations._execution import projection
 
 pytestmark = pytest.mark.anyio
 
@@ -123,7 +123,7 @@ async def test_output_validator_is_compiled_once_for_many_runs(monkeypatch: pyte
             handed_out.append(validator)
         return validator
 
-    monkeypatch.setattr(executor, "compiled_validator", spying)
+    monkeypatch.setattr(projection, "compiled_validator", spying)
     router = SchemaRouter()
     router.register(provider_b(output_schema=output_schema), answering({"data": [RAW_RECORD]}))
 

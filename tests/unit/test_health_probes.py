@@ -99,7 +99,7 @@ async def test_failed_probe_on_a_healthy_path_cools_it_before_a_user_pays() -> N
 async def test_probe_that_raises_is_a_failure_and_the_monitor_goes_on(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="schemarouter_integrations._health")
+    caplog.set_level(logging.WARNING, logger="schemarouter_integrations.health")
     router, sleep, _ = health_router()
     router.mark_access_unavailable("mp_api", "search")
     router.register_health_probe("mp_api", "search", FakeProbe(OSError("no route to host"), True))

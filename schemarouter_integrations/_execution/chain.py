@@ -1,0 +1,243 @@
+"""The fallback chain: where and why a run moves on from one route to the next.
+
+A run walks the steps that passed preflight in order. Each step is one logical call:
+budget first, then attempts with backoff. How an attempt's error is treated is decided by
+one predicate, :func:`falls_back`: an :class:`InvocationUnavailableError` from the invoker
+is retried while the endpoint's ``RetryPolicy`` allows, then cools the route down
+(``route.unavailable``) and hands over to the next step (``tool.fallback``). Any other
+error - validation, policy, budget, a 4xx, an invoker bug - ends the run at once, and so
+does cancellation. A call ends as a typed outcome, :class:`Answered` or
+:class:`Unavailable`; a route that cannot run at all is a :class:`Skip`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .._availability import Availability
+from .._planning import ToolCall
+from .._registry import Invoker, Registry
+from ..errors import (
+    AllRoutesUnavailableError,
+    BudgetExceededError,
+    InvocationUnavailableError,
+    InvokerCrashedError,
+    NoRouteError,
+    SchemaRouterError,
+)
+from ..events import (
+    RoutePrunedEvent,
+    RouterEvent,
+    ToolEndEvent,
+    ToolErrorEvent,
+    ToolFallbackEvent,
+    ToolRetryEvent,
+    ToolStartEvent,
+)
+from .budget import BudgetMeter
+from .context import RunContext
+from .preflight import Skip, Step
+from .projection import records_of
+from .retry import backoff_seconds
+
+Sleep = Callable[[float], Awaitable[None]]
+FallbackReason = Literal["unavailable", "binding_unavailable"]
+
+
+def falls_back(error: BaseException) -> bool:
+    """The one rule: only an invoker's :class:`InvocationUnavailableError` is retried,
+    cools its route down and moves on to the next route."""
+    return isinstance(error, InvocationUnavailableError)
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The call succeeded: its records, validated and projected to canonical names."""
+
+    records: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Unavailable:
+    """The call's retries are exhausted (or a Retry-After hint is too long to wait for)."""
+
+    error: InvocationUnavailableError
+
+
+class ChainRunner:
+    """Runs the steps of one plan until one answers."""
+
+    def __init__(
+        self, registry: Registry, availability: Availability, *, sleep: Sleep, rng: random.Random | None
+    ) -> None:
+        self.registry = registry
+        self.availability = availability
+        self.sleep = sleep
+        self.rng = rng
+
+    async def run(self, steps: list[Step], meter: BudgetMeter, ctx: RunContext) -> AsyncIterator[RouterEvent]:
+        """Yield the chain's events; on return ``ctx.winner`` and ``ctx.records`` are set.
+
+        Bindings and contracts are checked again at call time, since they may change while
+        the run goes on. An unbound primary hands over to the next route with
+        ``tool.fallback`` (reason ``binding_unavailable``). A later route that lost its
+        binding or contract during the run is skipped with ``route.pruned``; it never
+        started, so the next ``tool.fallback`` still leaves the route that ran and failed.
+        """
+        left: ToolCall | None = None  # the route the next tool.fallback leaves
+        reason: FallbackReason = "unavailable"
+        for position, step in enumerate(steps):
+            call, last = step.call, position + 1 == len(steps)
+            invoker = self._ready_invoker(step)
+            if isinstance(invoker, Skip):
+                if position == 0 and not last:
+                    left, reason = call, "binding_unavailable"
+                    continue
+                if position > 0:
+                    yield ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=invoker.reason)
+                if last:
+                    raise _no_binding(call, ctx)
+                continue
+            meter.charge_call(call.access_path, step.endpoint.cost_units)
+            if left is not None:
+                yield ctx.event(ToolFallbackEvent, **_fallback(left, call, reason))
+            ctx.route.append(call.access_path)
+            outcome: Answered | Unavailable | None = None
+            async for item in self._call(step, invoker, meter, ctx):
+                if isinstance(item, Answered | Unavailable):
+                    outcome = item
+                else:
+                    yield item
+            if isinstance(outcome, Answered):
+                ctx.winner, ctx.records = call, outcome.records
+                return
+            left, reason = call, "unavailable"
+        raise AllRoutesUnavailableError(
+            f"every route was unavailable: {', '.join(ctx.route)}", attempts=ctx.failed_attempts()
+        )
+
+    def _ready_invoker(self, step: Step) -> Invoker | Skip:
+        """The invoker bound to the contract *step* was checked against, or why there is none."""
+        call = step.call
+        spec = self.registry.tool(call.tool)
+        if spec is None:
+            return Skip(f"tool {call.tool!r} was removed during the run")
+        if spec is not step.spec:
+            return Skip(f"the contract of {call.tool!r} was registered again during the run")
+        binding = self.registry.binding(call.tool)
+        if binding is None or binding.fingerprint != call.tool_fingerprint:
+            return Skip(f"binding is {self.registry.binding_state(call.tool)}: it changed during the run")
+        return binding.invoker
+
+    async def _call(
+        self, step: Step, invoker: Invoker, meter: BudgetMeter, ctx: RunContext
+    ) -> AsyncIterator[RouterEvent | Answered | Unavailable]:
+        """One call, charged already: attempts with backoff, then its records; ends with the outcome."""
+        call, endpoint, path = step.call, step.endpoint, step.call.access_path
+        yield ctx.event(
+            ToolStartEvent,
+            **call.ref.fields(),
+            scope=call.scope,
+            arguments=dict(call.arguments),
+            server_projection=dict(call.server_projection),
+        )
+        started = time.perf_counter()
+        attempt = 1
+        while True:
+            try:
+                raw = invoker(call)
+                if inspect.isawaitable(raw):
+                    raw = await raw
+                break
+            except Exception as exc:
+                ctx.attempt(path, attempt, exc)
+                if not falls_back(exc):
+                    yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=False))
+                    if isinstance(exc, SchemaRouterError):
+                        raise
+                    raise InvokerCrashedError(f"{path} raised {type(exc).__name__}: {exc}") from exc
+                assert isinstance(exc, InvocationUnavailableError)
+                retry = endpoint.retry
+                too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
+                if attempt >= retry.max_attempts or too_long:
+                    yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=True))
+                    yield self.availability.invocation_failed(call.ref, exc, stamp=ctx.event)
+                    yield Unavailable(exc)
+                    return
+                try:
+                    meter.charge_attempt(path, endpoint.cost_units)
+                except BudgetExceededError:
+                    yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=True))
+                    raise
+                delay = backoff_seconds(retry, attempt, retry_after=exc.retry_after, rng=self.rng)
+                yield ctx.event(
+                    ToolRetryEvent,
+                    **call.ref.fields(),
+                    attempt=attempt + 1,
+                    delay_seconds=delay,
+                    error=str(exc),
+                )
+                await self.sleep(delay)
+                attempt += 1
+        try:
+            records = records_of(call, endpoint, raw)
+        except SchemaRouterError as exc:  # the answer broke its contract: no fallback either
+            ctx.attempt(path, attempt, exc)
+            yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=False))
+            raise
+        ctx.attempt(path, attempt)
+        reopened = self.availability.reopened(call.ref, reason="invocation succeeded", stamp=ctx.event)
+        if reopened is not None:
+            yield reopened
+        yield ctx.event(
+            ToolEndEvent,
+            **call.ref.fields(),
+            records=len(records),
+            attempts=attempt,
+            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+        yield Answered(records)
+
+
+def _tool_error(call: ToolCall, exc: BaseException, attempts: int, *, retryable: bool) -> dict[str, Any]:
+    return {
+        **call.ref.fields(),
+        "error_type": type(exc).__name__,
+        "error": str(exc),
+        "attempts": attempts,
+        "retryable": retryable,
+    }
+
+
+def _fallback(source: ToolCall, target: ToolCall, reason: FallbackReason) -> dict[str, Any]:
+    return {
+        "from_tool": source.tool,
+        "from_endpoint": source.endpoint,
+        "to_tool": target.tool,
+        "to_endpoint": target.endpoint,
+        "from_provider": source.provider,
+        "to_provider": target.provider,
+        "from_access_mode": source.access_mode,
+        "to_access_mode": target.access_mode,
+        "scope": target.scope,
+        "same_provider": bool(source.provider) and source.provider == target.provider,
+        "reason": reason,
+    }
+
+
+def _no_binding(call: ToolCall, ctx: RunContext) -> SchemaRouterError:
+    failed = ctx.failed_attempts()
+    if failed:
+        return AllRoutesUnavailableError(
+            f"every route was unavailable; the last one, {call.access_path}, has no ready binding",
+            attempts=failed,
+        )
+    return NoRouteError(
+        f"{call.access_path} has no invoker bound to its current contract and no bound "
+        "alternative is left in the chain"
+    )
