@@ -10,18 +10,20 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry
 
+from .._lru import LruCache
 from .fingerprint import fingerprint_of
 from .references import reference_problem
 
-_VALIDATORS: dict[str, Validator] = {}
-_MAX_CACHED = 4096
+_VALIDATORS: LruCache[str, Validator] = LruCache(4096)
+"""Compiled validators by schema fingerprint (or caller's key); pure memo, least recently used leave."""
 MAX_SCHEMA_DEPTH = 64
 """Deepest nesting of objects and arrays a contract schema may have (real schemas stay far below)."""
 
 _NO_RETRIEVAL: Registry[Any] = Registry()
 """References resolve inside the schema only: validation never fetches anything."""
 
-_CHECKED: set[str] = set()
+_CHECKED: LruCache[str, bool] = LruCache(4096)
+"""Fingerprints of schemas already found valid."""
 
 
 def check_schema(schema: dict[str, Any], *, what: str) -> None:
@@ -39,7 +41,7 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
         key = fingerprint_of(schema)
     except ValueError as exc:
         raise ValueError(f"{what} is not JSON data: {exc}") from None
-    if key in _CHECKED:
+    if _CHECKED.get(key):
         return
     problem = _json_data_problem(schema)
     if problem is not None:
@@ -53,22 +55,18 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
     problem = reference_problem(schema)
     if problem is not None:
         raise ValueError(f"{what} is not usable: {problem}")
-    if len(_CHECKED) >= _MAX_CACHED:
-        _CHECKED.clear()
-    _CHECKED.add(key)
+    _CHECKED.put(key, True)
 
 
 def compiled_validator(schema: dict[str, Any], key: str | None = None) -> Validator:
     """Return a validator for *schema*, compiled once per *key* (default: its fingerprint)."""
     cache_key = key if key is not None else fingerprint_of(schema)
-    validator = _VALIDATORS.get(cache_key)
-    if validator is None:
-        cls = validator_for(schema, default=jsonschema.Draft202012Validator)
-        validator = cls(schema, registry=_NO_RETRIEVAL, format_checker=cls.FORMAT_CHECKER)
-        if len(_VALIDATORS) >= _MAX_CACHED:
-            _VALIDATORS.clear()
-        _VALIDATORS[cache_key] = validator
-    return validator
+    return _VALIDATORS.get_or_put(cache_key, lambda: _compile(schema))
+
+
+def _compile(schema: dict[str, Any]) -> Validator:
+    cls = validator_for(schema, default=jsonschema.Draft202012Validator)
+    return cls(schema, registry=_NO_RETRIEVAL, format_checker=cls.FORMAT_CHECKER)
 
 
 def validation_errors(validator: Validator, instance: Any, *, limit: int = 5) -> list[str]:

@@ -65,21 +65,12 @@ class Ordering:
                 yield candidate
 
 
-def ordering_for(registry: Registry, need: tuple[str, ...]) -> Ordering:
-    """The cached :class:`Ordering` for the semantic ids *need* (rebuilt after any registry change).
+def build_ordering(registry: Registry, need: tuple[str, ...]) -> Ordering:
+    """The :class:`Ordering` of every route for the semantic ids *need*.
 
-    The ranking depends on the semantic ids only, not on the surfaces that named them.
+    The ranking depends on the semantic ids only, not on the surfaces that named them; the
+    planner keeps orderings in its cache until the contracts change.
     """
-    key = ("ordering", need)
-    cached = registry.cache.get(key)
-    if isinstance(cached, Ordering):
-        return cached
-    ordering = _build(registry, need)
-    registry.cache[key] = ordering
-    return ordering
-
-
-def _build(registry: Registry, need: tuple[str, ...]) -> Ordering:
     keys = [(sid, surface_key(sid)) for sid in need]
     ordering = Ordering()
     scored: list[tuple[tuple[int, float, str, str], Candidate]] = []

@@ -25,15 +25,15 @@ from typing import Any
 
 from .._contracts.schemas import validation_errors
 from .._registry import FieldMatch, Registry, Route
+from .cache import PlanningCache
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
 from .need import Need, need_from_fields, need_from_query
-from .ordering import Candidate, Ordering, ordering_for
+from .ordering import Candidate, Ordering, build_ordering
 
 CooldownView = Callable[[str], float | None]
 """Seconds of cooldown left for an access path, or ``None`` when it is available."""
 
 Rejections = list[tuple[str, str, str]]
-_MAX_VERDICTS = 256
 
 
 class _Walk:
@@ -48,6 +48,7 @@ class _Walk:
     ) -> None:
         self.request = request
         self.registry = registry
+        self.cache = registry.derived(PlanningCache)
         self.cooldown_left = cooldown_left
         self.executable_only = executable_only
         self.arguments_key = request.arguments_key
@@ -88,22 +89,18 @@ class _Walk:
         return self.argument_problem(route)
 
     def argument_problem(self, route: Route) -> str | None:
-        verdicts = route.argument_verdicts
-        if self.arguments_key in verdicts:
-            return verdicts[self.arguments_key]
+        """Why *route* refuses the request's arguments (None: it takes them), remembered per
+        route and arguments until the contracts change."""
+        key = (route.path, self.arguments_key)
+        return self.cache.verdicts.get_or_put(key, lambda: self._judge_arguments(route))
+
+    def _judge_arguments(self, route: Route) -> str | None:
         arguments = self.request.arguments
-        verdict: str | None = None
         dropped = sorted(set(arguments) - route.argument_names)
         if dropped:
-            verdict = f"does not accept argument(s) {dropped}; dropping them would answer another question"
-        else:
-            errors = validation_errors(route.argument_validator(), arguments, limit=1)
-            if errors:
-                verdict = f"arguments do not fit its input schema ({errors[0]})"
-        if len(verdicts) >= _MAX_VERDICTS:
-            verdicts.clear()
-        verdicts[self.arguments_key] = verdict
-        return verdict
+            return f"does not accept argument(s) {dropped}; dropping them would answer another question"
+        errors = validation_errors(route.argument_validator(), arguments, limit=1)
+        return f"arguments do not fit its input schema ({errors[0]})" if errors else None
 
 
 def compile_plan(
@@ -114,9 +111,9 @@ def compile_plan(
     executable_only: bool = False,
 ) -> Plan:
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
-    need = _need(request, registry)
-    ordering = ordering_for(registry, need.sids)
     walk = _Walk(request, registry, cooldown_left, executable_only)
+    need = _need(request, walk)
+    ordering = walk.cache.orderings.get_or_put(need.sids, lambda: build_ordering(registry, need.sids))
     walk.rejected.extend(ordering.not_serving)
     preferred = request.preferred_tools
 
@@ -138,17 +135,11 @@ def compile_plan(
     )
 
 
-def _need(request: PlanRequest, registry: Registry) -> Need:
+def _need(request: PlanRequest, walk: _Walk) -> Need:
+    index = walk.registry.index
     if request.fields is not None:
-        return need_from_fields(request.fields, registry.index)
-    key = ("need", request.query)
-    cached = registry.cache.get(key)
-    if isinstance(cached, Need):
-        return cached
-    need = need_from_query(request.query, registry.index)
-    if len(registry.cache) < 4096:
-        registry.cache[key] = need
-    return need
+        return need_from_fields(request.fields, index)
+    return walk.cache.needs.get_or_put(request.query, lambda: need_from_query(request.query, index))
 
 
 def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
@@ -207,15 +198,8 @@ def _cached_call(candidate: Candidate, need: Need, walk: _Walk, scope: CallScope
     *need* carries the surfaces as well as the semantic ids, since evidence records them.
     """
     preferred = candidate.tool in walk.request.preferred_tools
-    key = ("call", candidate.route.path, need, walk.arguments_key, scope, preferred)
-    cache = walk.registry.cache
-    call = cache.get(key)
-    if isinstance(call, ToolCall):
-        return call
-    call = _tool_call(candidate, need, walk.request, scope)
-    if len(cache) < 8192:
-        cache[key] = call
-    return call
+    key = (candidate.route.path, need, walk.arguments_key, scope, preferred)
+    return walk.cache.calls.get_or_put(key, lambda: _tool_call(candidate, need, walk.request, scope))
 
 
 def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: CallScope) -> ToolCall:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 from .._callables import call_problem
 from .._contracts import ToolSpec
@@ -13,6 +13,7 @@ from .routes import Route, RouteRef, is_unspaced, surface_key
 
 Invoker = Callable[[Any], Awaitable[Any]]
 BindingState = Literal["ready", "unbound", "stale", "orphaned"]
+D = TypeVar("D")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +55,7 @@ class Registry:
         self._routes: dict[str, Route] = {}
         self._index: SurfaceIndex | None = None
         self.version = 0
-        self.cache: dict[object, object] = {}
-        """Derived data keyed by its inputs (planning orderings); cleared on every contract change."""
+        self._derived: dict[Callable[[], object], object] = {}
 
     # -- contracts -------------------------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -112,9 +112,21 @@ class Registry:
             self._index = SurfaceIndex(list(self._routes.values()))
         return self._index
 
+    def derived(self, kind: Callable[[], D]) -> D:
+        """The registry's instance of *kind*: state derived from the contracts (the planning
+        cache), created on first use and dropped on every contract change."""
+        state = self._derived.get(kind)
+        if state is None:
+            state = self._derived[kind] = kind()
+        return cast(D, state)
+
+    def drop_derived(self) -> None:
+        """Forget every derived state (the contracts changed, or a benchmark wants a cold plan)."""
+        self._derived.clear()
+
     def _changed(self) -> None:
         self._index = None
-        self.cache.clear()
+        self.drop_derived()
         self.version += 1
 
     # -- bindings --------------------------------------------------------------------

@@ -74,7 +74,6 @@ class Route:
     provider: str | None = None
     projection_bonus: int = 0
     argument_names: frozenset[str] = frozenset()
-    argument_verdicts: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
