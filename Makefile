@@ -23,6 +23,7 @@ demo: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check schemarouter_integrations
+	$(BIN)/lint-imports
 
 typecheck: setup
 	$(BIN)/mypy schemarouter_integrations
