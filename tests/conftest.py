@@ -1,8 +1,13 @@
-"""Shared test configuration: the anyio backend and the real-server fixtures."""
+"""Shared test configuration: the anyio backend, the real-server fixtures and the fixtures
+that unit and integration tests both use."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+
+from tests.support.llamaindex import CapturingHandler, capturing
 
 pytest_plugins = ["tests.servers.fixtures"]
 
@@ -10,3 +15,10 @@ pytest_plugins = ["tests.servers.fixtures"]
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture
+def captured() -> Iterator[CapturingHandler]:
+    """Every LlamaIndex instrumentation event on the root dispatcher during the test."""
+    with capturing() as handler:
+        yield handler
