@@ -7,27 +7,27 @@ Runs offline: ``.venv/bin/python cookbook/langchain_agent.py``.
   ``InvocationUnavailableError``, as the HTTP adapter does for a refused connection).
 * The model sees one tool, ``materials``, with the arguments ``query`` and ``formula``;
   the fallback scope and the budget are the application's settings.
-* A scripted chat model stands in for a real one so the example needs no key or network;
-  replace ``ScriptedChemist()`` with any tool-calling chat model (``init_chat_model(...)``).
+* A scripted chat model (``cookbook/scripted_langchain.py``) stands in for a real one so the
+  example needs no key or network; replace ``ScriptedChemist()`` with any tool-calling chat
+  model (``init_chat_model(...)``).
 * ``SchemaRouterCallbackHandler`` prints the router events as they arrive; the fallback is
   among them, and the answer names the route that actually served it.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+import sys
+from pathlib import Path
 from typing import Any
 
 import anyio
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
-from pydantic import Field
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cookbook.scripted_langchain import ScriptedChemist
 from schemarouter_integrations import (
     EndpointSpec,
     FieldSpec,
@@ -96,41 +96,6 @@ def build_router() -> SchemaRouter:
         oqmd,
     )
     return router
-
-
-class ScriptedChemist(BaseChatModel):
-    """A stand-in for a tool-calling chat model: call the tool once, then answer from it."""
-
-    tool_names: list[str] = Field(default_factory=list)
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted-chemist"
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, AIMessage]:
-        return self.model_copy(update={"tool_names": [t.name for t in tools]})
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        last = messages[-1]
-        if isinstance(last, ToolMessage):
-            lines = str(last.content).splitlines()
-            records = [json.loads(line) for line in lines if line.startswith("{")]
-            source = lines[0].removeprefix("Answered by ").rstrip(".")
-            text = f"The band gap of Si is {records[0]['band_gap']} eV (source: {source})."
-            reply = AIMessage(content=text)
-        else:
-            args = {"query": str(last.content), "formula": "Si"}
-            reply = AIMessage(
-                content="",
-                tool_calls=[{"name": self.tool_names[0], "args": args, "id": "call-1", "type": "tool_call"}],
-            )
-        return ChatResult(generations=[ChatGeneration(message=reply)])
 
 
 async def run_agent(question: str, tool: BaseTool, callbacks: list[Any]) -> str:

@@ -3,8 +3,9 @@
 The router is the agent's one data tool. The native API fails (a simulated 503), so the
 router falls back to the same provider's OPTIMADE path, as the application allowed; a
 LlamaIndex event handler sees the fallback as a ``ToolFallbackEvent``. Everything runs
-offline: the "LLM" is LlamaIndex's ``MockFunctionCallingLLM`` with a scripted reply; put a
-real function-calling LLM (``OpenAI(model=...)``, ...) in its place for a live agent.
+offline: the "LLM" is LlamaIndex's ``MockFunctionCallingLLM`` with a scripted reply
+(``cookbook/scripted_llamaindex.py``); put a real function-calling LLM (``OpenAI(model=...)``,
+...) in its place for a live agent.
 
 Run: .venv/bin/python cookbook/llamaindex_agent.py
 """
@@ -12,16 +13,18 @@ Run: .venv/bin/python cookbook/llamaindex_agent.py
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import sys
+from pathlib import Path
 from typing import Any, TypedDict
 
 from llama_index.core.agent.workflow import FunctionAgent
-from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.instrumentation import get_dispatcher
 from llama_index.core.instrumentation.event_handlers import BaseEventHandler
 from llama_index.core.instrumentation.events import BaseEvent
-from llama_index.core.llms.mock import MockFunctionCallingLLM
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cookbook.scripted_llamaindex import scripted_llm
 from schemarouter_integrations import FieldSpec, InvocationUnavailableError, SchemaRouter
 from schemarouter_integrations.llamaindex import SchemaRouterEvent, SchemaRouterToolSpec, ToolFallbackEvent
 
@@ -79,25 +82,6 @@ class PrintRouterEvents(BaseEventHandler):
             )
         elif isinstance(event, SchemaRouterEvent):
             print(f"  [{event.router_event_type}] span={event.span_id}")
-
-
-def scripted_llm(tool_name: str) -> MockFunctionCallingLLM:
-    """Calls the tool once with a band-gap question, then answers from the tool's output."""
-
-    def respond(messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
-        results = [m for m in messages if m.role == MessageRole.TOOL]
-        if results:
-            return ChatMessage(
-                role=MessageRole.ASSISTANT, content=f"Here is what I found:\n{results[-1].content}"
-            )
-        call = ToolCallBlock(
-            tool_call_id="call-1",
-            tool_name=tool_name,
-            tool_kwargs={"query": "band gap of Si", "formula": "Si"},
-        )
-        return ChatMessage(role=MessageRole.ASSISTANT, blocks=[call])
-
-    return MockFunctionCallingLLM(response_generator=respond)
 
 
 async def main() -> None:

@@ -16,16 +16,10 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from schemarouter_integrations import PlanRequest, SchemaRouter
+from schemarouter_integrations import SchemaRouter
 from schemarouter_integrations.stores import RedisAvailabilityStore
-from tests.unit.seed import seed_router
-
-REQUEST = PlanRequest(
-    query="Si band gap",
-    arguments={"formula": "Si"},
-    preferred_tools=("mp_api",),
-    fallback_scope="same_provider",
-)
+from tests.support.fleet import REQUEST
+from tests.support.seed import seed_router
 
 
 def state(router: SchemaRouter) -> dict[str, Any]:

@@ -6,7 +6,6 @@ The OPTIMADE reference server (provider prefix ``oqmd``) answers a band-gap ques
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -64,12 +63,6 @@ class Routes:
     def to(self, server_url: str, path_prefix: str = "/") -> list[httpx.Request]:
         origin = httpx.URL(server_url)
         return [r for r in self.sent if r.url.port == origin.port and r.url.path.startswith(path_prefix)]
-
-
-@pytest.fixture
-async def router() -> AsyncIterator[SchemaRouter]:
-    async with SchemaRouter() as router:
-        yield router
 
 
 def assert_answered_by_oqmd(result: ToolResult, routes: Routes, oqmd: OptimadeServer) -> None:

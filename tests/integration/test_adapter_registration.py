@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from schemarouter_integrations import (
@@ -21,12 +19,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
 API_KEY = "mp-test-key-7f3a9c1e5b"
 BAND_GAP = PlanRequest(query="Si band gap", arguments={"formula": "Si"}, preferred_tools=["mp_api"])
-
-
-@pytest.fixture
-async def router() -> AsyncIterator[SchemaRouter]:
-    async with SchemaRouter() as router:
-        yield router
 
 
 async def add_mp(router: SchemaRouter, mp: MaterialsApiServer, key: str | None = API_KEY) -> None:

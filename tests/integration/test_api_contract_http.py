@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
@@ -28,11 +28,10 @@ from schemarouter_integrations import (
 from schemarouter_integrations.events import RunErrorEvent
 from schemarouter_integrations.langchain import SchemaRouterTool
 from schemarouter_integrations.llamaindex import SchemaRouterToolSpec, ToolFallbackEvent
-from tests.integration.test_langsmith_tracing import TRACING_ENV
 from tests.servers.langsmith_capture import LangSmithCapture
 from tests.servers.materials_api import MaterialsApiServer
 from tests.servers.optimade_server import OptimadeServer
-from tests.unit.test_llamaindex_support import capturing
+from tests.support.llamaindex import capturing
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
@@ -145,15 +144,6 @@ async def test_api_key_stays_out_of_errors_events_and_tracebacks_when_every_rout
         snapshot,
     ]
     assert leaked(texts) == []
-
-
-@pytest.fixture
-def tracing_client(langsmith_capture: LangSmithCapture, monkeypatch: pytest.MonkeyPatch) -> Iterator[Client]:
-    for name in TRACING_ENV:  # tracing goes only where this test sends it
-        monkeypatch.delenv(name, raising=False)
-    client: Client = langsmith_capture.client()
-    yield client
-    client.flush()
 
 
 async def test_api_keys_stay_out_of_the_langsmith_trace_of_a_fallback(

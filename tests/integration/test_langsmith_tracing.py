@@ -7,30 +7,19 @@ in its metadata, and one child run per attempted route.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from langchain_core.tracers import LangChainTracer
 from langsmith import Client, tracing_context
 
-from tests.integration.test_langchain_http import http_router, http_tool
 from tests.servers.langsmith_capture import LangSmithCapture
 from tests.servers.materials_api import MaterialsApiServer
-from tests.unit.test_langchain_agent import QUESTION, make_agent
+from tests.support.http import http_router
+from tests.support.langchain import QUESTION, http_tool, make_agent
 
 pytestmark = pytest.mark.integration
 
-TRACING_ENV = (
-    "LANGSMITH_TRACING",
-    "LANGCHAIN_TRACING_V2",
-    "LANGSMITH_API_KEY",
-    "LANGCHAIN_API_KEY",
-    "LANGSMITH_ENDPOINT",
-    "LANGCHAIN_ENDPOINT",
-    "LANGSMITH_PROJECT",
-    "LANGCHAIN_PROJECT",
-)
 TOOL_CALL = {
     "type": "tool_call",
     "id": "c1",
@@ -39,28 +28,18 @@ TOOL_CALL = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _no_tracing_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tracing goes only where a test sends it: no LangSmith setting leaks in from the environment."""
-    for name in TRACING_ENV:
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def client(langsmith_capture: LangSmithCapture) -> Iterator[Client]:
-    client: Client = langsmith_capture.client()
-    yield client
-    client.flush()
-
-
 @pytest.fixture
 def traced_tool_runs(
-    langsmith_capture: LangSmithCapture, client: Client, materials_api: MaterialsApiServer, refused_url: str
+    langsmith_capture: LangSmithCapture,
+    tracing_client: Client,
+    materials_api: MaterialsApiServer,
+    refused_url: str,
 ) -> dict[str, Any]:
     """One traced tool call with the primary refused: the tool run and its children, by name."""
     tool = http_tool(http_router(refused_url, materials_api.url))
-    tool.invoke(TOOL_CALL, config={"callbacks": [LangChainTracer(client=client, project_name="routes")]})
-    client.flush()
+    tracer = LangChainTracer(client=tracing_client, project_name="routes")
+    tool.invoke(TOOL_CALL, config={"callbacks": [tracer]})
+    tracing_client.flush()
     runs = langsmith_capture.wait_for_runs(3)
     (root,) = [r for r in runs if not r.get("parent_run_id")]
     return {"root": root, "children": langsmith_capture.children_of(root["id"])}
@@ -116,12 +95,15 @@ def test_tool_run_metadata_names_the_route_provider_and_fallbacks(traced_tool_ru
 
 @pytest.mark.anyio
 async def test_agent_traced_with_tracing_context_shows_the_fallback_under_the_tool_run(
-    langsmith_capture: LangSmithCapture, client: Client, materials_api: MaterialsApiServer, refused_url: str
+    langsmith_capture: LangSmithCapture,
+    tracing_client: Client,
+    materials_api: MaterialsApiServer,
+    refused_url: str,
 ) -> None:
     agent = make_agent(http_tool(http_router(refused_url, materials_api.url)))
-    with tracing_context(client=client, enabled=True, project_name="agent"):
+    with tracing_context(client=tracing_client, enabled=True, project_name="agent"):
         answer = await agent.ainvoke(QUESTION)
-    client.flush()
+    tracing_client.flush()
     runs = langsmith_capture.wait_for_runs(6)
     assert answer == "The band gap of Si is 0.6105 eV (mp_mirror.search)."
     (tool_run,) = langsmith_capture.runs_named("materials")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
@@ -12,17 +12,11 @@ from schemarouter_integrations import NonRetryableInvocationError, SchemaRouter,
 from schemarouter_integrations.llamaindex import SchemaRouterToolSpec, ToolErrorEvent, ToolFallbackEvent
 from tests.servers.materials_api import MaterialsApiServer
 from tests.servers.optimade_server import OptimadeServer
-from tests.unit.test_llamaindex_support import CapturingHandler, capturing, function_calling_llm
+from tests.support.llamaindex import CapturingHandler, function_calling_llm
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
 ASK = {"query": "band gap of Si", "formula": "Si"}
-
-
-@pytest.fixture
-def captured() -> Iterator[CapturingHandler]:
-    with capturing() as handler:
-        yield handler
 
 
 @asynccontextmanager

@@ -14,24 +14,14 @@ import anyio
 import anyio.to_thread
 import pytest
 
-from schemarouter_integrations import CooldownPolicy, PlanRequest, SchemaRouter
-from schemarouter_integrations.stores import RedisAvailabilityStore
+from schemarouter_integrations import SchemaRouter
 from tests.servers.redis_server import RedisServer
-from tests.unit.seed import seed_router
+from tests.support.fleet import PATH, REQUEST, router_on
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.anyio]
 
 ROOT = Path(__file__).resolve().parents[2]
 PEER = Path(__file__).with_name("redis_peer.py")
-PATH = "mp_api.search"
-REQUEST = PlanRequest(
-    query="Si band gap",
-    arguments={"formula": "Si"},
-    preferred_tools=("mp_api",),
-    fallback_scope="same_provider",
-)
-
-
 class Peer:
     """A router in a child process (``redis_peer.py``), driven by JSON lines."""
 
@@ -77,17 +67,6 @@ class Peer:
         self._log.close()
 
 
-def local_router(server: RedisServer, *, down: tuple[str, ...] = ()) -> SchemaRouter:
-    store = RedisAvailabilityStore(
-        server.url, "fleet", reconnect_min_seconds=0.05, reconnect_max_seconds=0.3, peer_grace_seconds=0.0
-    )
-    router, _ = seed_router(
-        SchemaRouter(cooldown=CooldownPolicy(base_seconds=30, max_seconds=300), availability_store=store),
-        down=down,
-    )
-    return router
-
-
 async def eventually_unavailable(router: SchemaRouter, path: str, within: float = 10.0) -> None:
     with anyio.fail_after(within):
         while path not in router.inspect().execution.unavailable_access_paths:  # noqa: ASYNC110 - set by another process
@@ -99,7 +78,7 @@ async def test_an_outage_met_in_this_process_reaches_a_router_in_another(redis_s
     try:
         ready = await peer.read()
         assert (ready["primary"], ready["store"]["connected"]) == (PATH, True)
-        router = local_router(redis_server, down=("mp_api",))
+        router = router_on(redis_server, down=("mp_api",))
         async with router:
             assert (await router.invoke(REQUEST)).tool == "mp_optimade"
             seen = await peer.ask("wait", path=PATH, present=True, timeout=10)
@@ -112,7 +91,7 @@ async def test_an_outage_met_in_this_process_reaches_a_router_in_another(redis_s
 
 async def test_an_outage_met_in_another_process_reaches_this_router(redis_server: RedisServer) -> None:
     peer = Peer(redis_server.url, "fleet", down=("mp_api",))
-    router = local_router(redis_server)
+    router = router_on(redis_server)
     try:
         await peer.read()
         async with router:
@@ -126,7 +105,7 @@ async def test_an_outage_met_in_another_process_reaches_this_router(redis_server
 
 
 async def test_a_process_started_late_loads_the_marks_at_start(redis_server: RedisServer) -> None:
-    router = local_router(redis_server)
+    router = router_on(redis_server)
     async with router:
         router.mark_access_unavailable("mp_api", "search", seconds=120, reason="provider outage")
         with anyio.fail_after(5):
@@ -143,7 +122,7 @@ async def test_a_process_started_late_loads_the_marks_at_start(redis_server: Red
 
 async def test_processes_keep_working_through_a_redis_restart_and_resync(redis_server: RedisServer) -> None:
     peer = Peer(redis_server.url, "fleet")
-    router = local_router(redis_server)
+    router = router_on(redis_server)
     try:
         await peer.read()
         async with router:

@@ -10,43 +10,12 @@ from collections.abc import Callable
 import anyio
 import pytest
 
-from schemarouter_integrations import CooldownPolicy, PlanRequest, SchemaRouter
-from schemarouter_integrations.stores import RedisAvailabilityStore
+from schemarouter_integrations import SchemaRouter
 from tests.servers.redis_server import RedisServer
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import seed_router
+from tests.support.fakes import FakeClock
+from tests.support.fleet import PATH, REQUEST, router_on
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.anyio]
-
-PATH = "mp_api.search"
-REQUEST = PlanRequest(
-    query="Si band gap",
-    arguments={"formula": "Si"},
-    preferred_tools=("mp_api",),
-    fallback_scope="same_provider",
-)
-
-
-def router_on(
-    server: RedisServer,
-    *,
-    namespace: str = "fleet",
-    down: tuple[str, ...] = (),
-    clock: FakeClock | None = None,
-    **store_options: float,
-) -> SchemaRouter:
-    store_options.setdefault("peer_grace_seconds", 0.0)  # exact mirror times unless a test asks
-    store = RedisAvailabilityStore(
-        server.url, namespace, reconnect_min_seconds=0.05, reconnect_max_seconds=0.3, **store_options
-    )
-    router, _ = seed_router(
-        SchemaRouter(
-            cooldown=CooldownPolicy(base_seconds=30, max_seconds=300), clock=clock, availability_store=store
-        ),
-        down=down,
-    )
-    return router
-
 
 async def eventually(check: Callable[[], bool], within: float = 10.0) -> None:
     """Wait for background propagation (a liveness bound, not a speed assertion)."""

@@ -41,11 +41,19 @@ from schemarouter_integrations import (
 )
 from schemarouter_integrations._planning import Rejection
 from schemarouter_integrations.events import RunErrorEvent, ToolFallbackEvent
-from tests.unit.execution_helpers import CHAIN, collect, fake_router
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import FakeInvoker, band_gap, endpoint, formula, mp_api, seed_router, unavailable
-from tests.unit.test_health_monitor import FakeProbe, health_router
-from tests.unit.test_planning import elastic_router
+from tests.support.execution import CHAIN, collect, fake_router, losing_mp_optimade_while_mp_api_runs
+from tests.support.fakes import FakeClock
+from tests.support.health import FakeProbe, health_router
+from tests.support.seed import (
+    FakeInvoker,
+    band_gap,
+    elastic_router,
+    endpoint,
+    formula,
+    mp_api,
+    seed_router,
+    unavailable,
+)
 
 REQUIRED = inspect.Parameter.empty
 POK = inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -630,21 +638,9 @@ async def test_runtime_never_uses_a_route_registered_after_the_plan_was_compiled
     assert late.calls == []
 
 
-def losing_a_fallback_binding() -> tuple[SchemaRouter, dict[str, FakeInvoker]]:
-    """The primary fails; while it runs, the first fallback (mp_optimade) loses its binding."""
-    router, invokers, _ = fake_router()
-
-    async def primary(call: ToolCall) -> Any:
-        router.unbind("mp_optimade")
-        raise unavailable("mp_api is down")
-
-    router.bind("mp_api", primary)
-    return router, invokers
-
-
 @pytest.mark.anyio
 async def test_a_fallback_that_lost_its_binding_during_the_run_is_skipped() -> None:
-    router, invokers = losing_a_fallback_binding()
+    router, invokers = losing_mp_optimade_while_mp_api_runs()
 
     result = await router.invoke(CHAIN)
 
@@ -654,7 +650,7 @@ async def test_a_fallback_that_lost_its_binding_during_the_run_is_skipped() -> N
 
 @pytest.mark.anyio
 async def test_fallback_events_record_leaving_the_failed_route_when_a_later_route_lost_its_binding() -> None:
-    router, _ = losing_a_fallback_binding()
+    router, _ = losing_mp_optimade_while_mp_api_runs()
 
     events = await collect(router, CHAIN)
 

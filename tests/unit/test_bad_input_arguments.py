@@ -13,8 +13,8 @@ import pytest
 from pydantic import ValidationError
 
 from schemarouter_integrations import EndpointSpec, PlanRequest, SchemaRouter, ToolSpec
-from tests.unit.execution_helpers import call_for
-from tests.unit.seed import band_gap, seed_router
+from tests.support.execution import call_for
+from tests.support.seed import band_gap, seed_router
 
 NOT_JSON: list[Any] = [
     {"Si", "Ge"},

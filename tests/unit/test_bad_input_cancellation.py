@@ -12,7 +12,7 @@ from langchain_core.callbacks import AsyncCallbackHandler
 
 from schemarouter_integrations import RouterEvent
 from schemarouter_integrations.langchain import SchemaRouterTool
-from tests.unit.execution_helpers import CHAIN, fake_router, types
+from tests.support.execution import CHAIN, fake_router, types
 
 
 @pytest.mark.anyio

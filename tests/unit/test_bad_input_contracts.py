@@ -24,7 +24,7 @@ from schemarouter_integrations import (
     SchemaRouter,
     ToolSpec,
 )
-from tests.unit.seed import RECORDS, FakeInvoker, band_gap, mp_api
+from tests.support.seed import RECORDS, FakeInvoker, band_gap, mp_api
 
 
 def endpoint_with(input_schema: dict[str, Any]) -> EndpointSpec:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from schemarouter_integrations import EndpointSpec, PlanRequest, SchemaRouter, SchemaValidationError, ToolSpec
-from tests.unit.execution_helpers import CHAIN, collect, fake_router, rebuilt, types
+from tests.support.execution import CHAIN, collect, fake_router, rebuilt, types
 
 CHAINS = {
     "$defs": {"chain": {"type": "array", "items": {"$ref": "#/$defs/chain"}}},

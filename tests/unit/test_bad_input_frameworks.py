@@ -6,21 +6,16 @@ route runs; a source answering outside its contract is not blamed on the model's
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from schemarouter_integrations import EndpointSpec, SchemaRouter, ToolSpec
 from schemarouter_integrations.langchain import SchemaRouterTool
 from schemarouter_integrations.llamaindex import SchemaRouterToolSpec
-from tests.unit.seed import FakeInvoker, band_gap, formula, seed_router
+from tests.support.langchain import tool_call
+from tests.support.seed import FakeInvoker, band_gap, formula, seed_router
 
 UNTYPED = {"type": "object", "properties": {"formula": {}}}
 """An argument the model-facing schema cannot type, so any value passes the framework's own check."""
-
-
-def tool_call(args: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "tool_call", "id": "call-1", "name": "materials", "args": args}
 
 
 def test_langchain_tool_reads_an_argument_that_is_not_json_data_as_a_tool_error() -> None:

@@ -9,8 +9,8 @@ import pytest
 from schemarouter_integrations import CooldownPolicy, RegistrationError, SchemaRouter
 from schemarouter_integrations._health.probes import run_probe
 from schemarouter_integrations.errors import InvalidCallbackError
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import seed_router
+from tests.support.fakes import FakeClock
+from tests.support.seed import seed_router
 
 PATH = "mp_api.search"
 

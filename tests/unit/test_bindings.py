@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from schemarouter_integrations import PlanRequest, RegistrationError, SchemaRouter, ToolSpec
-from tests.unit.seed import FakeInvoker, band_gap, endpoint, mp_api, seed_router
+from tests.support.seed import FakeInvoker, band_gap, endpoint, mp_api, seed_router
 
 REQUEST = PlanRequest(
     query="Si band gap",

@@ -6,8 +6,7 @@ import pytest
 
 from schemarouter_integrations import BudgetExceededError, RetryPolicy, RunBudget
 from schemarouter_integrations._execution.budget import BudgetMeter
-
-from .execution_helpers import CHAIN, DOWN, collect, fake_router, types
+from tests.support.execution import CHAIN, DOWN, collect, fake_router, types
 
 pytestmark = pytest.mark.anyio
 

@@ -10,8 +10,8 @@ from schemarouter_integrations import CooldownPolicy, PlanRequest, SchemaRouter
 from schemarouter_integrations._availability import CooldownTracker
 from schemarouter_integrations.errors import ConfigurationError
 from schemarouter_integrations.stores import MemoryAvailabilityStore
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import seed_router
+from tests.support.fakes import FakeClock
+from tests.support.seed import seed_router
 
 PATH = "mp_api.search"
 BAND_GAP = PlanRequest(query="Si band gap", arguments={"formula": "Si"}, preferred_tools=("mp_api",))
@@ -166,7 +166,7 @@ def test_failures_landing_during_an_active_cooldown_do_not_grow_it() -> None:
     from schemarouter_integrations import CooldownPolicy
     from schemarouter_integrations._availability import CooldownTracker
     from schemarouter_integrations.stores import MemoryAvailabilityStore
-    from tests.unit.fakes import FakeClock
+    from tests.support.fakes import FakeClock
 
     clock = FakeClock()
     store = MemoryAvailabilityStore()

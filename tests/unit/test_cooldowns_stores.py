@@ -11,7 +11,7 @@ import pytest
 from schemarouter_integrations.errors import ConfigurationError
 from schemarouter_integrations.stores import AvailabilityMark, MemoryAvailabilityStore, RedisAvailabilityStore
 from schemarouter_integrations.stores._redis_wire import MAX_TTL_MS, ttl_ms
-from tests.unit.fakes import FakeClock
+from tests.support.fakes import FakeClock
 
 PATH = "mp_api.search"
 

@@ -14,8 +14,7 @@ import pytest
 from schemarouter_integrations import RetryPolicy, RouterEvent, ToolResult
 from schemarouter_integrations._execution import EVENT_TYPES
 from schemarouter_integrations.events import RunEndEvent, RunErrorEvent, ToolFallbackEvent
-
-from .execution_helpers import CHAIN, DOWN, GatedInvoker, collect, fake_router, types
+from tests.support.execution import CHAIN, DOWN, GatedInvoker, collect, fake_router, types
 
 pytestmark = pytest.mark.anyio
 
@@ -258,7 +257,7 @@ async def test_closing_the_stream_early_stops_the_run_before_the_next_call() -> 
 async def test_tool_result_round_trips_through_json_with_typed_events() -> None:
     from schemarouter_integrations import PlanRequest, ToolResult
     from schemarouter_integrations.events import ToolFallbackEvent
-    from tests.unit.seed import seed_router
+    from tests.support.seed import seed_router
 
     router, _ = seed_router(down=("mp_api",))
     request = PlanRequest(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from contextlib import aclosing
-from typing import Any
 
 import pytest
 
@@ -11,8 +10,6 @@ from schemarouter_integrations import (
     AllRoutesUnavailableError,
     NoRouteError,
     PlanRequest,
-    SchemaRouter,
-    ToolCall,
     ToolResult,
 )
 from schemarouter_integrations.events import (
@@ -20,9 +17,16 @@ from schemarouter_integrations.events import (
     RunEndEvent,
     ToolFallbackEvent,
 )
-
-from .execution_helpers import CHAIN, DOWN, collect, fake_router, rebuilt, types
-from .seed import FakeInvoker, mp_optimade, unavailable
+from tests.support.execution import (
+    CHAIN,
+    DOWN,
+    collect,
+    fake_router,
+    losing_mp_optimade_while_mp_api_runs,
+    rebuilt,
+    types,
+)
+from tests.support.seed import mp_optimade
 
 pytestmark = pytest.mark.anyio
 
@@ -256,18 +260,6 @@ async def test_pruned_fallback_is_skipped_when_the_primary_fails() -> None:
 
     assert result.route == ["mp_api.search", "mp_python.search"]
     assert invokers["mp_optimade"].calls == []
-
-
-def losing_mp_optimade_while_mp_api_runs() -> tuple[SchemaRouter, dict[str, FakeInvoker]]:
-    """mp_api fails; while it runs, the next route of the chain (mp_optimade) is unbound."""
-    router, invokers, _ = fake_router()
-
-    async def primary(call: ToolCall) -> Any:
-        router.unbind("mp_optimade")
-        raise unavailable("mp_api is down")
-
-    router.bind("mp_api", primary)
-    return router, invokers
 
 
 async def test_a_route_unbound_mid_run_is_pruned_and_the_fallback_leaves_the_failed_route() -> None:

@@ -8,9 +8,8 @@ import anyio
 import pytest
 
 from schemarouter_integrations import InvocationUnavailableError, ToolCall, ToolResult
-
-from .execution_helpers import CHAIN, fake_router
-from .seed import RECORDS
+from tests.support.execution import CHAIN, fake_router
+from tests.support.seed import RECORDS
 
 pytestmark = pytest.mark.anyio
 

@@ -16,8 +16,7 @@ from schemarouter_integrations import (
     StaleFingerprintError,
 )
 from schemarouter_integrations.events import RouterEvent, RunErrorEvent, ToolErrorEvent
-
-from .execution_helpers import (
+from tests.support.execution import (
     CHAIN,
     GatedInvoker,
     call_for,
@@ -28,7 +27,7 @@ from .execution_helpers import (
     types,
     with_call,
 )
-from .seed import mp_api, mp_python
+from tests.support.seed import mp_api, mp_python
 
 pytestmark = pytest.mark.anyio
 

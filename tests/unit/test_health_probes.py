@@ -9,8 +9,8 @@ import pytest
 
 from schemarouter_integrations import PolicyViolationError, RegistrationError, RouterEvent, ToolSpec
 from schemarouter_integrations.events import HealthProbeEvent
-from tests.unit.seed import mp_api
-from tests.unit.test_health_monitor import FakeProbe, health_router, start
+from tests.support.health import FakeProbe, health_router, start
+from tests.support.seed import mp_api
 
 PATH = "mp_api.search"
 

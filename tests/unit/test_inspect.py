@@ -8,9 +8,9 @@ import pytest
 
 from schemarouter_integrations import SchemaRouter
 from schemarouter_integrations.stores import RedisAvailabilityStore
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import RECORDS, mp_api, seed_router
-from tests.unit.test_health_monitor import FakeProbe, health_router, start
+from tests.support.fakes import FakeClock
+from tests.support.health import FakeProbe, health_router, start
+from tests.support.seed import RECORDS, mp_api, seed_router
 
 SECRET = "sk-live-9f8e7d6c5b4a"
 

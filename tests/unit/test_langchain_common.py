@@ -27,7 +27,7 @@ from schemarouter_integrations._framework import (
     trace_payload,
 )
 from schemarouter_integrations.errors import InvokerCrashedError
-from tests.unit.seed import FORMULA_INPUT, FakeInvoker, band_gap, endpoint, seed_router
+from tests.support.seed import FORMULA_INPUT, FakeInvoker, band_gap, endpoint, seed_router
 
 ODD_NAMES = {
     "type": "object",

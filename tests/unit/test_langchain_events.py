@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from langchain_core.tracers.base import BaseTracer
 from langchain_core.tracers.schemas import Run
 
 from schemarouter_integrations import ToolResult
-from schemarouter_integrations.langchain import SchemaRouterCallbackHandler, SchemaRouterTool
-from tests.unit.seed import seed_router
+from schemarouter_integrations.langchain import SchemaRouterCallbackHandler
+from tests.support.langchain import materials_tool, tool_call
 
 
 class RunCollector(BaseTracer):
@@ -24,25 +22,16 @@ class RunCollector(BaseTracer):
         self.roots.append(run)
 
 
-def make_tool(*, down: tuple[str, ...] = ("mp_api",)) -> SchemaRouterTool:
-    router, _ = seed_router(down=down)
-    return SchemaRouterTool(router=router, name="materials", fallback_scope="cross_provider")
-
-
-def tool_call(query: str = "band gap of Si") -> dict[str, Any]:
-    return {"type": "tool_call", "id": "call-1", "name": "materials", "args": {"query": query}}
-
-
 def test_every_router_event_is_a_custom_event_named_by_its_type() -> None:
     handler = SchemaRouterCallbackHandler()
-    result = make_tool().invoke(tool_call(), config={"callbacks": [handler]}).artifact
+    result = materials_tool(down=("mp_api",)).invoke(tool_call(), config={"callbacks": [handler]}).artifact
     assert handler.types_seen == [e.type for e in result.events] + ["run.end"]
     assert "tool.fallback" in handler.types_seen
 
 
 def test_custom_event_payload_is_the_router_event_as_json() -> None:
     handler = SchemaRouterCallbackHandler()
-    result = make_tool().invoke(tool_call(), config={"callbacks": [handler]}).artifact
+    result = materials_tool(down=("mp_api",)).invoke(tool_call(), config={"callbacks": [handler]}).artifact
     assert [e.model_dump(mode="json") for e in handler.events[:-1]] == [
         e.model_dump(mode="json") for e in result.events
     ]
@@ -52,7 +41,7 @@ def test_custom_event_payload_is_the_router_event_as_json() -> None:
 
 def test_callback_handler_collects_the_fallback_with_from_and_to_routes() -> None:
     handler = SchemaRouterCallbackHandler()
-    make_tool(down=("mp_api", "mp_optimade", "mp_python")).invoke(
+    materials_tool(down=("mp_api", "mp_optimade", "mp_python")).invoke(
         tool_call(), config={"callbacks": [handler]}
     )
     hops = [(f.from_tool, f.to_tool, f.scope, f.same_provider) for f in handler.fallbacks]
@@ -65,7 +54,7 @@ def test_callback_handler_collects_the_fallback_with_from_and_to_routes() -> Non
 
 def test_events_are_grouped_by_the_tool_run_that_dispatched_them() -> None:
     handler = SchemaRouterCallbackHandler()
-    tool = make_tool()
+    tool = materials_tool(down=("mp_api",))
     tool.invoke(tool_call(), config={"callbacks": [handler]})
     tool.invoke(tool_call(), config={"callbacks": [handler]})
     assert [len(events) for events in handler.by_run.values()] == [9, 5]
@@ -73,20 +62,20 @@ def test_events_are_grouped_by_the_tool_run_that_dispatched_them() -> None:
 
 def test_callback_handler_can_be_limited_to_some_event_types() -> None:
     handler = SchemaRouterCallbackHandler(types=["tool.fallback"])
-    make_tool().invoke(tool_call(), config={"callbacks": [handler]})
+    materials_tool(down=("mp_api",)).invoke(tool_call(), config={"callbacks": [handler]})
     assert handler.types_seen == ["tool.fallback"]
 
 
 @pytest.mark.anyio
 async def test_async_tool_dispatches_the_same_events() -> None:
     handler = SchemaRouterCallbackHandler()
-    message = await make_tool().ainvoke(tool_call(), config={"callbacks": [handler]})
+    message = await materials_tool(down=("mp_api",)).ainvoke(tool_call(), config={"callbacks": [handler]})
     assert handler.types_seen == [e.type for e in message.artifact.events] + ["run.end"]
 
 
 @pytest.mark.anyio
 async def test_astream_events_v2_sees_the_fallback_under_the_tool_run() -> None:
-    tool = make_tool()
+    tool = materials_tool(down=("mp_api",))
     events = [e async for e in tool.astream_events({"query": "band gap of Si"}, version="v2")]
     tool_run_id = next(
         e["run_id"] for e in events if e["event"] == "on_tool_start" and e["name"] == "materials"
@@ -99,7 +88,7 @@ async def test_astream_events_v2_sees_the_fallback_under_the_tool_run() -> None:
 
 def test_each_attempted_route_is_a_child_tool_run() -> None:
     collector = RunCollector()
-    make_tool().invoke(tool_call(), config={"callbacks": [collector]})
+    materials_tool(down=("mp_api",)).invoke(tool_call(), config={"callbacks": [collector]})
     (root,) = collector.roots
     children = [(c.name, c.run_type, c.inputs, c.outputs, c.error) for c in root.child_runs]
     assert [c[:3] for c in children] == [
@@ -113,7 +102,7 @@ def test_each_attempted_route_is_a_child_tool_run() -> None:
 
 def test_route_child_runs_carry_the_call_arguments_and_route_metadata() -> None:
     collector = RunCollector()
-    make_tool().invoke(
+    materials_tool(down=("mp_api",)).invoke(
         {**tool_call(), "args": {"query": "band gap", "formula": "Si"}}, config={"callbacks": [collector]}
     )
     child = collector.roots[0].child_runs[1]
@@ -124,6 +113,6 @@ def test_route_child_runs_carry_the_call_arguments_and_route_metadata() -> None:
 
 @pytest.mark.anyio
 async def test_without_a_parent_run_nothing_is_dispatched_and_the_tool_still_answers() -> None:
-    content, result = await make_tool()._arun("band gap of Si")
+    content, result = await materials_tool(down=("mp_api",))._arun("band gap of Si")
     assert result.access_path == "mp_optimade.search"
     assert content.startswith("Answered by mp_optimade.search")

@@ -9,7 +9,7 @@ from langchain_tests.integration_tests import ToolsIntegrationTests
 from langchain_tests.unit_tests import ToolsUnitTests
 
 from schemarouter_integrations.langchain import SchemaRouterTool
-from tests.unit.seed import seed_router
+from tests.support.seed import seed_router
 
 
 def _params() -> dict[str, Any]:

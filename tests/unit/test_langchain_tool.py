@@ -18,19 +18,10 @@ from schemarouter_integrations import (
     ToolSpec,
 )
 from schemarouter_integrations.langchain import SchemaRouterTool
-from tests.unit.seed import FakeInvoker, band_gap, endpoint, formula, oqmd_api, seed_router
+from tests.support.langchain import materials_tool, tool_call
+from tests.support.seed import FakeInvoker, band_gap, endpoint, formula, oqmd_api, seed_router
 
 SETTINGS = ("fallback_scope", "max_fallbacks", "preferred_tools", "budget", "fields", "health")
-
-
-def make_tool(*, down: tuple[str, ...] = (), **options: Any) -> SchemaRouterTool:
-    router, _ = seed_router(down=down)
-    options.setdefault("fallback_scope", "cross_provider")
-    return SchemaRouterTool(router=router, name="materials", **options)
-
-
-def tool_call(args: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "tool_call", "id": "call-1", "name": "materials", "args": args}
 
 
 def schema_of(tool: SchemaRouterTool) -> dict[str, Any]:
@@ -41,7 +32,7 @@ def schema_of(tool: SchemaRouterTool) -> dict[str, Any]:
 
 # -- what the model sees -------------------------------------------------------------------
 def test_model_arguments_are_query_plus_canonical_endpoint_arguments() -> None:
-    schema = schema_of(make_tool())
+    schema = schema_of(materials_tool())
     assert set(schema["properties"]) == {"query", "formula", "limit"}
     assert schema["required"] == ["query"]
 
@@ -75,7 +66,7 @@ def test_a_preferred_unclassified_tool_is_hidden_when_fallback_is_automatic() ->
 
 
 def test_model_cannot_see_scope_budget_preferred_tools_or_health() -> None:
-    tool = make_tool(budget=RunBudget(max_tool_calls=2), preferred_tools=["mp_api"])
+    tool = materials_tool(budget=RunBudget(max_tool_calls=2), preferred_tools=["mp_api"])
     visible = json.dumps(schema_of(tool)) + tool.description
     for setting in SETTINGS:
         assert setting not in visible
@@ -91,7 +82,7 @@ def test_model_cannot_set_scope_through_extra_arguments() -> None:
 
 
 def test_canonical_arguments_are_typed_from_their_json_schema() -> None:
-    properties = schema_of(make_tool())["properties"]
+    properties = schema_of(materials_tool())["properties"]
     assert {"type": "integer", "minimum": 1} in properties["limit"]["anyOf"]
     assert {"type": "string"} in properties["formula"]["anyOf"]
     assert properties["formula"]["default"] is None
@@ -136,7 +127,7 @@ def test_arguments_of_endpoints_that_are_not_read_only_stay_hidden() -> None:
 
 
 def test_argument_schema_is_rebuilt_when_the_registry_changes() -> None:
-    tool = make_tool()
+    tool = materials_tool()
     assert "elements" not in schema_of(tool)["properties"]
     tool.router.register(
         ToolSpec(
@@ -158,14 +149,14 @@ def test_argument_schema_is_rebuilt_when_the_registry_changes() -> None:
 
 
 def test_description_names_fields_with_aliases_and_providers() -> None:
-    description = make_tool().description
+    description = materials_tool().description
     assert "band_gap (aka bandgap, gap)" in description
     assert "bulk_modulus (aka bulk modulus, K_VRH)" in description
     assert "materials_project, oqmd" in description
 
 
 def test_an_application_description_is_kept_across_registry_changes() -> None:
-    tool = make_tool(description="Materials data for the lab.")
+    tool = materials_tool(description="Materials data for the lab.")
     tool.router.register(oqmd_api(), FakeInvoker("oqmd_api"))
     tool.refresh()
     assert tool.description == "Materials data for the lab."
@@ -173,7 +164,7 @@ def test_an_application_description_is_kept_across_registry_changes() -> None:
 
 # -- what the model gets back --------------------------------------------------------------
 def test_content_names_records_route_and_fallback_and_artifact_is_the_result() -> None:
-    message = make_tool(down=("mp_api",)).invoke(tool_call({"query": "band gap of Si", "formula": "Si"}))
+    message = materials_tool(down=("mp_api",)).invoke(tool_call({"query": "band gap of Si", "formula": "Si"}))
     assert isinstance(message, ToolMessage)
     assert isinstance(message.artifact, ToolResult)
     assert message.artifact.access_path == "mp_optimade.search"
@@ -209,26 +200,27 @@ async def _returning(value: Any) -> Any:
 
 @pytest.mark.anyio
 async def test_async_invoke_falls_back_and_returns_the_result() -> None:
-    message = await make_tool(down=("mp_api", "mp_optimade")).ainvoke(tool_call({"query": "Si band gap"}))
+    tool = materials_tool(down=("mp_api", "mp_optimade"))
+    message = await tool.ainvoke(tool_call({"query": "Si band gap"}))
     assert message.artifact.route == ["mp_api.search", "mp_optimade.search", "mp_python.search"]
 
 
 @pytest.mark.anyio
 async def test_sync_invoke_works_inside_a_running_event_loop() -> None:
-    message = make_tool(down=("mp_api",)).invoke(tool_call({"query": "Si band gap"}))
+    message = materials_tool(down=("mp_api",)).invoke(tool_call({"query": "Si band gap"}))
     assert message.artifact.access_path == "mp_optimade.search"
 
 
 # -- errors --------------------------------------------------------------------------------
 def test_no_route_is_a_tool_error_message_the_model_can_act_on() -> None:
-    message = make_tool(fields=["melting_point"]).invoke(tool_call({"query": "melting point of Si"}))
+    message = materials_tool(fields=["melting_point"]).invoke(tool_call({"query": "melting point of Si"}))
     assert message.status == "error"
     assert message.content.startswith("No data source can answer this request right now")
     assert "Traceback" not in message.content
 
 
 def test_all_routes_unavailable_is_a_tool_error_message() -> None:
-    tool = make_tool(down=("mp_api", "mp_optimade", "mp_python", "oqmd_api"))
+    tool = materials_tool(down=("mp_api", "mp_optimade", "mp_python", "oqmd_api"))
     message = tool.invoke(tool_call({"query": "band gap of Si"}))
     assert message.status == "error"
     assert message.content.startswith("Every data source that could answer was unavailable")
@@ -236,7 +228,7 @@ def test_all_routes_unavailable_is_a_tool_error_message() -> None:
 
 
 def test_budget_exceeded_is_a_tool_error_message() -> None:
-    tool = make_tool(down=("mp_api",), budget=RunBudget(max_tool_calls=1))
+    tool = materials_tool(down=("mp_api",), budget=RunBudget(max_tool_calls=1))
     message = tool.invoke(tool_call({"query": "band gap of Si"}))
     assert message.status == "error"
     assert "budget is used up" in message.content
@@ -269,7 +261,7 @@ def test_invalid_response_is_a_tool_error_message() -> None:
 
 
 def test_argument_of_the_wrong_type_is_a_tool_error_message() -> None:
-    message = make_tool().invoke(tool_call({"query": "band gap", "limit": "many"}))
+    message = materials_tool().invoke(tool_call({"query": "band gap", "limit": "many"}))
     assert message.status == "error"
     assert message.content.startswith("Invalid tool arguments: limit:")
 

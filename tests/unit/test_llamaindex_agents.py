@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import runpy
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,31 +12,16 @@ from llama_index.core.workflow import StartEvent, StopEvent, Workflow, step
 
 from schemarouter_integrations import SchemaRouter, ToolResult
 from schemarouter_integrations.llamaindex import SchemaRouterEvent, SchemaRouterToolSpec, ToolFallbackEvent
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import seed_router
-from tests.unit.test_llamaindex_support import (
+from tests.support.llamaindex import (
     QUESTION,
     TOOL_ARGUMENTS,
     CapturingHandler,
-    capturing,
     function_calling_llm,
     react_llm,
 )
+from tests.support.seed import seed_router
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def captured() -> Iterator[CapturingHandler]:
-    with capturing() as handler:
-        yield handler
-
-
-@pytest.fixture
-def router() -> SchemaRouter:
-    """The seed's routes; the native Materials Project API (the primary) is down."""
-    router, _ = seed_router(SchemaRouter(clock=FakeClock()), down=("mp_api",))
-    return router
 
 
 @pytest.fixture

@@ -26,30 +26,17 @@ from schemarouter_integrations.llamaindex import (
     instrumentation_event,
 )
 from schemarouter_integrations.llamaindex._events import INSTRUMENTATION_EVENTS
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import seed_router
-from tests.unit.test_llamaindex_support import CapturingHandler, capturing, recording_spans
+from tests.support.llamaindex import CapturingHandler, capturing, recording_spans
+from tests.support.seed import seed_router
 
 ASK = {"query": "Si band gap", "formula": "Si"}
 OWN_FIELDS = {"router_event_type", "run_id", "seq"}
 
 
 @pytest.fixture
-def captured() -> Iterator[CapturingHandler]:
-    with capturing() as handler:
-        yield handler
-
-
-@pytest.fixture
 def spans() -> Iterator[SimpleSpanHandler]:
     with recording_spans() as handler:
         yield handler
-
-
-@pytest.fixture
-def router() -> SchemaRouter:
-    router, _ = seed_router(SchemaRouter(clock=FakeClock()), down=("mp_api",))
-    return router
 
 
 def spec_of(router: SchemaRouter) -> SchemaRouterToolSpec:

@@ -20,17 +20,9 @@ from schemarouter_integrations import (
     ToolSpec,
 )
 from schemarouter_integrations.llamaindex import SchemaRouterToolSpec
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import SEED_TOOLS, FakeInvoker, band_gap, endpoint, seed_router
+from tests.support.seed import SEED_TOOLS, FakeInvoker, band_gap, endpoint, seed_router
 
 ASK = {"query": "Si band gap", "formula": "Si"}
-
-
-@pytest.fixture
-def router() -> SchemaRouter:
-    """The seed's four routes with the primary, mp_api, down."""
-    router, _ = seed_router(SchemaRouter(clock=FakeClock()), down=("mp_api",))
-    return router
 
 
 def tool_of(router: SchemaRouter, **settings: Any) -> FunctionTool:

@@ -13,8 +13,8 @@ from schemarouter_integrations import (
     ServerProjectionSpec,
     ToolSpec,
 )
-from tests.unit.fakes import FakeClock
-from tests.unit.seed import FORMULA_INPUT, band_gap, endpoint, formula, seed_router
+from tests.support.fakes import FakeClock
+from tests.support.seed import FORMULA_INPUT, band_gap, elastic_router, endpoint, seed_router
 
 SEED_REQUEST = PlanRequest(
     query="Si band gap",
@@ -112,50 +112,6 @@ def test_untagged_candidates_are_not_cross_provider_fallbacks() -> None:
     plan = router.plan(SEED_REQUEST)
     assert "local_db" not in [c.tool for c in plan.calls]
     assert "no explicit provider" in reasons(plan)["local_db.search"]
-
-
-def elastic_router() -> SchemaRouter:
-    router = SchemaRouter()
-    aliases = ["탄성계수", "elastic modulus", "youngs modulus"]
-    router.register(
-        ToolSpec(
-            name="provider_a_api",
-            provider="provider_a",
-            access_mode="openapi",
-            endpoints=[
-                endpoint(fields=[FieldSpec(name="elastic_modulus", aliases=aliases), formula("formula")])
-            ],
-        )
-    )
-    router.register(
-        ToolSpec(
-            name="provider_b_optimade",
-            provider="provider_b",
-            access_mode="optimade",
-            endpoints=[
-                endpoint(
-                    fields=[
-                        FieldSpec(
-                            name="elastic_modulus",
-                            semantic_id="elastic_modulus",
-                            aliases=aliases,
-                            path=["_provider_b_elasticity"],
-                            result_path=["elastic_modulus"],
-                        ),
-                        formula("chemical_formula_reduced"),
-                    ],
-                    projection=ServerProjectionSpec(
-                        parameter="response_fields",
-                        field_map={"elastic_modulus": "_provider_b_elasticity"},
-                    ),
-                )
-            ],
-        )
-    )
-    router.register(
-        ToolSpec(name="provider_c_api", provider="provider_c", endpoints=[endpoint(fields=[band_gap()])])
-    )
-    return router
 
 
 @pytest.mark.parametrize("query", ["Si elastic modulus", "Si의 탄성계수", "youngs modulus of Si"])

@@ -9,8 +9,7 @@ import pytest
 from schemarouter_integrations import InvocationUnavailableError, RetryPolicy
 from schemarouter_integrations._execution.retry import backoff_seconds
 from schemarouter_integrations.events import RouteUnavailableEvent, ToolRetryEvent
-
-from .execution_helpers import CHAIN, collect, fake_router, types
+from tests.support.execution import CHAIN, collect, fake_router, types
 
 pytestmark = pytest.mark.anyio
 

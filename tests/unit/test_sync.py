@@ -9,8 +9,7 @@ import pytest
 
 from schemarouter_integrations import NoRouteError
 from schemarouter_integrations._sync import loop_running, run_sync
-
-from .execution_helpers import CHAIN, DOWN, fake_router
+from tests.support.execution import CHAIN, DOWN, fake_router
 
 
 def test_invoke_sync_without_a_running_loop() -> None:

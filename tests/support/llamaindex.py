@@ -1,4 +1,4 @@
-"""Helpers for the LlamaIndex tests: capturing handlers and scripted offline LLMs (no tests here)."""
+"""LlamaIndex helpers: capturing event/span handlers and scripted offline LLMs."""
 
 from __future__ import annotations
 
@@ -7,13 +7,15 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.instrumentation import get_dispatcher
 from llama_index.core.instrumentation.event_handlers import BaseEventHandler
 from llama_index.core.instrumentation.events import BaseEvent
 from llama_index.core.instrumentation.span_handlers import SimpleSpanHandler
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from pydantic import Field
+
+from cookbook.scripted_llamaindex import scripted_llm
 
 E = TypeVar("E", bound=BaseEvent)
 
@@ -58,18 +60,9 @@ def recording_spans() -> Iterator[SimpleSpanHandler]:
 
 
 def function_calling_llm(tool_name: str, arguments: dict[str, Any] | None = None) -> MockFunctionCallingLLM:
-    """An offline function-calling LLM: calls *tool_name* once, then answers with its output."""
-
-    def respond(messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
-        results = [m for m in messages if m.role == MessageRole.TOOL]
-        if results:
-            return ChatMessage(role=MessageRole.ASSISTANT, content=f"From the tool: {results[-1].content}")
-        call = ToolCallBlock(
-            tool_call_id="call-1", tool_name=tool_name, tool_kwargs=arguments or TOOL_ARGUMENTS
-        )
-        return ChatMessage(role=MessageRole.ASSISTANT, blocks=[call])
-
-    return MockFunctionCallingLLM(response_generator=respond)
+    """An offline function-calling LLM (the cookbook's): calls *tool_name* once, then answers
+    with its output."""
+    return scripted_llm(tool_name, arguments or TOOL_ARGUMENTS, answer_prefix="From the tool: ")
 
 
 def react_llm(tool_name: str, arguments: dict[str, Any] | None = None) -> MockFunctionCallingLLM:

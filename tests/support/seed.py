@@ -165,3 +165,49 @@ def seed_router(
         router.register(spec, invoker)
         invokers[spec.name] = invoker
     return router, invokers
+
+
+def elastic_router() -> SchemaRouter:
+    """Elastic modulus from two providers (one through a provider-specific OPTIMADE field);
+    a third provider serves only band gaps."""
+    router = SchemaRouter()
+    aliases = ["탄성계수", "elastic modulus", "youngs modulus"]
+    router.register(
+        ToolSpec(
+            name="provider_a_api",
+            provider="provider_a",
+            access_mode="openapi",
+            endpoints=[
+                endpoint(fields=[FieldSpec(name="elastic_modulus", aliases=aliases), formula("formula")])
+            ],
+        )
+    )
+    router.register(
+        ToolSpec(
+            name="provider_b_optimade",
+            provider="provider_b",
+            access_mode="optimade",
+            endpoints=[
+                endpoint(
+                    fields=[
+                        FieldSpec(
+                            name="elastic_modulus",
+                            semantic_id="elastic_modulus",
+                            aliases=aliases,
+                            path=["_provider_b_elasticity"],
+                            result_path=["elastic_modulus"],
+                        ),
+                        formula("chemical_formula_reduced"),
+                    ],
+                    projection=ServerProjectionSpec(
+                        parameter="response_fields",
+                        field_map={"elastic_modulus": "_provider_b_elasticity"},
+                    ),
+                )
+            ],
+        )
+    )
+    router.register(
+        ToolSpec(name="provider_c_api", provider="provider_c", endpoints=[endpoint(fields=[band_gap()])])
+    )
+    return router

@@ -1,4 +1,4 @@
-"""Helpers for execution tests: a seeded router on fake time, hand-built plans, gated invokers."""
+"""Execution helpers: a seeded router on fake time, hand-built calls and plans, gated invokers."""
 
 from __future__ import annotations
 
@@ -17,9 +17,8 @@ from schemarouter_integrations import (
     ToolCall,
     ToolSpec,
 )
-
-from .fakes import FakeClock
-from .seed import RECORDS, FakeInvoker, seed_router
+from tests.support.fakes import FakeClock
+from tests.support.seed import RECORDS, FakeInvoker, seed_router, unavailable
 
 DOWN = ("mp_api", "mp_optimade", "mp_python")
 
@@ -110,3 +109,15 @@ class GatedInvoker:
         await self.gate.wait()
         self.finished = True
         return RECORDS[self.tool]
+
+
+def losing_mp_optimade_while_mp_api_runs() -> tuple[SchemaRouter, dict[str, FakeInvoker]]:
+    """mp_api fails; while it runs, the next route of the chain (mp_optimade) is unbound."""
+    router, invokers, _ = fake_router()
+
+    async def primary(call: ToolCall) -> Any:
+        router.unbind("mp_optimade")
+        raise unavailable("mp_api is down")
+
+    router.bind("mp_api", primary)
+    return router, invokers
