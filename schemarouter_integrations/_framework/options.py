@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias
@@ -53,6 +54,10 @@ class ToolOptions:
             budget=budget,
             fields=tuple(fields) if fields is not None else None,
         )
+
+    def settings(self) -> dict[str, Any]:
+        """The options as keyword settings, the inverse of :meth:`from_settings`."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
 
     def request(self, query: str, arguments: Mapping[str, Any] | None = None) -> PlanRequest:
         """The plan request for the model's *query* and canonical *arguments*.

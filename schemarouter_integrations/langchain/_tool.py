@@ -83,11 +83,7 @@ class SchemaRouterTool(BaseTool):
             name=name,
             description=surface.description,
             args_schema=surface.arguments.model,
-            fallback_scope=options.fallback_scope,
-            max_fallbacks=options.max_fallbacks,
-            preferred_tools=options.preferred_tools,
-            budget=options.budget,
-            fields=options.fields,
+            **options.settings(),
             **kwargs,
         )
         self._surface = surface
