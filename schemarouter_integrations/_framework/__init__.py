@@ -1,9 +1,11 @@
-"""Framework-neutral helpers shared by the LangChain and LlamaIndex packages.
+"""The framework core that the LangChain and LlamaIndex faces (and an MCP face) sit on.
 
-Everything here depends only on the core package and pydantic, never on a framework:
+Everything here depends only on the core package and pydantic, never on a framework; a
+face only translates to its framework's types:
 
 * ``options`` - :class:`ToolOptions`, the application's settings (scope, budget, preferred
-  tools, fields) that the model never sees or sets; :meth:`ToolOptions.request` turns the
+  tools, fields) that the model never sees or sets, built from a face's keyword settings by
+  :meth:`ToolOptions.from_settings`; :meth:`ToolOptions.request` turns the
   model's ``query`` and arguments into a :class:`PlanRequest`; :func:`model_routes`, the
   routes the planner could pick under those settings.
 * ``arguments`` - :func:`canonical_arguments` / :func:`arguments_model` /
@@ -14,7 +16,11 @@ Everything here depends only on the core package and pydantic, never on a framew
   options change.
 * ``messages`` - :func:`result_content`, compact text from a :class:`ToolResult`;
   :func:`model_error_message`, the message a model can act on for routing errors, ``None``
-  for errors that must propagate (programming and configuration errors).
+  for errors that must propagate (programming and configuration errors);
+  :func:`validation_message`, the account of invalid model arguments.
+* ``run`` - :func:`run_for_model`, one model call: validate the arguments, stream the run
+  through the face's event hook, map the end to a :class:`ModelOutcome` (records text, or a
+  message for the model, or the propagated error).
 * ``events`` - :func:`trace_payload`, an event's JSON payload for traces without the bulky
   result; :func:`event_from_json`, the typed event back from its JSON payload.
 """
@@ -31,8 +37,15 @@ from .arguments import (
     python_type,
 )
 from .events import event_from_json, trace_payload
-from .messages import MODEL_ERRORS, MODEL_FIXABLE_STATUSES, model_error_message, result_content
-from .options import ToolOptions, model_routes
+from .messages import (
+    MODEL_ERRORS,
+    MODEL_FIXABLE_STATUSES,
+    model_error_message,
+    result_content,
+    validation_message,
+)
+from .options import HasRegistry, RegistrySource, ToolOptions, model_routes
+from .run import EventHook, ModelOutcome, StreamsRuns, run_for_model
 from .surface import ToolSurface, describe_tool
 
 __all__ = [
@@ -41,7 +54,12 @@ __all__ = [
     "QUERY_DESCRIPTION",
     "RESERVED_ARGUMENTS",
     "CanonicalArgument",
+    "EventHook",
+    "HasRegistry",
     "ModelArguments",
+    "ModelOutcome",
+    "RegistrySource",
+    "StreamsRuns",
     "ToolOptions",
     "ToolSurface",
     "arguments_model",
@@ -52,5 +70,7 @@ __all__ = [
     "model_routes",
     "python_type",
     "result_content",
+    "run_for_model",
     "trace_payload",
+    "validation_message",
 ]

@@ -17,9 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from .._registry import Registry
-from .._router import SchemaRouter
-from .options import ToolOptions, model_routes
+from .options import RegistrySource, ToolOptions, model_routes
 
 __all__ = [
     "QUERY_DESCRIPTION",
@@ -80,7 +78,7 @@ class CanonicalArgument:
 
 
 def canonical_arguments(
-    router: SchemaRouter | Registry, *, options: ToolOptions | None = None
+    router: RegistrySource, *, options: ToolOptions | None = None
 ) -> list[CanonicalArgument]:
     """The union of the input-schema properties of :func:`model_routes`, sorted by name.
 
@@ -144,7 +142,7 @@ class ModelArguments:
 
 
 def arguments_model(
-    router: SchemaRouter | Registry,
+    router: RegistrySource,
     *,
     options: ToolOptions | None = None,
     model_name: str = "SchemaRouterArguments",

@@ -1,8 +1,10 @@
-"""What the model reads after a run: the records of a result, or an error it can act on."""
+"""What the model reads after a call: the records of a result, or an error it can act on."""
 
 from __future__ import annotations
 
 import json
+
+from pydantic import ValidationError
 
 from .._execution import ToolResult
 from ..errors import (
@@ -15,7 +17,13 @@ from ..errors import (
 )
 from ..events import ToolFallbackEvent
 
-__all__ = ["MODEL_ERRORS", "MODEL_FIXABLE_STATUSES", "model_error_message", "result_content"]
+__all__ = [
+    "MODEL_ERRORS",
+    "MODEL_FIXABLE_STATUSES",
+    "model_error_message",
+    "result_content",
+    "validation_message",
+]
 
 MODEL_ERRORS: tuple[type[Exception], ...] = (
     NoRouteError,
@@ -110,3 +118,14 @@ def model_error_message(exc: BaseException, *, max_chars: int = 800) -> str | No
     else:
         return None
     return text if len(text) <= max_chars else text[: max_chars - 3] + "..."
+
+
+def validation_message(error: ValidationError | object, *, max_errors: int = 5) -> str:
+    """A short, model-readable account of invalid tool arguments (no stack trace, no input echo)."""
+    if not isinstance(error, ValidationError):
+        return "The tool arguments are invalid. Fix them and call the tool again."
+    problems = []
+    for item in error.errors(include_url=False, include_input=False)[:max_errors]:
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        problems.append(f"{where}: {item['msg']}")
+    return "Invalid tool arguments: " + "; ".join(problems) + ". Fix them and call the tool again."

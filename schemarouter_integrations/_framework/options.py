@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
 from .._registry import Registry, Route
-from .._router import SchemaRouter
 
-__all__ = ["ToolOptions", "model_routes", "registry_of"]
+__all__ = ["HasRegistry", "RegistrySource", "ToolOptions", "model_routes", "registry_of"]
+
+
+class HasRegistry(Protocol):
+    """Anything that holds a :class:`Registry` (a ``SchemaRouter``, say)."""
+
+    @property
+    def registry(self) -> Registry: ...
+
+
+RegistrySource: TypeAlias = Registry | HasRegistry
+"""What the model-facing helpers read routes from: a router or its registry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +35,29 @@ class ToolOptions:
     preferred_tools: tuple[str, ...] = ()
     budget: RunBudget | None = None
     fields: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_settings(
+        cls,
+        *,
+        fallback_scope: FallbackScope = "disabled",
+        max_fallbacks: int = 3,
+        preferred_tools: Sequence[str] = (),
+        budget: RunBudget | None = None,
+        fields: Sequence[str] | None = None,
+    ) -> ToolOptions:
+        """The options from a framework tool's keyword settings (any sequences of names)."""
+        return cls(
+            fallback_scope=fallback_scope,
+            max_fallbacks=max_fallbacks,
+            preferred_tools=tuple(preferred_tools),
+            budget=budget,
+            fields=tuple(fields) if fields is not None else None,
+        )
+
+    def settings(self) -> dict[str, Any]:
+        """The options as keyword settings, the inverse of :meth:`from_settings`."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
 
     def request(self, query: str, arguments: Mapping[str, Any] | None = None) -> PlanRequest:
         """The plan request for the model's *query* and canonical *arguments*.
@@ -41,7 +75,7 @@ class ToolOptions:
         )
 
 
-def model_routes(router: SchemaRouter | Registry, *, options: ToolOptions | None = None) -> list[Route]:
+def model_routes(router: RegistrySource, *, options: ToolOptions | None = None) -> list[Route]:
     """The routes the model is told about: those the planner could pick under *options*, by path.
 
     Always the read_only=True routes. With ``fallback_scope="disabled"`` the planner also lets
@@ -59,6 +93,6 @@ def model_routes(router: SchemaRouter | Registry, *, options: ToolOptions | None
     )
 
 
-def registry_of(router: SchemaRouter | Registry) -> Registry:
+def registry_of(router: RegistrySource) -> Registry:
     """The registry of *router* (or *router* itself when it is one)."""
-    return router.registry if isinstance(router, SchemaRouter) else router
+    return router if isinstance(router, Registry) else router.registry

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from .._registry import Registry
-from .._router import SchemaRouter
 from .arguments import ModelArguments, arguments_model
-from .options import ToolOptions, model_routes, registry_of
+from .options import RegistrySource, ToolOptions, model_routes, registry_of
 
 __all__ = ["ToolSurface", "describe_tool"]
 
 
 def describe_tool(
-    router: SchemaRouter | Registry,
+    router: RegistrySource,
     *,
     options: ToolOptions | None = None,
     max_fields: int = 24,
@@ -70,7 +68,7 @@ class ToolSurface:
 
     def __init__(
         self,
-        router: SchemaRouter | Registry,
+        router: RegistrySource,
         *,
         options: ToolOptions | None = None,
         model_name: str = "SchemaRouterArguments",

@@ -2,32 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from contextlib import aclosing
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import anyio
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.tools import BaseTool, ToolException
-from pydantic import ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import ConfigDict, Field, PrivateAttr
 
-from .._execution import RouterEvent, RunBudget, ToolResult
+from .._execution import RunBudget, ToolResult
 from .._framework import (
+    EventHook,
     ModelArguments,
     ToolOptions,
     ToolSurface,
-    model_error_message,
-    result_content,
+    run_for_model,
+    validation_message,
 )
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
-from ..errors import SchemaRouterError
-from ..events import RunEndEvent, RunErrorEvent
-from ._schema import ARGS_MODEL_NAME, validation_message
 from ._tracing import RunTracing
-
-Emit = Callable[[RouterEvent], Awaitable[None]]
 
 
 class SchemaRouterTool(BaseTool):
@@ -73,14 +68,14 @@ class SchemaRouterTool(BaseTool):
         fields: Sequence[str] | None = None,
         **kwargs: Any,
     ) -> None:
-        options = ToolOptions(
+        options = ToolOptions.from_settings(
             fallback_scope=fallback_scope,
             max_fallbacks=max_fallbacks,
-            preferred_tools=tuple(preferred_tools),
+            preferred_tools=preferred_tools,
             budget=budget,
-            fields=tuple(fields) if fields is not None else None,
+            fields=fields,
         )
-        surface = ToolSurface(router, options=options, model_name=ARGS_MODEL_NAME, description=description)
+        surface = ToolSurface(router, options=options, description=description)
         kwargs.setdefault("handle_tool_error", True)
         kwargs.setdefault("handle_validation_error", validation_message)
         super().__init__(
@@ -88,11 +83,7 @@ class SchemaRouterTool(BaseTool):
             name=name,
             description=surface.description,
             args_schema=surface.arguments.model,
-            fallback_scope=options.fallback_scope,
-            max_fallbacks=options.max_fallbacks,
-            preferred_tools=options.preferred_tools,
-            budget=options.budget,
-            fields=options.fields,
+            **options.settings(),
             **kwargs,
         )
         self._surface = surface
@@ -116,7 +107,7 @@ class SchemaRouterTool(BaseTool):
     @property
     def options(self) -> ToolOptions:
         """The application's routing settings, as the framework-neutral options."""
-        return ToolOptions(
+        return ToolOptions.from_settings(
             fallback_scope=self.fallback_scope,
             max_fallbacks=self.max_fallbacks,
             preferred_tools=self.preferred_tools,
@@ -152,16 +143,12 @@ class SchemaRouterTool(BaseTool):
         **arguments: Any,
     ) -> tuple[str, ToolResult]:
         tracing = RunTracing(run_manager)
-
-        async def emit(event: RouterEvent) -> None:
-            tracing.emit(event)
-
         try:
-            result = run_sync(lambda: self._execute(query, arguments, emit))
+            content, result = run_sync(lambda: self._execute(query, arguments, tracing.emit))
         finally:
             tracing.close()
         tracing.finish(result)
-        return self._content(result), result
+        return content, result
 
     async def _arun(
         self,
@@ -171,36 +158,26 @@ class SchemaRouterTool(BaseTool):
     ) -> tuple[str, ToolResult]:
         tracing = RunTracing(run_manager)
         try:
-            result = await self._execute(query, arguments, tracing.aemit)
+            content, result = await self._execute(query, arguments, tracing.aemit)
         finally:
             with anyio.CancelScope(shield=True):
                 await tracing.aclose()
         tracing.finish(result)
-        return self._content(result), result
+        return content, result
 
-    async def _execute(self, query: str, arguments: dict[str, Any], emit: Emit) -> ToolResult:
-        """Stream one routed run, mirroring each event; raise what the model should read."""
-        try:
-            request = self.options.request(query, self._surface.arguments.to_canonical(arguments))
-        except ValidationError as exc:
-            raise ToolException(validation_message(exc)) from exc
-        outcome: ToolResult | BaseException | None = None
-        # closed here even when cancelled while a callback handles an event, not later by the GC
-        async with aclosing(self.router.stream(request, budget=self.budget)) as events:
-            async for event in events:
-                await emit(event)
-                if isinstance(event, RunEndEvent) and isinstance(event.result, ToolResult):
-                    outcome = event.result
-                elif isinstance(event, RunErrorEvent):
-                    outcome = event.exception
-        if isinstance(outcome, ToolResult):
-            return outcome
-        if outcome is None:
-            raise SchemaRouterError("the router run ended without a result or an error")
-        message = model_error_message(outcome)
-        if message is None:
-            raise outcome
-        raise ToolException(message) from outcome
-
-    def _content(self, result: ToolResult) -> str:
-        return result_content(result, max_records=self.max_records)
+    async def _execute(
+        self, query: str, arguments: dict[str, Any], emit: EventHook
+    ) -> tuple[str, ToolResult]:
+        """One routed run, each event mirrored by *emit*; a ``ToolException`` for the model."""
+        outcome = await run_for_model(
+            self.router,
+            {**arguments, "query": query},
+            arguments=self._surface.arguments,
+            options=self.options,
+            on_event=emit,
+            max_records=self.max_records,
+            validated=True,  # LangChain checked them against ``args_schema``
+        )
+        if outcome.result is None:
+            raise ToolException(outcome.content) from outcome.exception
+        return outcome.content, outcome.result

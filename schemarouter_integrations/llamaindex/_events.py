@@ -1,43 +1,25 @@
 """LlamaIndex instrumentation events: one ``BaseEvent`` subclass per router event type.
 
-Each event carries the router event's payload fields under the same names, plus
-``router_event_type``, ``run_id`` and ``seq``. ``timestamp`` is the router event's time;
-``span_id`` is the LlamaIndex span that was active when the event was dispatched.
+The classes are derived from the router's own event types (``events.EVENT_TYPES``), never
+written out: each is named like its router event (``ToolFallbackEvent``) and carries its
+payload fields under the same names and types, plus ``router_event_type``, ``run_id`` and
+``seq``. ``timestamp`` is the router event's time; ``span_id`` is the LlamaIndex span that
+was active when the event was dispatched.
 """
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 # llama_index.core re-exports these without __all__; the ignores only silence that.
 from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
 from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: ignore[attr-defined]
 from llama_index.core.instrumentation.events import BaseEvent
-from pydantic import Field
+from pydantic import Field, create_model
 
-from .._planning.models import CallScope
-from ..events import AttemptRecord, RouterEvent, ToolResult
-
-__all__ = [
-    "HealthProbeEvent",
-    "OtherRouterEvent",
-    "PlanCompiledEvent",
-    "RouteAvailableEvent",
-    "RoutePrunedEvent",
-    "RouteUnavailableEvent",
-    "RunEndEvent",
-    "RunErrorEvent",
-    "RunStartEvent",
-    "SchemaRouterEvent",
-    "ToolEndEvent",
-    "ToolErrorEvent",
-    "ToolFallbackEvent",
-    "ToolRetryEvent",
-    "ToolStartEvent",
-    "dispatch_router_event",
-    "instrumentation_event",
-]
+from ..events import EVENT_TYPES, RouterEvent
 
 _ENVELOPE = frozenset({"type", "run_id", "seq", "timestamp"})
 
@@ -57,144 +39,39 @@ class SchemaRouterEvent(BaseEvent):
         return cls.__name__
 
 
-class _RouteFields(SchemaRouterEvent):
-    tool: str
-    endpoint: str
-    provider: str | None = None
-    access_mode: str | None = None
+class _RouteEvent(SchemaRouterEvent):
+    """Base of the events about one access path; the fields come from the router event."""
+
+    if TYPE_CHECKING:
+        tool: str
+        endpoint: str
 
     @property
     def access_path(self) -> str:
         return f"{self.tool}.{self.endpoint}"
 
 
-class RunStartEvent(SchemaRouterEvent):
-    """``run.start``: a routed run began."""
+def _derived(source: type[RouterEvent]) -> type[SchemaRouterEvent]:
+    """The instrumentation event class of the router event class *source*.
 
-    router_event_type: Literal["run.start"] = "run.start"
-    query: str
-
-
-class PlanCompiledEvent(SchemaRouterEvent):
-    """``plan.compiled``: the need, the primary and the precompiled fallbacks."""
-
-    router_event_type: Literal["plan.compiled"] = "plan.compiled"
-    need: list[str]
-    primary: str | None
-    fallbacks: list[str]
-    rejected: int
-
-
-class ToolStartEvent(_RouteFields):
-    """``tool.start``: a call on one access path began."""
-
-    router_event_type: Literal["tool.start"] = "tool.start"
-    scope: CallScope
-    arguments: dict[str, Any]
-    server_projection: dict[str, str]
-
-
-class ToolRetryEvent(_RouteFields):
-    """``tool.retry``: the access path is tried again after *delay_seconds*."""
-
-    router_event_type: Literal["tool.retry"] = "tool.retry"
-    attempt: int
-    delay_seconds: float
-    error: str
-
-
-class ToolErrorEvent(_RouteFields):
-    """``tool.error``: a call on one access path failed."""
-
-    router_event_type: Literal["tool.error"] = "tool.error"
-    error_type: str
-    error: str
-    attempts: int
-    retryable: bool
-
-
-class ToolFallbackEvent(SchemaRouterEvent):
-    """``tool.fallback``: the run moved from one access path to the next precompiled one."""
-
-    router_event_type: Literal["tool.fallback"] = "tool.fallback"
-    from_tool: str
-    from_endpoint: str
-    to_tool: str
-    to_endpoint: str
-    from_provider: str | None
-    to_provider: str | None
-    from_access_mode: str | None
-    to_access_mode: str | None
-    scope: CallScope
-    same_provider: bool
-    reason: Literal["unavailable", "binding_unavailable"]
-
-
-class ToolEndEvent(_RouteFields):
-    """``tool.end``: a call on one access path returned records."""
-
-    router_event_type: Literal["tool.end"] = "tool.end"
-    records: int
-    attempts: int
-    duration_ms: float
-
-
-class RoutePrunedEvent(_RouteFields):
-    """``route.pruned``: a fallback was dropped in preflight, or skipped during the run
-    because its binding or contract changed after preflight."""
-
-    router_event_type: Literal["route.pruned"] = "route.pruned"
-    reason: str
-
-
-class RouteUnavailableEvent(_RouteFields):
-    """``route.unavailable``: the access path entered a cooldown."""
-
-    router_event_type: Literal["route.unavailable"] = "route.unavailable"
-    cooldown_seconds: float
-    failures: int
-    reason: str | None = None
-
-
-class RouteAvailableEvent(_RouteFields):
-    """``route.available``: the access path left its cooldown."""
-
-    router_event_type: Literal["route.available"] = "route.available"
-    reason: str
-
-
-class HealthProbeEvent(_RouteFields):
-    """``health.probe``: a trusted health probe ran."""
-
-    router_event_type: Literal["health.probe"] = "health.probe"
-    ok: bool
-    error: str | None = None
-    duration_ms: float
-    cooldown_seconds: float | None = None
-
-
-class RunEndEvent(SchemaRouterEvent):
-    """``run.end``: the run succeeded; ``result`` is the :class:`ToolResult`."""
-
-    router_event_type: Literal["run.end"] = "run.end"
-    tool: str
-    endpoint: str
-    fallbacks: int
-    result: ToolResult | None = None
-
-
-class RunErrorEvent(SchemaRouterEvent):
-    """``run.error``: the run failed; ``exception`` is the router error (not serialised).
-
-    ``route`` and ``attempts`` say which access paths ran and how each attempt ended.
+    Same name, the payload fields of *source* (annotation, default, ``exclude``, ...) and
+    ``router_event_type`` fixed to its type; ``access_path`` where *source* has it.
     """
-
-    router_event_type: Literal["run.error"] = "run.error"
-    error_type: str
-    error: str
-    route: list[str] = Field(default_factory=list)
-    attempts: list[AttemptRecord] = Field(default_factory=list)
-    exception: BaseException | None = Field(default=None, exclude=True, repr=False)
+    event_type: str = source.model_fields["type"].default
+    fields: dict[str, Any] = {"router_event_type": (Literal[event_type], event_type)}
+    for name, info in source.model_fields.items():
+        if name not in _ENVELOPE:
+            fields[name] = (info.annotation, copy.copy(info))
+    route = isinstance(getattr(source, "access_path", None), property)
+    base: type[SchemaRouterEvent] = _RouteEvent if route else SchemaRouterEvent
+    return create_model(
+        source.__name__,
+        __base__=base,
+        __module__=__name__,
+        __doc__=f"``{event_type}``, the router's :class:`schemarouter_integrations.events."
+        f"{source.__name__}` as an instrumentation event.",
+        **fields,
+    )
 
 
 class OtherRouterEvent(SchemaRouterEvent):
@@ -204,24 +81,23 @@ class OtherRouterEvent(SchemaRouterEvent):
 
 
 INSTRUMENTATION_EVENTS: dict[str, type[SchemaRouterEvent]] = {
-    cls.model_fields["router_event_type"].default: cls
-    for cls in (
-        RunStartEvent,
-        PlanCompiledEvent,
-        ToolStartEvent,
-        ToolRetryEvent,
-        ToolErrorEvent,
-        ToolFallbackEvent,
-        ToolEndEvent,
-        RoutePrunedEvent,
-        RouteUnavailableEvent,
-        RouteAvailableEvent,
-        HealthProbeEvent,
-        RunEndEvent,
-        RunErrorEvent,
-    )
+    event_type: _derived(source) for event_type, source in EVENT_TYPES.items()
 }
-"""Router event type -> instrumentation event class."""
+"""Router event type -> instrumentation event class, one per type in ``EVENT_TYPES``."""
+
+RunStartEvent = INSTRUMENTATION_EVENTS["run.start"]
+PlanCompiledEvent = INSTRUMENTATION_EVENTS["plan.compiled"]
+ToolStartEvent = INSTRUMENTATION_EVENTS["tool.start"]
+ToolRetryEvent = INSTRUMENTATION_EVENTS["tool.retry"]
+ToolErrorEvent = INSTRUMENTATION_EVENTS["tool.error"]
+ToolFallbackEvent = INSTRUMENTATION_EVENTS["tool.fallback"]
+ToolEndEvent = INSTRUMENTATION_EVENTS["tool.end"]
+RoutePrunedEvent = INSTRUMENTATION_EVENTS["route.pruned"]
+RouteUnavailableEvent = INSTRUMENTATION_EVENTS["route.unavailable"]
+RouteAvailableEvent = INSTRUMENTATION_EVENTS["route.available"]
+HealthProbeEvent = INSTRUMENTATION_EVENTS["health.probe"]
+RunEndEvent = INSTRUMENTATION_EVENTS["run.end"]
+RunErrorEvent = INSTRUMENTATION_EVENTS["run.error"]
 
 
 def instrumentation_event(event: RouterEvent) -> SchemaRouterEvent:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextvars
 import weakref
 from collections.abc import Callable, Sequence
-from contextlib import aclosing
+from functools import partial
 from typing import Any
 
 # llama_index.core re-exports these without __all__; the ignores only silence that.
@@ -13,15 +13,12 @@ from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr
 from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: ignore[attr-defined]
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
-from pydantic import ValidationError
 
-from .._execution import RouterEvent, RunBudget, ToolResult
-from .._framework import ModelArguments, ToolOptions, ToolSurface, model_error_message, result_content
+from .._execution import RouterEvent, RunBudget
+from .._framework import ModelArguments, ModelOutcome, ToolOptions, ToolSurface, run_for_model
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
-from ..errors import SchemaRouterError
-from ..events import RunEndEvent, RunErrorEvent
 from ._events import dispatch_router_event, package_dispatcher
 
 __all__ = ["SchemaRouterToolSpec", "instrument_router"]
@@ -29,7 +26,6 @@ __all__ = ["SchemaRouterToolSpec", "instrument_router"]
 dispatcher: Dispatcher = get_dispatcher(__name__)
 """Dispatches the spans and events of routed calls (a child of the package's dispatcher)."""
 
-ARGS_MODEL_NAME = "SchemaRouterArguments"
 MAX_DESCRIPTION_CHARS = 1024
 """LlamaIndex's ``to_openai_tool()`` refuses longer tool descriptions."""
 
@@ -75,18 +71,16 @@ class SchemaRouterToolSpec(BaseToolSpec):
         self.router = router
         self.name = name
         self.spec_functions: list[SPEC_FUNCTION_TYPE] = [("call", "acall")]
-        self.options = ToolOptions(
+        self.options = ToolOptions.from_settings(
             fallback_scope=fallback_scope,
             max_fallbacks=max_fallbacks,
-            preferred_tools=tuple(preferred_tools),
+            preferred_tools=preferred_tools,
             budget=budget,
-            fields=tuple(fields) if fields is not None else None,
+            fields=fields,
         )
         self.options.request("")  # reject invalid settings now, not on the model's first call
         self.max_records = max_records
-        self._surface = ToolSurface(
-            router, options=self.options, model_name=ARGS_MODEL_NAME, description=description
-        )
+        self._surface = ToolSurface(router, options=self.options, description=description)
         self._issued: list[weakref.ref[ToolMetadata]] = []
 
     # -- what the model sees ---------------------------------------------------------
@@ -152,46 +146,29 @@ class SchemaRouterToolSpec(BaseToolSpec):
         """Async :meth:`call`. Runs inside a span; every router event is dispatched in it."""
         kwargs = _by_name(args, kwargs)
         self.refresh()
-        arguments = self._surface.arguments
-        try:
-            values = arguments.model.model_validate(kwargs).model_dump()
-            request = self.options.request(values["query"], arguments.to_canonical(values))
-        except ValidationError as exc:
-            return self._error(kwargs, validation_message(exc), exc)
-        outcome: ToolResult | BaseException | None = None
         token = _in_tool_call.set(True)
         try:
-            async with aclosing(self.router.stream(request, budget=self.options.budget)) as events:
-                async for event in events:
-                    dispatch_router_event(event, dispatcher)
-                    if isinstance(event, RunEndEvent) and isinstance(event.result, ToolResult):
-                        outcome = event.result
-                    elif isinstance(event, RunErrorEvent):
-                        outcome = event.exception
+            outcome = await run_for_model(
+                self.router,
+                kwargs,
+                arguments=self._surface.arguments,
+                options=self.options,
+                on_event=partial(dispatch_router_event, dispatcher=dispatcher),
+                max_records=self.max_records,
+            )
         finally:
             _in_tool_call.reset(token)
-        if isinstance(outcome, ToolResult):
-            return ToolOutput(
-                tool_name=self.name,
-                content=result_content(outcome, max_records=self.max_records),
-                raw_input=_raw_input(kwargs),
-                raw_output=outcome,
-            )
-        if outcome is None:
-            raise SchemaRouterError("the router run ended without a result or an error")
-        message = model_error_message(outcome)
-        if message is None or not isinstance(outcome, Exception):
-            raise outcome
-        return self._error(kwargs, message, outcome)
+        return self._output(kwargs, outcome)
 
-    def _error(self, kwargs: dict[str, Any], message: str, exc: Exception) -> ToolOutput:
+    def _output(self, kwargs: dict[str, Any], outcome: ModelOutcome) -> ToolOutput:
+        """*outcome* as a ``ToolOutput``: the result as raw output, or an ``is_error`` output."""
         return ToolOutput(
             tool_name=self.name,
-            content=message,
+            content=outcome.content,
             raw_input=_raw_input(kwargs),
-            raw_output=message,
-            is_error=True,
-            exception=exc,
+            raw_output=outcome.content if outcome.result is None else outcome.result,
+            is_error=outcome.is_error,
+            exception=outcome.exception,
         )
 
 
@@ -218,15 +195,6 @@ def fit_description(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str:
     head = text[: limit - 4]
     cut = max(head.rfind("\n"), head.rfind(" "))
     return (head[:cut] if cut > limit // 2 else head).rstrip() + " ..."
-
-
-def validation_message(error: ValidationError, *, max_errors: int = 5) -> str:
-    """A short account of invalid tool arguments, without echoing the input."""
-    problems = []
-    for item in error.errors(include_url=False, include_input=False)[:max_errors]:
-        where = ".".join(str(part) for part in item["loc"]) or "arguments"
-        problems.append(f"{where}: {item['msg']}")
-    return "Invalid tool arguments: " + "; ".join(problems) + ". Fix them and call the tool again."
 
 
 def _by_name(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:

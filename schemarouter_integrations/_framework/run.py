@@ -1,0 +1,113 @@
+"""One model call through the router, framework-neutral.
+
+:func:`run_for_model` validates the model's arguments, streams the routed run (handing each
+event to the face's hook as it happens) and maps how it ended to a :class:`ModelOutcome`:
+the records as text, or a message the model can act on. Errors the model cannot act on
+(programming and configuration errors) propagate. A framework face only translates the
+outcome into its own types (a LangChain ``ToolException``, a LlamaIndex ``ToolOutput``, an
+MCP ``isError`` result).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncGenerator, Callable, Mapping
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from .._execution import RouterEvent, RunBudget, ToolResult
+from .._planning import PlanRequest
+from ..errors import SchemaRouterError
+from ..events import RunEndEvent, RunErrorEvent
+from .arguments import ModelArguments
+from .messages import model_error_message, result_content, validation_message
+from .options import ToolOptions
+
+__all__ = ["EventHook", "ModelOutcome", "StreamsRuns", "run_for_model"]
+
+EventHook = Callable[[RouterEvent], object]
+"""Sees each router event of the run as it happens; may be sync or return an awaitable."""
+
+
+class StreamsRuns(Protocol):
+    """Anything that streams a routed run's events (a ``SchemaRouter``, say)."""
+
+    def stream(
+        self, request: PlanRequest, /, *, budget: RunBudget | None = None
+    ) -> AsyncGenerator[RouterEvent, None]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ModelOutcome:
+    """How one model call ended.
+
+    Either ``result`` is set (the run answered; ``content`` is the records as compact text)
+    or ``exception`` is (the arguments were invalid, or the router failed in a way the model
+    can act on; ``content`` is the message for the model). ``events`` are the run's events in
+    order, ``run.end`` / ``run.error`` last (none when the arguments were rejected).
+    """
+
+    content: str
+    result: ToolResult | None = None
+    exception: Exception | None = None
+    events: tuple[RouterEvent, ...] = ()
+
+    @property
+    def is_error(self) -> bool:
+        """True when the model reads an error message rather than records."""
+        return self.result is None
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """The records of the answer (empty on error)."""
+        return list(self.result.records) if self.result is not None else []
+
+
+async def run_for_model(
+    router: StreamsRuns,
+    values: Mapping[str, Any],
+    *,
+    arguments: ModelArguments,
+    options: ToolOptions,
+    on_event: EventHook | None = None,
+    max_records: int = 20,
+    validated: bool = False,
+) -> ModelOutcome:
+    """Answer the model's *values* (``query`` plus canonical arguments) through *router*.
+
+    *values* are checked against ``arguments.model`` unless *validated* (the framework did
+    it already). The run follows *options* (the application's settings); *on_event* sees
+    every event before the next one is produced. Raises the run's error when the model
+    cannot act on it, and :class:`SchemaRouterError` when the run ended without either.
+    """
+    try:
+        checked = values if validated else arguments.model.model_validate(values).model_dump()
+        request = options.request(checked["query"], arguments.to_canonical(checked))
+    except ValidationError as exc:
+        return ModelOutcome(content=validation_message(exc), exception=exc)
+    events: list[RouterEvent] = []
+    ended: ToolResult | BaseException | None = None
+    # closed here even when cancelled while a hook handles an event, not later by the GC
+    async with aclosing(router.stream(request, budget=options.budget)) as stream:
+        async for event in stream:
+            events.append(event)
+            if on_event is not None:
+                handled = on_event(event)
+                if inspect.isawaitable(handled):
+                    await handled
+            if isinstance(event, RunEndEvent) and isinstance(event.result, ToolResult):
+                ended = event.result
+            elif isinstance(event, RunErrorEvent):
+                ended = event.exception
+    if isinstance(ended, ToolResult):
+        content = result_content(ended, max_records=max_records)
+        return ModelOutcome(content=content, result=ended, events=tuple(events))
+    if ended is None:
+        raise SchemaRouterError("the router run ended without a result or an error")
+    message = model_error_message(ended)
+    if message is None or not isinstance(ended, Exception):
+        raise ended
+    return ModelOutcome(content=message, exception=ended, events=tuple(events))
