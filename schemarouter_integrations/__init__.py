@@ -13,7 +13,7 @@ from ._contracts import (
     ServerProjectionSpec,
     ToolSpec,
 )
-from ._execution import RouterEvent, RunBudget, ToolResult
+from ._execution import RunBudget
 from ._planning import Plan, PlanRequest, ToolCall
 from ._router import SchemaRouter
 from .errors import (
@@ -29,6 +29,7 @@ from .errors import (
     SchemaValidationError,
     StaleFingerprintError,
 )
+from .events import RouterEvent, ToolResult
 
 __all__ = [
     "AllRoutesUnavailableError",

@@ -6,7 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ._registry import BindingState
+from ._registry import BindingState, Registry
+from .stores import AvailabilityMark
 
 
 class ExecutionSnapshot(BaseModel):
@@ -77,3 +78,28 @@ class RouterSnapshot(BaseModel):
     execution: ExecutionSnapshot
     tools: dict[str, ToolSnapshot]
     health: HealthSnapshot
+
+
+def router_snapshot(
+    registry: Registry, marks: dict[str, AvailabilityMark], now: float, health: HealthSnapshot
+) -> RouterSnapshot:
+    """``router.inspect()`` from the registry, the active marks at *now* and the health snapshot."""
+    return RouterSnapshot(
+        execution=ExecutionSnapshot(
+            binding_states=registry.binding_states(),
+            unavailable_access_paths=sorted(marks),
+            cooldowns={p: round(max(m.until - now, 0.0), 3) for p, m in sorted(marks.items())},
+            cooldown_reasons={p: m.reason for p, m in sorted(marks.items())},
+        ),
+        tools={
+            name: ToolSnapshot(
+                provider=spec.provider,
+                access_mode=spec.access_mode,
+                fingerprint=spec.fingerprint,
+                endpoints=[e.name for e in spec.endpoints],
+                read_only={e.name: e.read_only for e in spec.endpoints},
+            )
+            for name, spec in sorted(registry.tools.items())
+        },
+        health=health,
+    )

@@ -19,7 +19,7 @@ from ._execution.sinks import EventBus, EventSink
 from ._health import Probe
 from ._health.background import Background
 from ._health.service import HealthService
-from ._inspection import ExecutionSnapshot, RouterSnapshot, ToolSnapshot
+from ._inspection import RouterSnapshot, router_snapshot
 from ._planning import Plan, PlanRequest, compile_plan
 from ._registry import BindingState, Invoker, Registry, RouteRef
 from ._sync import run_sync
@@ -313,26 +313,8 @@ class SchemaRouter:
 
     def inspect(self) -> RouterSnapshot:
         """Bindings, cooldowns, tools and health, as plain data."""
-        now = self.clock()
-        marks = self.availability_store.active()
-        return RouterSnapshot(
-            execution=ExecutionSnapshot(
-                binding_states=self.registry.binding_states(),
-                unavailable_access_paths=sorted(marks),
-                cooldowns={p: round(max(m.until - now, 0.0), 3) for p, m in sorted(marks.items())},
-                cooldown_reasons={p: m.reason for p, m in sorted(marks.items())},
-            ),
-            tools={
-                name: ToolSnapshot(
-                    provider=spec.provider,
-                    access_mode=spec.access_mode,
-                    fingerprint=spec.fingerprint,
-                    endpoints=[e.name for e in spec.endpoints],
-                    read_only={e.name: e.read_only for e in spec.endpoints},
-                )
-                for name, spec in sorted(self.registry.tools.items())
-            },
-            health=self._background.snapshot(),
+        return router_snapshot(
+            self.registry, self.availability_store.active(), self.clock(), self._background.snapshot()
         )
 
     # -- lifecycle -------------------------------------------------------------------

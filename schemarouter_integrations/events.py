@@ -8,7 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ._planning.models import CallScope, Plan
+from ._planning.models import CallScope
+from ._planning.models import Plan as _Plan
 from .errors import AttemptRecord
 
 __all__ = [
@@ -227,7 +228,7 @@ class ToolResult(BaseModel):
     attempts: list[AttemptRecord]
     route: list[str]
     events: list[AnyRouterEvent]
-    plan: Plan
+    plan: _Plan
 
     @property
     def access_path(self) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .._execution import EVENT_TYPES, RouterEvent, ToolResult
+from ..events import EVENT_TYPES, RouterEvent, ToolResult
 
 __all__ = ["event_from_json", "trace_payload"]
 

@@ -6,7 +6,6 @@ import json
 
 from pydantic import ValidationError
 
-from .._execution import ToolResult
 from ..errors import (
     AllRoutesUnavailableError,
     BudgetExceededError,
@@ -15,7 +14,7 @@ from ..errors import (
     NoRouteError,
     SchemaValidationError,
 )
-from ..events import ToolFallbackEvent
+from ..events import ToolFallbackEvent, ToolResult
 
 __all__ = [
     "MODEL_ERRORS",

@@ -18,10 +18,10 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from .._execution import RouterEvent, RunBudget, ToolResult
+from .._execution import RunBudget
 from .._planning import PlanRequest
 from ..errors import SchemaRouterError
-from ..events import RunEndEvent, RunErrorEvent
+from ..events import RouterEvent, RunEndEvent, RunErrorEvent, ToolResult
 from .arguments import ModelArguments
 from .messages import model_error_message, result_content, validation_message
 from .options import ToolOptions

@@ -9,9 +9,8 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 
-from .._execution import EVENT_TYPES, RouterEvent
 from .._framework import event_from_json
-from ..events import ToolFallbackEvent
+from ..events import EVENT_TYPES, RouterEvent, ToolFallbackEvent
 
 EventCallback = Callable[[RouterEvent], Any]
 

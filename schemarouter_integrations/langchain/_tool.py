@@ -10,7 +10,7 @@ from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackMan
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from .._execution import RunBudget, ToolResult
+from .._execution import RunBudget
 from .._framework import (
     EventHook,
     ModelArguments,
@@ -22,6 +22,7 @@ from .._framework import (
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
+from ..events import ToolResult
 from ._tracing import RunTracing
 
 

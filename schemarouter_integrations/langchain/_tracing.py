@@ -33,13 +33,14 @@ from langchain_core.callbacks import (
 )
 from langchain_core.tracers.langchain import LangChainTracer
 
-from .._execution import RouterEvent, ToolResult
 from .._framework import trace_payload
 from ..events import (
+    RouterEvent,
     RunEndEvent,
     RunErrorEvent,
     ToolEndEvent,
     ToolErrorEvent,
+    ToolResult,
     ToolStartEvent,
 )
 

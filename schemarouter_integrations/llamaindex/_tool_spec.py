@@ -14,11 +14,12 @@ from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: igno
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 
-from .._execution import RouterEvent, RunBudget
+from .._execution import RunBudget
 from .._framework import ModelArguments, ModelOutcome, ToolOptions, ToolSurface, run_for_model
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
+from ..events import RouterEvent
 from ._events import dispatch_router_event, package_dispatcher
 
 __all__ = ["SchemaRouterToolSpec", "instrument_router"]

@@ -12,8 +12,7 @@ import anyio
 import pytest
 
 from schemarouter_integrations import RetryPolicy, RouterEvent, ToolResult
-from schemarouter_integrations._execution import EVENT_TYPES
-from schemarouter_integrations.events import RunEndEvent, RunErrorEvent, ToolFallbackEvent
+from schemarouter_integrations.events import EVENT_TYPES, RunEndEvent, RunErrorEvent, ToolFallbackEvent
 from tests.support.execution import CHAIN, DOWN, GatedInvoker, collect, fake_router, types
 
 pytestmark = pytest.mark.anyio
