@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Unpack
 
 import httpx
 
@@ -18,8 +18,9 @@ from .._registry import Invoker
 from ..errors import RegistrationError
 from ._http import DEFAULT_MAX_RESPONSE_BYTES, ClientSource, HttpTarget, origin_of
 from ._openapi import build_openapi_route
-from ._openapi_servers import validate_base_url
+from ._openapi.servers import validate_base_url
 from ._optimade import build_optimade_route
+from ._options import UrlOptions
 
 __all__ = ["KINDS", "build_url_route"]
 
@@ -38,16 +39,15 @@ async def build_url_route(
     base_url: str | None = None,
     timeout_seconds: float = 10.0,
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-    **options: Any,
+    **options: Unpack[UrlOptions],
 ) -> tuple[ToolSpec, Invoker]:
     """Read the document at *url* and build the ToolSpec and invoker for it.
 
     *client* is the router's shared client, or a callable returning it (preferred: the
     invoker then follows the router when it re-creates its client).
 
-    OpenAPI options: ``projection``, ``fields``, ``read_only`` (per operation), ``operations``,
-    ``retry``, ``cost_units``, ``description``, ``validate_output``. OPTIMADE options:
-    ``fields``, ``max_pages``, ``entries``, ``retry``, ``cost_units``, ``description``.
+    *options* are those of the kind: :class:`~._options.OpenApiOptions` or
+    :class:`~._options.OptimadeOptions`; another kind's option is refused.
     """
     if kind not in KINDS:
         raise RegistrationError(f"kind must be one of {KINDS}, got {kind!r}")
