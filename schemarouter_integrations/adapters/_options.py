@@ -67,11 +67,11 @@ class CallableOptions(TypedDict, total=False):
     output_schema: Mapping[str, Any] | None
 
 
-Options = TypeVar("Options", bound=Mapping[str, Any])
+Checked = TypeVar("Checked", bound=Mapping[str, Any])
 _MODULE_PATH = re.compile(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])")
 
 
-def check_options(options: Mapping[str, Any], kind: type[Options], *, what: str) -> Options:
+def check_options(options: Mapping[str, Any], kind: type[Checked], *, what: str) -> Checked:
     """*options* as the TypedDict *kind*, or a ``RegistrationError`` naming the option at fault."""
     hints = _hints(cast(Hashable, kind))
     unknown = sorted(set(options) - set(hints))
@@ -86,7 +86,7 @@ def check_options(options: Mapping[str, Any], kind: type[Options], *, what: str)
             raise RegistrationError(
                 f"{what}: option {key}= must be {_describe(hints[key])}, got {shown} ({type(value).__name__})"
             ) from None
-    return cast(Options, options)
+    return cast(Checked, options)
 
 
 @functools.cache

@@ -1,8 +1,9 @@
 """What the HTTP adapters (OpenAPI, OPTIMADE) share: per-endpoint options, contracts, invoker.
 
-An adapter discovers its endpoints; :class:`RouteOptions` applies the common options to
-them (``fields`` overrides, ``retry``, ``cost_units``, ``description``), checks that
-per-endpoint mappings name known endpoints and builds the ``ToolSpec``.
+``add_url`` hands an adapter a :class:`UrlRegistration`; the adapter discovers its
+endpoints and a :class:`RouteBuilder` checks the options for that kind, applies the common
+ones to each endpoint (``fields`` overrides, ``retry``, ``cost_units``), checks that
+per-endpoint mappings name known endpoints and builds the ``ToolSpec`` (``description``).
 :class:`HttpInvoker` is the base of the invokers that send each endpoint to one
 :class:`HttpTarget`.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import ValidationError
@@ -19,24 +21,41 @@ from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ServerProjectionS
 from ..errors import RegistrationError, SchemaValidationError
 from ._fields import coerce_fields, merge_fields, per_endpoint
 from ._http import HttpTarget
-from ._options import HttpOptions
+from ._options import UrlOptions, check_options
 
 if TYPE_CHECKING:
     from .._planning import ToolCall
 
 Endpoint = TypeVar("Endpoint")
+Options = TypeVar("Options", bound=Mapping[str, Any])
 
 
-class RouteOptions:
-    """The common ``add_url`` options of one route, read per endpoint.
+@dataclass(frozen=True, slots=True)
+class UrlRegistration:
+    """What ``add_url`` was asked to register: the tool's identity and its options."""
 
-    An option is one value for every endpoint or a mapping keyed by any of an endpoint's
-    names (its endpoint name, its operationId or entry type). *noun* names endpoints in
-    messages (``"operation"``, ``"endpoint"``).
+    kind: str
+    name: str
+    provider: str | None
+    access_mode: str | None
+    options: UrlOptions
+
+
+class RouteBuilder(Generic[Options]):
+    """Builds the contract of one ``add_url`` route from the endpoints its adapter found.
+
+    The options are checked against *schema* (the kind's TypedDict). An option is one value
+    for every endpoint or a mapping keyed by any of an endpoint's names (its endpoint name,
+    its operationId or entry type); *keyed* lists the options that may be such a mapping.
+    *noun* names endpoints in messages (``"operation"``, ``"endpoint"``).
     """
 
-    def __init__(self, options: HttpOptions, *, noun: str, keyed: tuple[str, ...]) -> None:
-        self.options: Mapping[str, Any] = options
+    def __init__(
+        self, registration: UrlRegistration, schema: type[Options], *, noun: str, keyed: tuple[str, ...]
+    ) -> None:
+        self.registration = registration
+        what = f"add_url(kind={registration.kind!r}, name={registration.name!r})"
+        self.options: Options = check_options(registration.options, schema, what=what)
         self.noun = noun
         self.keyed = keyed
 
@@ -79,15 +98,7 @@ class RouteOptions:
             raise RegistrationError(f"{invalid}: {exc}") from exc
 
     def tool(
-        self,
-        *,
-        where: str,
-        name: str,
-        provider: str | None,
-        access_mode: str | None,
-        description: str,
-        endpoints: list[EndpointSpec],
-        known: Mapping[str, str],
+        self, *, where: str, description: str, endpoints: list[EndpointSpec], known: Mapping[str, str]
     ) -> ToolSpec:
         """The ToolSpec; *known* maps each endpoint name to its other name (operationId, entry).
 
@@ -104,9 +115,9 @@ class RouteOptions:
                 )
         try:
             return ToolSpec(
-                name=name,
-                provider=provider,
-                access_mode=access_mode,
+                name=self.registration.name,
+                provider=self.registration.provider,
+                access_mode=self.registration.access_mode,
                 description=self.options.get("description") or description,
                 endpoints=endpoints,
             )

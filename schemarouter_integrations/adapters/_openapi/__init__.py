@@ -16,8 +16,8 @@ from ...errors import RegistrationError
 from .._documents import load_document
 from .._fields import as_dict, short_description
 from .._http import HttpTarget, public_url
-from .._options import OpenApiOptions, UrlOptions, check_options
-from .._route import RouteOptions
+from .._options import OpenApiOptions
+from .._route import RouteBuilder, UrlRegistration
 from .contract import ContractBuilder
 from .invoker import OpenApiInvoker
 from .operations import openapi_version, walk_operations
@@ -31,17 +31,14 @@ _KEYED = ("fields", "projection", "read_only", "retry", "cost_units")
 
 async def build_openapi_route(
     url: str,
+    registration: UrlRegistration,
     *,
-    name: str,
     target: HttpTarget,
     document_target: HttpTarget,
     base_url: str | None,
-    provider: str | None,
-    access_mode: str | None,
-    options: UrlOptions,
 ) -> tuple[ToolSpec, OpenApiInvoker]:
     """Read the OpenAPI document at *url* and build the tool contract and its invoker."""
-    checked = check_options(options, OpenApiOptions, what=f"add_url(kind='openapi', name={name!r})")
+    route = RouteBuilder(registration, OpenApiOptions, noun="operation", keyed=_KEYED)
     where = public_url(url)
     document = await load_document(
         document_target, url, syntax="json_or_yaml", failure="could not fetch the OpenAPI document"
@@ -50,28 +47,14 @@ async def build_openapi_route(
         raise RegistrationError(f"{where} is not an OpenAPI document (not an object)")
     version = openapi_version(document)
     resolver = SchemaResolver(document, str(httpx.URL(url).copy_with(fragment=None)), version)
-    route = RouteOptions(checked, noun="operation", keyed=_KEYED)
-    builder = ContractBuilder(
-        list(walk_operations(document, resolver)),
-        document=document,
-        resolver=resolver,
-        url=url,
-        base_url=base_url,
-        secret_headers={h.lower() for h in target.headers},
-        options=checked,
-        route=route,
-    )
+    secrets = {h.lower() for h in target.headers}
+    records = list(walk_operations(document, resolver))
+    builder = ContractBuilder(records, document, resolver, url, base_url, secrets, route)
     endpoints, operations = builder.build()
     info = as_dict(document.get("info"))
+    title = " — ".join(t for t in (info.get("title"), info.get("description")) if isinstance(t, str))
+    where = f"the OpenAPI document at {where}"
     spec = route.tool(
-        where=f"the OpenAPI document at {where}",
-        name=name,
-        provider=provider,
-        access_mode=access_mode,
-        description=short_description(
-            " — ".join(t for t in (info.get("title"), info.get("description")) if isinstance(t, str))
-        ),
-        endpoints=endpoints,
-        known=builder.known,
+        where=where, description=short_description(title), endpoints=endpoints, known=builder.known
     )
     return spec, OpenApiInvoker(target, operations)

@@ -8,6 +8,7 @@ parameters and body, records and fields from its success response) and the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -18,7 +19,7 @@ from ...errors import RegistrationError
 from .._fields import as_dict, complete_projection, per_endpoint, safe_name, short_description, unique_name
 from .._http import public_url
 from .._options import OpenApiOptions
-from .._route import RouteOptions
+from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
 from .schema import SchemaResolver
@@ -29,30 +30,22 @@ _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 Body = Literal["none", "properties", "whole"]
 
 
+@dataclass
 class ContractBuilder:
     """Turns the operation records of one document into endpoint contracts and operations."""
 
-    def __init__(
-        self,
-        records: Sequence[OperationRecord],
-        *,
-        document: Mapping[str, Any],
-        resolver: SchemaResolver,
-        url: str,
-        base_url: str | None,
-        secret_headers: set[str],
-        options: OpenApiOptions,
-        route: RouteOptions,
-    ) -> None:
-        self.records = records
-        self.document = document
-        self.resolver = resolver
-        self.url = url
-        self.base_url = base_url
-        self.secret_headers = secret_headers
-        self.options = options
-        self.route = route
-        self._fields: dict[str, FieldSpec] = {}
+    records: Sequence[OperationRecord]
+    document: Mapping[str, Any] = field(repr=False)
+    resolver: SchemaResolver = field(repr=False)
+    url: str
+    base_url: str | None
+    secret_headers: set[str] = field(repr=False)
+    route: RouteBuilder[OpenApiOptions]
+    _fields: dict[str, FieldSpec] = field(default_factory=dict, init=False, repr=False)
+
+    @property
+    def options(self) -> OpenApiOptions:
+        return self.route.options
 
     @property
     def known(self) -> dict[str, str]:

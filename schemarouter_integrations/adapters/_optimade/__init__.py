@@ -15,8 +15,8 @@ from ..._contracts import ToolSpec
 from ...errors import RegistrationError
 from .._fields import as_dict, safe_name, short_description
 from .._http import HttpTarget, public_url
-from .._options import OptimadeOptions, UrlOptions, check_options
-from .._route import RouteOptions
+from .._options import OptimadeOptions
+from .._route import RouteBuilder, UrlRegistration
 from .contract import entry_endpoint
 from .discovery import discover, entry_properties, entry_types
 from .invoker import OptimadeInvoker
@@ -29,17 +29,11 @@ _KEYED = ("fields", "retry", "cost_units")
 
 
 async def build_optimade_route(
-    url: str,
-    *,
-    name: str,
-    target: HttpTarget,
-    provider: str | None,
-    access_mode: str | None,
-    options: UrlOptions,
+    url: str, registration: UrlRegistration, *, target: HttpTarget
 ) -> tuple[ToolSpec, OptimadeInvoker]:
     """Discover the OPTIMADE API at *url* and build its contract and invoker."""
-    checked = check_options(options, OptimadeOptions, what=f"add_url(kind='optimade', name={name!r})")
-    max_pages = checked.get("max_pages", DEFAULT_MAX_PAGES)
+    route = RouteBuilder(registration, OptimadeOptions, noun="endpoint", keyed=_KEYED)
+    max_pages = route.options.get("max_pages", DEFAULT_MAX_PAGES)
     if not isinstance(max_pages, int) or isinstance(max_pages, bool) or not 1 <= max_pages <= 1000:
         raise RegistrationError("max_pages must be an integer from 1 to 1000")
     base, info = await discover(target, url)
@@ -51,23 +45,14 @@ async def build_optimade_route(
         )
     provider_meta = as_dict(as_dict(info.get("meta")).get("provider"))
     prefix = provider_meta.get("prefix") if isinstance(provider_meta.get("prefix"), str) else None
-    route = RouteOptions(checked, noun="endpoint", keyed=_KEYED)
     endpoints = []
     entries: dict[str, str] = {}
-    for entry in entry_types(attributes, checked.get("entries")):
+    for entry in entry_types(attributes, route.options.get("entries")):
         properties = await entry_properties(target, base, entry)
         endpoint = safe_name(f"search_{entry}")
         entries[endpoint] = entry
         endpoints.append(entry_endpoint(endpoint, entry, properties, prefix, route))
-    spec = route.tool(
-        where=f"the OPTIMADE API at {public_url(base)}",
-        name=name,
-        provider=provider,
-        access_mode=access_mode,
-        description=short_description(
-            provider_meta.get("description"), provider_meta.get("name"), f"OPTIMADE API at {public_url(base)}"
-        ),
-        endpoints=endpoints,
-        known=entries,
-    )
+    where = f"OPTIMADE API at {public_url(base)}"
+    description = short_description(provider_meta.get("description"), provider_meta.get("name"), where)
+    spec = route.tool(where=f"the {where}", description=description, endpoints=endpoints, known=entries)
     return spec, OptimadeInvoker(target, base, entries, max_pages=max_pages)

@@ -7,7 +7,8 @@ from typing import Any
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec
 from .._fields import complete_projection, short_description
-from .._route import RouteOptions
+from .._options import OptimadeOptions
+from .._route import RouteBuilder
 
 _STRING = {"type": "string", "minLength": 1}
 
@@ -17,7 +18,7 @@ def entry_endpoint(
     entry: str,
     properties: Mapping[str, Any],
     prefix: str | None,
-    route: RouteOptions,
+    route: RouteBuilder[OptimadeOptions],
 ) -> EndpointSpec:
     """The search endpoint of one entry type; ``fields=`` as a list applies to structures."""
     names = (endpoint, entry)
