@@ -34,9 +34,12 @@ from .events import RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, Tool
 from .stores import AvailabilityStore, MemoryAvailabilityStore
 
 if TYPE_CHECKING:
+    from typing import Unpack
+
     import httpx
 
     from .adapters._clients import HttpClients
+    from .adapters._options import CallableOptions, UrlOptions
 
 Clock = Callable[[], float]
 SINK_GRACE_SECONDS = 5.0
@@ -112,7 +115,7 @@ class SchemaRouter:
         headers: dict[str, str] | None = None,
         base_url: str | None = None,
         timeout_seconds: float = 10.0,
-        **options: Any,
+        **options: Unpack[UrlOptions],
     ) -> ToolSpec:
         """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker."""
         from .adapters._url import build_url_route
@@ -143,7 +146,7 @@ class SchemaRouter:
         endpoint: str | None = None,
         read_only: bool | None = None,
         fields: Any = None,
-        **options: Any,
+        **options: Unpack[CallableOptions],
     ) -> ToolSpec:
         """Register a sync or async Python function as a tool with one endpoint."""
         from .adapters._python import build_callable_route

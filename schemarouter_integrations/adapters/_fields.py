@@ -1,4 +1,4 @@
-"""Helpers shared by the adapters: field overrides, projections, names and options."""
+"""Helpers shared by the adapters: field overrides, projections, names and untrusted data."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .._contracts import FieldSpec, ServerProjectionSpec, ToolSpec
+from .._contracts import FieldSpec, ServerProjectionSpec
 from ..errors import RegistrationError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
@@ -106,12 +106,6 @@ def per_endpoint(option: Any, *names: str) -> Any:
     return option
 
 
-def reject_unknown_options(options: Mapping[str, Any], known: Iterable[str], *, what: str) -> None:
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise RegistrationError(f"{what}: unknown option(s) {unknown}; known: {sorted(known)}")
-
-
 def as_dict(value: Any) -> dict[str, Any]:
     """*value* when it is a dict, else an empty dict (for reading untrusted documents)."""
     return value if isinstance(value, dict) else {}
@@ -119,11 +113,3 @@ def as_dict(value: Any) -> dict[str, Any]:
 
 def _bare(field: FieldSpec) -> bool:
     return field == FieldSpec(name=field.name)
-
-
-def tool_spec(*, where: str, **contract: Any) -> ToolSpec:
-    """Build the adapter's ToolSpec; a contract the document cannot give is a RegistrationError."""
-    try:
-        return ToolSpec(**contract)
-    except ValidationError as exc:
-        raise RegistrationError(f"{where} gives no valid tool: {exc}") from exc

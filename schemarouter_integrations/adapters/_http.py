@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import anyio
 import httpx
@@ -63,6 +63,14 @@ def public_url(url: str | httpx.URL) -> str:
         return "<invalid URL>"
 
 
+class RequestParts(TypedDict, total=False):
+    """What one request carries besides its method and URL."""
+
+    params: Sequence[tuple[str, str]] | None
+    headers: Mapping[str, str] | None
+    json_body: Any
+
+
 @dataclass(frozen=True, slots=True)
 class Fetched:
     """A successful (2xx) response, fully read."""
@@ -97,17 +105,9 @@ class HttpTarget:
         except ValueError:
             return False
 
-    async def fetch_json(
-        self,
-        method: str,
-        url: str | httpx.URL,
-        *,
-        params: Sequence[tuple[str, str]] | None = None,
-        headers: Mapping[str, str] | None = None,
-        json_body: Any = None,
-    ) -> Any:
+    async def fetch_json(self, method: str, url: str | httpx.URL, **parts: Unpack[RequestParts]) -> Any:
         """Send one request and decode its JSON body (``None`` for an empty 2xx body)."""
-        fetched = await self.fetch(method, url, params=params, headers=headers, json_body=json_body)
+        fetched = await self.fetch(method, url, **parts)
         if not fetched.body.strip():
             if fetched.status_code == 204:
                 return None
@@ -132,13 +132,12 @@ class HttpTarget:
         method: str,
         url: str | httpx.URL,
         *,
-        params: Sequence[tuple[str, str]] | None = None,
-        headers: Mapping[str, str] | None = None,
-        json_body: Any = None,
         accept: str = "application/json",
+        **parts: Unpack[RequestParts],
     ) -> Fetched:
         """Send one request to this target's origin and read the whole (bounded) body."""
         what = _what(method, url)
+        params, headers = parts.get("params"), parts.get("headers")
         if not self.allows(url):
             raise NonRetryableInvocationError(
                 f"refused to send {what} to {_safe_origin(url)}: this route may only reach {self.origin}"
@@ -156,7 +155,7 @@ class HttpTarget:
                         url,
                         params=httpx.QueryParams(list(params)) if params else None,
                         headers=sent,
-                        json=json_body,
+                        json=parts.get("json_body"),
                         timeout=timeout,
                     )
                     # never follow: a redirect could take the secret headers to another origin

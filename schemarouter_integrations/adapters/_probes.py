@@ -7,7 +7,6 @@ operation of a registered OpenAPI tool (a heartbeat, a status route).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -15,11 +14,11 @@ import httpx
 
 from ..errors import InvocationError, PolicyViolationError, RegistrationError
 from ._http import HttpTarget, origin_of
-from ._openapi_invoker import OpenApiInvoker
+from ._openapi.invoker import OpenApiInvoker
+from ._optimade.discovery import VERSIONED, is_info_document
 
 Probe = Callable[[], Awaitable[bool]]
 PROBE_BODY_BYTES = 1024 * 1024
-_VERSIONED = re.compile(r"/v\d+(?:\.\d+){0,2}$")
 
 
 def optimade_info_probe(
@@ -36,7 +35,7 @@ def optimade_info_probe(
     """
     base = base_url.rstrip("/")
     try:
-        versioned = base if _VERSIONED.search(httpx.URL(base).path) else f"{base}/v1"
+        versioned = base if VERSIONED.search(httpx.URL(base).path) else f"{base}/v1"
         origin = origin_of(versioned)
     except (ValueError, httpx.InvalidURL) as exc:
         raise RegistrationError(f"optimade_info_probe needs an absolute http(s) URL: {exc}") from None
@@ -48,7 +47,7 @@ def optimade_info_probe(
             document = await target.fetch_json("GET", f"{versioned}/info")
         except InvocationError:
             return False
-        return isinstance(document, dict) and isinstance(document.get("data"), dict)
+        return is_info_document(document)
 
     return probe
 
@@ -67,9 +66,9 @@ def openapi_operation_probe(
     or otherwise ``read_only=True``.
     """
     invoker = _openapi_invoker(router, tool)
-    known = invoker.operations.get(operation)
+    known = invoker.endpoints.get(operation)
     if known is None:
-        raise RegistrationError(f"{tool} has no operation {operation!r}; known: {sorted(invoker.operations)}")
+        raise RegistrationError(f"{tool} has no operation {operation!r}; known: {sorted(invoker.endpoints)}")
     if known.read_only is not True:
         raise PolicyViolationError(f"{tool}.{operation} is not read_only=True; it cannot be a probe")
     chosen = dict(arguments or {})
@@ -77,7 +76,7 @@ def openapi_operation_probe(
     async def probe() -> bool:
         try:
             current = _openapi_invoker(router, tool)
-            await current.call_operation(operation, chosen)
+            await current.send(operation, chosen)
         except (InvocationError, RegistrationError):
             return False
         return True

@@ -14,7 +14,7 @@ import types
 import typing
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import anyio.to_thread
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
@@ -24,9 +24,9 @@ from pydantic.json_schema import PydanticJsonSchemaWarning
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
 from .._registry import Invoker
 from ..errors import RegistrationError, SchemaValidationError
-from ._fields import coerce_fields, reject_unknown_options, safe_name, short_description
+from ._fields import coerce_fields, safe_name, short_description
+from ._options import CallableOptions, check_options
 
-OPTIONS = frozenset({"description", "retry", "cost_units", "records_path", "output_schema"})
 _ANY_DUMP: TypeAdapter[Any] = TypeAdapter(Any)
 _SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
@@ -40,7 +40,7 @@ def build_callable_route(
     endpoint: str | None = None,
     read_only: bool | None = None,
     fields: Any = None,
-    **options: Any,
+    **options: Unpack[CallableOptions],
 ) -> tuple[ToolSpec, Invoker]:
     """Build the ToolSpec and invoker for a sync or async function.
 
@@ -52,7 +52,7 @@ def build_callable_route(
     if not callable(fn):
         raise RegistrationError(f"add_callable() needs a callable, got {type(fn).__name__}")
     what = f"add_callable(name={name!r})"
-    reject_unknown_options(options, OPTIONS, what=what)
+    check_options(options, CallableOptions, what=what)
     endpoint_name = endpoint or safe_name(getattr(fn, "__name__", ""), fallback="call")
     hints = _type_hints(fn)
     parameters = _parameters(fn, what)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Unpack
 
 import httpx
 
@@ -18,8 +18,10 @@ from .._registry import Invoker
 from ..errors import RegistrationError
 from ._http import DEFAULT_MAX_RESPONSE_BYTES, ClientSource, HttpTarget, origin_of
 from ._openapi import build_openapi_route
-from ._openapi_servers import validate_base_url
+from ._openapi.servers import validate_base_url
 from ._optimade import build_optimade_route
+from ._options import UrlOptions
+from ._route import UrlRegistration
 
 __all__ = ["KINDS", "build_url_route"]
 
@@ -38,16 +40,15 @@ async def build_url_route(
     base_url: str | None = None,
     timeout_seconds: float = 10.0,
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-    **options: Any,
+    **options: Unpack[UrlOptions],
 ) -> tuple[ToolSpec, Invoker]:
     """Read the document at *url* and build the ToolSpec and invoker for it.
 
     *client* is the router's shared client, or a callable returning it (preferred: the
     invoker then follows the router when it re-creates its client).
 
-    OpenAPI options: ``projection``, ``fields``, ``read_only`` (per operation), ``operations``,
-    ``retry``, ``cost_units``, ``description``, ``validate_output``. OPTIMADE options:
-    ``fields``, ``max_pages``, ``entries``, ``retry``, ``cost_units``, ``description``.
+    *options* are those of the kind: :class:`~._options.OpenApiOptions` or
+    :class:`~._options.OptimadeOptions`; another kind's option is refused.
     """
     if kind not in KINDS:
         raise RegistrationError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -62,13 +63,12 @@ async def build_url_route(
     except (ValueError, httpx.InvalidURL) as exc:
         raise RegistrationError(f"add_url() needs an absolute http(s) URL: {exc}") from None
     secrets = _headers(headers)
+    registration = UrlRegistration(kind, name, provider, access_mode, options)
     if kind == "optimade":
         if base_url is not None:
             raise RegistrationError("kind='optimade' reads the API at url itself; base_url is not used")
         target = HttpTarget(client, home, secrets, timeout_seconds, max_response_bytes)
-        return await build_optimade_route(
-            url, name=name, target=target, provider=provider, access_mode=access_mode, options=options
-        )
+        return await build_optimade_route(url, registration, target=target)
     api = validate_base_url(base_url) if base_url is not None else None
     api_origin = origin_of(api) if api is not None else home
     target = HttpTarget(client, api_origin, secrets, timeout_seconds, max_response_bytes)
@@ -76,14 +76,7 @@ async def build_url_route(
         client, home, secrets if home == api_origin else {}, timeout_seconds, max_response_bytes
     )
     return await build_openapi_route(
-        url,
-        name=name,
-        target=target,
-        document_target=document_target,
-        base_url=api,
-        provider=provider,
-        access_mode=access_mode,
-        options=options,
+        url, registration, target=target, document_target=document_target, base_url=api
     )
 
 

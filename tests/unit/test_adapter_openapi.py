@@ -17,8 +17,8 @@ from schemarouter_integrations import (
     ToolCall,
     ToolSpec,
 )
-from schemarouter_integrations.adapters import _openapi as openapi_module
-from schemarouter_integrations.adapters._openapi_invoker import OpenApiInvoker
+from schemarouter_integrations.adapters import _documents as openapi_module
+from schemarouter_integrations.adapters._openapi.invoker import OpenApiInvoker
 from schemarouter_integrations.adapters._url import build_url_route
 
 pytestmark = pytest.mark.anyio

@@ -16,7 +16,7 @@ from schemarouter_integrations import (
     ToolSpec,
 )
 from schemarouter_integrations.adapters._optimade import OptimadeInvoker
-from schemarouter_integrations.adapters._optimade_filter import build_filter, reduced_formula, string_literal
+from schemarouter_integrations.adapters._optimade.filter import build_filter, reduced_formula, string_literal
 from schemarouter_integrations.adapters._url import build_url_route
 
 pytestmark = pytest.mark.anyio

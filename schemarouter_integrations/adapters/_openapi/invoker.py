@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
 
-from ..errors import SchemaValidationError
-from ._http import HttpTarget
+from ...errors import SchemaValidationError
+from .._route import HttpInvoker
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
@@ -40,30 +40,19 @@ class Operation:
     read_only: bool | None = None
 
 
-class OpenApiInvoker:
+class OpenApiInvoker(HttpInvoker[Operation]):
     """The trusted invoker of an OpenAPI tool: ``await invoker(call) -> raw JSON``."""
 
-    def __init__(self, target: HttpTarget, operations: Mapping[str, Operation]) -> None:
-        self.target = target
-        self.operations = dict(operations)
+    noun = "operation"
 
     def __repr__(self) -> str:
-        return f"OpenApiInvoker(origin={self.target.origin!r}, operations={sorted(self.operations)})"
+        return f"OpenApiInvoker(origin={self.target.origin!r}, operations={sorted(self.endpoints)})"
 
-    async def __call__(self, call: Any) -> Any:
-        return await self.call_operation(call.endpoint, call.arguments, extra_params=call.server_projection)
-
-    async def call_operation(
-        self,
-        endpoint: str,
-        arguments: Mapping[str, Any],
-        *,
-        extra_params: Mapping[str, str] | None = None,
+    async def send(
+        self, endpoint: str, arguments: Mapping[str, Any], *, extra_params: Mapping[str, str] | None = None
     ) -> Any:
         """Send *endpoint* with canonical *arguments* plus *extra_params* (query)."""
-        operation = self.operations.get(endpoint)
-        if operation is None:
-            raise SchemaValidationError(f"this tool has no operation {endpoint!r}")
+        operation = self.endpoint(endpoint)
         path_values: dict[str, Any] = {}
         query: list[tuple[str, str]] = []
         headers: dict[str, str] = {}

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import reduce
 from typing import Any
 
-from ..errors import SchemaValidationError
+from ...errors import SchemaValidationError
 
 _FORMULA = re.compile(r"(?:[A-Z][a-z]?\d*)+")
 _TERM = re.compile(r"([A-Z][a-z]?)(\d*)")

@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 
-from ..errors import RegistrationError
+from ...errors import RegistrationError
 
 MAX_INLINED_NODES = 20_000
 _DATA_KEYWORDS = frozenset({"example", "examples", "default", "enum", "const"})

@@ -8,8 +8,8 @@ from urllib.parse import urljoin
 
 import httpx
 
-from ..errors import RegistrationError
-from ._http import origin_of
+from ...errors import RegistrationError
+from .._http import origin_of
 
 _VARIABLE = re.compile(r"\{([^{}]+)\}")
 

@@ -1,0 +1,60 @@
+"""OpenAPI 3.0/3.1 documents as tools: one endpoint per operation, bound to an httpx invoker.
+
+The flow: load the document (:mod:`.._documents`), walk its operations once
+(:mod:`.operations`), build the contract from those records (:mod:`.contract`) and pair it
+with an :class:`~.invoker.OpenApiInvoker`. Requests only ever go to the document's origin
+(the ``servers`` entry on that origin), or to ``base_url`` when the application names it;
+``headers`` (API keys) go only there.
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from ..._contracts import ToolSpec
+from ...errors import RegistrationError
+from .._documents import load_document
+from .._fields import as_dict, short_description
+from .._http import HttpTarget, public_url
+from .._options import OpenApiOptions
+from .._route import RouteBuilder, UrlRegistration
+from .contract import ContractBuilder
+from .invoker import OpenApiInvoker
+from .operations import openapi_version, walk_operations
+from .schema import SchemaResolver
+
+__all__ = ["OpenApiInvoker", "build_openapi_route"]
+
+_KEYED = ("fields", "projection", "read_only", "retry", "cost_units")
+"""The options that may be a mapping keyed by operation."""
+
+
+async def build_openapi_route(
+    url: str,
+    registration: UrlRegistration,
+    *,
+    target: HttpTarget,
+    document_target: HttpTarget,
+    base_url: str | None,
+) -> tuple[ToolSpec, OpenApiInvoker]:
+    """Read the OpenAPI document at *url* and build the tool contract and its invoker."""
+    route = RouteBuilder(registration, OpenApiOptions, noun="operation", keyed=_KEYED)
+    where = public_url(url)
+    document = await load_document(
+        document_target, url, syntax="json_or_yaml", failure="could not fetch the OpenAPI document"
+    )
+    if not isinstance(document, dict):
+        raise RegistrationError(f"{where} is not an OpenAPI document (not an object)")
+    version = openapi_version(document)
+    resolver = SchemaResolver(document, str(httpx.URL(url).copy_with(fragment=None)), version)
+    secrets = {h.lower() for h in target.headers}
+    records = list(walk_operations(document, resolver))
+    builder = ContractBuilder(records, document, resolver, url, base_url, secrets, route)
+    endpoints, operations = builder.build()
+    info = as_dict(document.get("info"))
+    title = " — ".join(t for t in (info.get("title"), info.get("description")) if isinstance(t, str))
+    where = f"the OpenAPI document at {where}"
+    spec = route.tool(
+        where=where, description=short_description(title), endpoints=endpoints, known=builder.known
+    )
+    return spec, OpenApiInvoker(target, operations)

@@ -1,0 +1,249 @@
+"""The contract of an OpenAPI tool, built from the operation records of one walk.
+
+Each chosen operation becomes an :class:`EndpointSpec` (canonical arguments from its
+parameters and body, records and fields from its success response) and the
+:class:`Operation` its invoker sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec, canonical_json
+from ...errors import RegistrationError
+from .._fields import as_dict, complete_projection, per_endpoint, safe_name, short_description, unique_name
+from .._http import public_url
+from .._options import OpenApiOptions
+from .._route import RouteBuilder
+from .invoker import Location, Operation, Parameter
+from .operations import OperationRecord, parameter_key, parameter_schema
+from .schema import SchemaResolver
+from .servers import server_base
+
+_READ_ONLY_METHODS = frozenset({"get", "head"})
+_IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+Body = Literal["none", "properties", "whole"]
+
+
+@dataclass
+class ContractBuilder:
+    """Turns the operation records of one document into endpoint contracts and operations."""
+
+    records: Sequence[OperationRecord]
+    document: Mapping[str, Any] = field(repr=False)
+    resolver: SchemaResolver = field(repr=False)
+    url: str
+    base_url: str | None
+    secret_headers: set[str] = field(repr=False)
+    route: RouteBuilder[OpenApiOptions]
+    _fields: dict[str, FieldSpec] = field(default_factory=dict, init=False, repr=False)
+
+    @property
+    def options(self) -> OpenApiOptions:
+        return self.route.options
+
+    @property
+    def known(self) -> dict[str, str]:
+        """Every endpoint name of the document and the operationId (or label) it stands for."""
+        return {record.endpoint: record.label for record in self.records}
+
+    def build(self) -> tuple[list[EndpointSpec], dict[str, Operation]]:
+        """The endpoint contracts and operations of the chosen operations."""
+        wanted = self._wanted()
+        endpoints: list[EndpointSpec] = []
+        operations: dict[str, Operation] = {}
+        for record in self.records:
+            if wanted is not None and not wanted & set(record.names):
+                continue
+            where = f"operation {record.label!r}"
+            if not record.path.startswith("/"):
+                raise RegistrationError(f"{where}: path {record.path!r} must start with '/'")
+            servers = record.servers or self.document.get("servers")
+            base = server_base(servers, document_url=self.url, base_url=self.base_url, where=where)
+            spec, operation = self._endpoint(record, base, where)
+            endpoints.append(spec)
+            operations[record.endpoint] = operation
+        if wanted is not None:
+            known = self.known
+            missing = sorted(w for w in wanted if w not in known and w not in known.values())
+            if missing:
+                raise RegistrationError(
+                    f"operations= names unknown operation(s) {missing}; known: {sorted(known)}"
+                )
+        if not endpoints:
+            raise RegistrationError(f"the OpenAPI document at {public_url(self.url)} has no operations")
+        return endpoints, operations
+
+    def _wanted(self) -> set[str] | None:
+        chosen = self.options.get("operations")
+        if chosen is None:
+            return None
+        if isinstance(chosen, str):
+            return {chosen}
+        return {str(name) for name in chosen}
+
+    def _endpoint(self, record: OperationRecord, base: str, where: str) -> tuple[EndpointSpec, Operation]:
+        projection = self._projection(record)
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        parameters: list[Parameter] = []
+        for param, schema, is_required in self._parameters(record, projection, where):
+            canonical = param.canonical
+            if canonical in properties:
+                canonical = unique_name(safe_name(f"{param.wire}_{param.location}"), set(properties))
+                param = Parameter(canonical, param.wire, param.location, param.explode)
+            properties[canonical] = schema
+            parameters.append(param)
+            if is_required:
+                required.append(canonical)
+        body_mode = self._body(record, properties, required, parameters, where)
+        input_schema: dict[str, Any] = {"type": "object", "properties": properties}
+        if required:
+            input_schema["required"] = required
+        input_schema["additionalProperties"] = False
+        records, record_fields, output_schema = self._response(record, where)
+        fields = self.route.fields(record_fields, record.names, applies=bool(record_fields), what=where)
+        read_only = self._read_only(record)
+        spec = self.route.endpoint(
+            record.endpoint,
+            record.names,
+            invalid=f"{where} gives no valid endpoint",
+            fields=fields,
+            projection=complete_projection(projection, fields) if fields else None,
+            description=short_description(
+                record.operation.get("summary"), record.operation.get("description")
+            ),
+            input_schema=input_schema,
+            output_schema=output_schema,
+            read_only=read_only,
+            records_path=records,
+        )
+        operation = Operation(
+            record.endpoint, record.method, base, record.path, tuple(parameters), body_mode, read_only
+        )
+        return spec, operation
+
+    def _read_only(self, record: OperationRecord) -> bool | None:
+        overrides = self.options.get("read_only")
+        if overrides is None:
+            return record.method in _READ_ONLY_METHODS
+        if not isinstance(overrides, Mapping):
+            raise RegistrationError("read_only= must map operation names to True/False/None")
+        for key in record.names:
+            if key in overrides:
+                return overrides[key]
+        return record.method in _READ_ONLY_METHODS
+
+    def _projection(self, record: OperationRecord) -> ServerProjectionSpec | None:
+        option = self.options.get("projection")
+        chosen = per_endpoint(option, *record.names)
+        if chosen is None:
+            return None
+        if not isinstance(chosen, ServerProjectionSpec):
+            raise RegistrationError("projection= must be a ServerProjectionSpec (or a mapping of them)")
+        if isinstance(option, Mapping):
+            return chosen
+        declared = chosen.parameter in record.query_parameters
+        anywhere = chosen.parameter in self._query_parameters_anywhere
+        return chosen if declared or not anywhere else None
+
+    @cached_property
+    def _query_parameters_anywhere(self) -> frozenset[str]:
+        return frozenset().union(*(record.query_parameters for record in self.records))
+
+    def _parameters(
+        self, record: OperationRecord, projection: ServerProjectionSpec | None, where: str
+    ) -> list[tuple[Parameter, dict[str, Any], bool]]:
+        out: list[tuple[Parameter, dict[str, Any], bool]] = []
+        for param in record.parameters:
+            wire, location = parameter_key(param)
+            if location not in ("query", "path", "header"):
+                continue
+            if location == "header" and wire.lower() in _IGNORED_HEADERS | self.secret_headers:
+                continue
+            if location == "query" and projection is not None and wire == projection.parameter:
+                continue
+            schema = self._inline(parameter_schema(param), f"{where}, parameter {wire!r}")
+            if "description" not in schema and isinstance(param.get("description"), str):
+                schema = {**schema, "description": short_description(param["description"])}
+            style = param.get("style", "form" if location == "query" else "simple")
+            explode = bool(param.get("explode", style == "form"))
+            is_required = location == "path" or param.get("required") is True
+            where_to: Location = location  # type: ignore[assignment]
+            out.append((Parameter(wire, wire, where_to, explode), schema, is_required))
+        return out
+
+    def _body(
+        self,
+        record: OperationRecord,
+        properties: dict[str, Any],
+        required: list[str],
+        parameters: list[Parameter],
+        where: str,
+    ) -> Body:
+        if record.request_body is None:
+            return "none"
+        body, schema = record.request_body
+        body_required = body.get("required") is True
+        concrete = self.resolver.concrete(schema)
+        members = self.resolver.properties(concrete)
+        if members and not set(members) & set(properties):
+            needed = set(concrete.get("required") or ())
+            for wire, member in members.items():
+                properties[wire] = self._inline(member, f"{where}, body property {wire!r}")
+                parameters.append(Parameter(wire, wire, "body"))
+                if body_required and wire in needed:
+                    required.append(wire)
+            return "properties"
+        canonical = unique_name("body", set(properties))
+        properties[canonical] = self._inline(schema, f"{where}, request body")
+        parameters.append(Parameter(canonical, canonical, "body"))
+        if body_required:
+            required.append(canonical)
+        return "whole"
+
+    def _response(
+        self, record: OperationRecord, where: str
+    ) -> tuple[tuple[str, ...] | None, tuple[FieldSpec, ...], dict[str, Any] | None]:
+        schema = record.response_schema
+        if schema is None:
+            return None, (), None
+        records = self.resolver.records(schema)
+        fields: list[FieldSpec] = []
+        if records.record is not None:
+            for prop, prop_schema in self.resolver.properties(records.record).items():
+                fields.append(self._field(prop, prop_schema))
+        output_schema = None
+        if self.options.get("validate_output"):
+            output_schema = self._inline(schema, f"{where}, response schema")
+        return records.path, tuple(fields), output_schema
+
+    def _field(self, name: str, schema: Any) -> FieldSpec:
+        outer, concrete = as_dict(self.resolver.deref(schema)), self.resolver.concrete(schema)
+        description = short_description(
+            outer.get("description"), concrete.get("description"), outer.get("title"), concrete.get("title")
+        )
+        try:
+            json_schema: dict[str, Any] | None = self.resolver.inline(schema)
+        except RegistrationError:
+            json_schema = None  # recursive or too large: the field exists all the same
+        key = canonical_json([name, description, json_schema])
+        cached = self._fields.get(key)  # operations often share one record schema
+        if cached is None:
+            try:
+                cached = FieldSpec(name=name, description=description, json_schema=json_schema)
+            except ValidationError:  # not JSON Schema after all
+                cached = FieldSpec(name=name, description=description)
+            self._fields[key] = cached
+        return cached
+
+    def _inline(self, schema: Any, where: str) -> dict[str, Any]:
+        try:
+            return self.resolver.inline(schema)  # checked as JSON Schema by EndpointSpec
+        except RegistrationError as exc:
+            raise RegistrationError(f"{where}: {exc}") from exc

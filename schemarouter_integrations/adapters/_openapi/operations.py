@@ -1,0 +1,140 @@
+"""One walk over the operations of an OpenAPI document, yielding typed records.
+
+:func:`walk_operations` visits every path item and method once, in document order, and
+names each operation (its ``operationId`` made a safe, unique name). What an operation
+refers to (parameters merged from the path item and the operation, the request body, the
+success response schema) is resolved on first use and kept, so nothing is resolved twice
+and an operation that is never built is never resolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from ...errors import RegistrationError
+from .._fields import safe_name, unique_name
+from .schema import SchemaResolver
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+def openapi_version(document: Mapping[str, Any]) -> str:
+    """``"3.0"`` or ``"3.1"``; anything else is refused."""
+    declared = str(document.get("openapi", ""))
+    for version in ("3.0", "3.1"):
+        if declared == version or declared.startswith(version + "."):
+            return version
+    if "swagger" in document:
+        raise RegistrationError("Swagger 2.0 documents are not supported; convert to OpenAPI 3")
+    raise RegistrationError(f"unsupported OpenAPI version {declared or '(missing)'!r}; 3.0 and 3.1 are")
+
+
+@dataclass(frozen=True)
+class OperationRecord:
+    """One operation: where it sits, its names, and what it refers to (resolved once)."""
+
+    path: str
+    method: str
+    endpoint: str
+    """The endpoint name: the operationId made safe and unique."""
+    label: str
+    """The operationId, or ``"<method> <path>"`` when there is none."""
+    operation: dict[str, Any] = field(repr=False)
+    item: dict[str, Any] = field(repr=False)
+    resolver: SchemaResolver = field(repr=False, compare=False)
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """Every name an option may use for this operation."""
+        return self.endpoint, self.label
+
+    @property
+    def servers(self) -> Any:
+        """The operation's or path item's ``servers`` (falsy: the document's apply)."""
+        return self.operation.get("servers") or self.item.get("servers")
+
+    @cached_property
+    def parameters(self) -> tuple[dict[str, Any], ...]:
+        """Path-item and operation parameters, resolved; the operation's win per (name, in)."""
+        merged: dict[tuple[str, str], dict[str, Any]] = {}
+        for source in (self.item.get("parameters"), self.operation.get("parameters")):
+            for raw in source if isinstance(source, list) else ():
+                param = self.resolver.deref(raw)
+                if isinstance(param, dict) and isinstance(param.get("name"), str):
+                    merged[parameter_key(param)] = param
+        return tuple(merged.values())
+
+    @cached_property
+    def query_parameters(self) -> frozenset[str]:
+        """The names of the query parameters."""
+        return frozenset(
+            wire for wire, location in map(parameter_key, self.parameters) if location == "query"
+        )
+
+    @cached_property
+    def request_body(self) -> tuple[dict[str, Any], Any] | None:
+        """The request body object and the schema of its JSON media type, if any."""
+        body = self.resolver.deref(self.operation.get("requestBody"))
+        schema = json_schema_of(body) if isinstance(body, dict) else None
+        return None if schema is None else (body, schema)
+
+    @cached_property
+    def response_schema(self) -> Any:
+        """The JSON schema of the success response (200, else the first 2xx, else 2XX), if any."""
+        responses = self.operation.get("responses")
+        responses = {str(k): v for k, v in responses.items()} if isinstance(responses, dict) else {}
+        codes = ["200", *sorted(c for c in responses if c.startswith("2") and c != "200"), "2XX"]
+        chosen = next((responses[c] for c in codes if c in responses), None)
+        response = self.resolver.deref(chosen)
+        return json_schema_of(response) if isinstance(response, dict) else None
+
+
+def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> Iterator[OperationRecord]:
+    """Every operation of *document*, in order, each named once."""
+    taken: set[str] = set()
+    paths = document.get("paths")
+    for path, raw_item in paths.items() if isinstance(paths, dict) else ():
+        item = resolver.deref(raw_item)
+        if not isinstance(item, dict):
+            continue
+        for method in METHODS:
+            operation = item.get(method)
+            if not isinstance(operation, dict):
+                continue
+            original = operation.get("operationId")
+            label = original if isinstance(original, str) and original else f"{method} {path}"
+            endpoint = unique_name(safe_name(label), taken)
+            yield OperationRecord(path, method, endpoint, label, operation, item, resolver)
+
+
+def parameter_key(param: Mapping[str, Any]) -> tuple[str, str]:
+    """``(name, in)``: what identifies a parameter."""
+    return str(param.get("name")), str(param.get("in"))
+
+
+def parameter_schema(param: Mapping[str, Any]) -> Any:
+    """A parameter's schema: ``schema``, else that of its first ``content`` media type."""
+    if "schema" in param:
+        return param["schema"]
+    content = param.get("content")
+    if isinstance(content, dict) and content:
+        media = next(iter(content.values()))
+        if isinstance(media, dict):
+            return media.get("schema", {})
+    return {}
+
+
+def json_schema_of(container: Mapping[str, Any]) -> Any:
+    """The schema of the JSON media type of a response or request body, if any."""
+    content = container.get("content")
+    if not isinstance(content, dict):
+        return None
+    media = content.get("application/json")
+    if media is None:
+        media = next((v for k, v in content.items() if "json" in str(k).lower()), None)
+    if not isinstance(media, dict) or "schema" not in media:
+        return None
+    return media["schema"]

@@ -1,0 +1,58 @@
+"""OPTIMADE 1.x APIs as tools: one read-only search endpoint per entry type served.
+
+Discovery (:mod:`.discovery`) reads ``/v1/info`` (or ``/versions``, or an unversioned
+``/info``) and ``/info/<entry>``. Standard properties keep their names; a provider property
+``_<prefix>_<name>`` becomes the field ``<name>`` read from the wire name, so
+``_oqmd_band_gap`` answers a band-gap need. ``fields=`` overrides fields by name: a list
+applies to ``search_structures``, a mapping targets endpoints (or entry types) by name.
+Records are flattened (``id``, ``type`` and every attribute at top level) and returned as
+``{"data": [...]}`` (:mod:`.invoker`).
+"""
+
+from __future__ import annotations
+
+from ..._contracts import ToolSpec
+from ...errors import RegistrationError
+from .._fields import as_dict, safe_name, short_description
+from .._http import HttpTarget, public_url
+from .._options import OptimadeOptions
+from .._route import RouteBuilder, UrlRegistration
+from .contract import entry_endpoint
+from .discovery import discover, entry_properties, entry_types
+from .invoker import OptimadeInvoker
+
+__all__ = ["DEFAULT_MAX_PAGES", "OptimadeInvoker", "build_optimade_route"]
+
+DEFAULT_MAX_PAGES = 5
+_KEYED = ("fields", "retry", "cost_units")
+"""The options that may be a mapping keyed by endpoint or entry type."""
+
+
+async def build_optimade_route(
+    url: str, registration: UrlRegistration, *, target: HttpTarget
+) -> tuple[ToolSpec, OptimadeInvoker]:
+    """Discover the OPTIMADE API at *url* and build its contract and invoker."""
+    route = RouteBuilder(registration, OptimadeOptions, noun="endpoint", keyed=_KEYED)
+    max_pages = route.options.get("max_pages", DEFAULT_MAX_PAGES)
+    if not isinstance(max_pages, int) or isinstance(max_pages, bool) or not 1 <= max_pages <= 1000:
+        raise RegistrationError("max_pages must be an integer from 1 to 1000")
+    base, info = await discover(target, url)
+    attributes = as_dict(as_dict(info.get("data")).get("attributes"))
+    version = str(attributes.get("api_version", "")).lstrip("v")
+    if not version.startswith("1."):
+        raise RegistrationError(
+            f"{public_url(base)} serves OPTIMADE {version or '(unknown)'}; 1.x is supported"
+        )
+    provider_meta = as_dict(as_dict(info.get("meta")).get("provider"))
+    prefix = provider_meta.get("prefix") if isinstance(provider_meta.get("prefix"), str) else None
+    endpoints = []
+    entries: dict[str, str] = {}
+    for entry in entry_types(attributes, route.options.get("entries")):
+        properties = await entry_properties(target, base, entry)
+        endpoint = safe_name(f"search_{entry}")
+        entries[endpoint] = entry
+        endpoints.append(entry_endpoint(endpoint, entry, properties, prefix, route))
+    where = f"OPTIMADE API at {public_url(base)}"
+    description = short_description(provider_meta.get("description"), provider_meta.get("name"), where)
+    spec = route.tool(where=f"the {where}", description=description, endpoints=endpoints, known=entries)
+    return spec, OptimadeInvoker(target, base, entries, max_pages=max_pages)

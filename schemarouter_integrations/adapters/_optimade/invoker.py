@@ -1,0 +1,91 @@
+"""The invoker of an OPTIMADE tool: one entry listing per endpoint, pages followed, records flat."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urljoin
+
+from ...errors import NonRetryableInvocationError
+from .._http import HttpTarget, public_url
+from .._http_errors import error_document_message
+from .._route import HttpInvoker
+from .filter import build_filter
+
+
+class OptimadeInvoker(HttpInvoker[str]):
+    """The trusted invoker of an OPTIMADE tool: ``await invoker(call) -> {"data": [...]}``.
+
+    ``endpoints`` maps each endpoint name to the entry type it lists (``"structures"``).
+    """
+
+    def __init__(self, target: HttpTarget, base: str, entries: Mapping[str, str], *, max_pages: int) -> None:
+        super().__init__(target, entries)
+        self.base = base
+        self.max_pages = max_pages
+
+    def __repr__(self) -> str:
+        return f"OptimadeInvoker(base={public_url(self.base)!r}, entries={sorted(self.endpoints)})"
+
+    async def send(
+        self, endpoint: str, arguments: Mapping[str, Any], *, extra_params: Mapping[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Query one entry listing, following ``links.next`` for at most ``max_pages`` pages."""
+        entry = self.endpoint(endpoint)
+        params: list[tuple[str, str]] = []
+        query_filter = build_filter(arguments)
+        if query_filter:
+            params.append(("filter", query_filter))
+        if arguments.get("page_limit") is not None:
+            params.append(("page_limit", str(int(arguments["page_limit"]))))
+        params.extend((key, str(value)) for key, value in (extra_params or {}).items())
+        url = f"{self.base}/{entry}"
+        records: list[dict[str, Any]] = []
+        pages, more = 0, False
+        while True:
+            document = await self.target.fetch_json("GET", url, params=params if pages == 0 else None)
+            pages += 1
+            records.extend(flatten(item) for item in page_entries(document, f"GET /{entry}"))
+            following = next_link(document)
+            if following is None:
+                break
+            following = urljoin(url, following)
+            if pages >= self.max_pages or not self.target.allows(following):
+                more = True
+                break
+            url = following
+        return {"data": records, "meta": {"pages": pages, "more_data_available": more}}
+
+
+def flatten(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """``id``, ``type`` and every attribute of one entry resource, at top level."""
+    attributes = entry.get("attributes")
+    flat = dict(attributes) if isinstance(attributes, Mapping) else {}
+    flat["id"] = entry.get("id")
+    flat["type"] = entry.get("type")
+    return flat
+
+
+def page_entries(document: Any, what: str) -> list[Mapping[str, Any]]:
+    """The entry resources of one response page; an error document raises."""
+    if not isinstance(document, dict):
+        raise NonRetryableInvocationError(f"{what} answered something that is not a JSON:API document")
+    if "data" not in document:
+        message = error_document_message(document) or "no data and no error"
+        raise NonRetryableInvocationError(f"{what} answered an OPTIMADE error document: {message[:200]}")
+    data = document["data"]
+    if data is None:
+        return []
+    items = [data] if isinstance(data, dict) else data
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise NonRetryableInvocationError(f"{what}: 'data' is not a list of entry resources")
+    return items
+
+
+def next_link(document: Mapping[str, Any]) -> str | None:
+    """The ``links.next`` URL of a page, if any."""
+    links = document.get("links")
+    link = links.get("next") if isinstance(links, dict) else None
+    if isinstance(link, dict):
+        link = link.get("href")
+    return link if isinstance(link, str) and link else None
