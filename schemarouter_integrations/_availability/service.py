@@ -12,6 +12,7 @@ Events are returned, not published: inside a run the executor stamps them with t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from .._registry import RouteRef
@@ -41,10 +42,8 @@ class Availability:
 
     def __init__(self, cooldowns: CooldownTracker) -> None:
         self.cooldowns = cooldowns
-
-    def cooldown_left(self, path: str) -> float | None:
-        """Seconds until *path* reopens, or None when it is available (planning's view)."""
-        return self.cooldowns.cooldown_left(path)
+        self.cooldown_left: Callable[[str], float | None] = cooldowns.cooldown_left
+        """Seconds until a path reopens, or None when it is available (planning's read-only view)."""
 
     # -- marks -----------------------------------------------------------------------
     def invocation_failed(

@@ -10,19 +10,19 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry
 
-from .._lru import LruCache
+from .._bounded import BoundedCache
 from .fingerprint import fingerprint_of
 from .references import reference_problem
 
-_VALIDATORS: LruCache[str, Validator] = LruCache(4096)
-"""Compiled validators by schema fingerprint (or caller's key); pure memo, least recently used leave."""
+_VALIDATORS: BoundedCache[str, Validator] = BoundedCache(4096)
+"""Compiled validators by schema fingerprint (or caller's key); pure memo, oldest leave first."""
 MAX_SCHEMA_DEPTH = 64
 """Deepest nesting of objects and arrays a contract schema may have (real schemas stay far below)."""
 
 _NO_RETRIEVAL: Registry[Any] = Registry()
 """References resolve inside the schema only: validation never fetches anything."""
 
-_CHECKED: LruCache[str, bool] = LruCache(4096)
+_CHECKED: BoundedCache[str, bool] = BoundedCache(4096)
 """Fingerprints of schemas already found valid."""
 
 
@@ -61,7 +61,8 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
 def compiled_validator(schema: dict[str, Any], key: str | None = None) -> Validator:
     """Return a validator for *schema*, compiled once per *key* (default: its fingerprint)."""
     cache_key = key if key is not None else fingerprint_of(schema)
-    return _VALIDATORS.get_or_put(cache_key, lambda: _compile(schema))
+    validator = _VALIDATORS.get(cache_key)
+    return validator if validator is not None else _VALIDATORS.put(cache_key, _compile(schema))
 
 
 def _compile(schema: dict[str, Any]) -> Validator:

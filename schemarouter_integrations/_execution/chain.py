@@ -109,10 +109,10 @@ class ChainRunner:
             ctx.route.append(call.access_path)
             outcome: Answered | Unavailable | None = None
             async for item in self._call(step, invoker, meter, ctx):
-                if isinstance(item, Answered | Unavailable):
-                    outcome = item
-                else:
+                if isinstance(item, RouterEvent):
                     yield item
+                else:
+                    outcome = item
             if isinstance(outcome, Answered):
                 ctx.winner, ctx.records = call, outcome.records
                 return
@@ -139,9 +139,11 @@ class ChainRunner:
     ) -> AsyncIterator[RouterEvent | Answered | Unavailable]:
         """One call, charged already: attempts with backoff, then its records; ends with the outcome."""
         call, endpoint, path = step.call, step.endpoint, step.call.access_path
+        route = call.ref
+        identity = route.fields()
         yield ctx.event(
             ToolStartEvent,
-            **call.ref.fields(),
+            **identity,
             scope=call.scope,
             arguments=dict(call.arguments),
             server_projection=dict(call.server_projection),
@@ -166,7 +168,7 @@ class ChainRunner:
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
                 if attempt >= retry.max_attempts or too_long:
                     yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=True))
-                    yield self.availability.invocation_failed(call.ref, exc, stamp=ctx.event)
+                    yield self.availability.invocation_failed(route, exc, stamp=ctx.event)
                     yield Unavailable(exc)
                     return
                 try:
@@ -177,7 +179,7 @@ class ChainRunner:
                 delay = backoff_seconds(retry, attempt, retry_after=exc.retry_after, rng=self.rng)
                 yield ctx.event(
                     ToolRetryEvent,
-                    **call.ref.fields(),
+                    **identity,
                     attempt=attempt + 1,
                     delay_seconds=delay,
                     error=str(exc),
@@ -191,12 +193,12 @@ class ChainRunner:
             yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=False))
             raise
         ctx.attempt(path, attempt)
-        reopened = self.availability.reopened(call.ref, reason="invocation succeeded", stamp=ctx.event)
+        reopened = self.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
         if reopened is not None:
             yield reopened
         yield ctx.event(
             ToolEndEvent,
-            **call.ref.fields(),
+            **identity,
             records=len(records),
             attempts=attempt,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),

@@ -2,12 +2,13 @@
 
 The registry owns one :class:`PlanningCache` (``registry.derived(PlanningCache)``) and drops
 it on every contract change, so nothing here can outlive the contracts it was computed from.
-Planning writes nowhere else: routes and contracts stay untouched.
+Argument verdicts depend on an endpoint's content only and are kept by its fingerprint in
+:data:`ARGUMENT_VERDICTS`. Planning writes nowhere else: routes and contracts stay untouched.
 """
 
 from __future__ import annotations
 
-from .._lru import LruCache
+from .._bounded import BoundedCache
 from .models import CallScope, ToolCall
 from .need import Need
 from .ordering import Ordering
@@ -17,13 +18,18 @@ CallKey = tuple[str, Need, str, CallScope, bool]
 
 
 class PlanningCache:
-    """Needs read from queries, candidate orderings, compiled calls and argument verdicts."""
+    """Needs read from queries, candidate orderings and compiled calls."""
 
-    __slots__ = ("calls", "needs", "orderings", "verdicts")
+    __slots__ = ("calls", "needs", "orderings")
 
     def __init__(self) -> None:
-        self.needs: LruCache[str, Need] = LruCache(4096)
-        self.orderings: LruCache[tuple[str, ...], Ordering] = LruCache(1024)
-        self.calls: LruCache[CallKey, ToolCall] = LruCache(8192)
-        self.verdicts: LruCache[tuple[str, str], str | None] = LruCache(16384)
-        """(route path, arguments key) -> why the route refuses the arguments, None if it takes them."""
+        self.needs: BoundedCache[str, Need] = BoundedCache(4096)
+        self.orderings: BoundedCache[tuple[str, ...], Ordering] = BoundedCache(1024)
+        self.calls: BoundedCache[CallKey, ToolCall] = BoundedCache(8192)
+
+
+ARGUMENT_VERDICTS: BoundedCache[str, BoundedCache[str, str | None]] = BoundedCache(4096)
+"""Endpoint fingerprint -> arguments key -> why the endpoint refuses the arguments, or None.
+
+Keyed by content (the fingerprint covers the input schema), so a verdict can never go stale
+and survives contract changes of other tools; a pure memo, oldest entries leave first."""

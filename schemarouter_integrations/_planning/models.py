@@ -126,7 +126,7 @@ class ToolCall(Contract):
         """``"tool.endpoint"``."""
         return f"{self.tool}.{self.endpoint}"
 
-    @property
+    @cached_property
     def ref(self) -> RouteRef:
         """The route this call runs on, as route events name it."""
         return RouteRef(self.tool, self.endpoint, self.provider, self.access_mode)

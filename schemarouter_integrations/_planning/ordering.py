@@ -25,14 +25,13 @@ class Candidate:
 
     route: Route
     evidence: dict[str, FieldMatch]
+    tool: str = field(init=False)
+    """The route's tool name (read on every step of a walk, so stored, not derived)."""
+    provider: str | None = field(init=False)
 
-    @property
-    def provider(self) -> str | None:
-        return self.route.provider
-
-    @property
-    def tool(self) -> str:
-        return self.route.tool.name
+    def __post_init__(self) -> None:
+        self.tool = self.route.tool.name
+        self.provider = self.route.provider
 
 
 @dataclass(slots=True)

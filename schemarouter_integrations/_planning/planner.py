@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .._bounded import BoundedCache
 from .._contracts.schemas import validation_errors
 from .._registry import FieldMatch, Registry, Route
-from .cache import PlanningCache
+from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
 from .need import Need, need_from_fields, need_from_query
 from .ordering import Candidate, Ordering, build_ordering
@@ -91,8 +92,13 @@ class _Walk:
     def argument_problem(self, route: Route) -> str | None:
         """Why *route* refuses the request's arguments (None: it takes them), remembered per
         route and arguments until the contracts change."""
-        key = (route.path, self.arguments_key)
-        return self.cache.verdicts.get_or_put(key, lambda: self._judge_arguments(route))
+        verdicts = ARGUMENT_VERDICTS.get(route.endpoint_fingerprint)
+        if verdicts is None:
+            verdicts = ARGUMENT_VERDICTS.put(route.endpoint_fingerprint, BoundedCache(256))
+        key = self.arguments_key
+        if key in verdicts:
+            return verdicts[key]
+        return verdicts.put(key, self._judge_arguments(route))
 
     def _judge_arguments(self, route: Route) -> str | None:
         arguments = self.request.arguments
@@ -113,7 +119,9 @@ def compile_plan(
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
     walk = _Walk(request, registry, cooldown_left, executable_only)
     need = _need(request, walk)
-    ordering = walk.cache.orderings.get_or_put(need.sids, lambda: build_ordering(registry, need.sids))
+    ordering = walk.cache.orderings.get(need.sids)
+    if ordering is None:
+        ordering = walk.cache.orderings.put(need.sids, build_ordering(registry, need.sids))
     walk.rejected.extend(ordering.not_serving)
     preferred = request.preferred_tools
 
@@ -139,7 +147,12 @@ def _need(request: PlanRequest, walk: _Walk) -> Need:
     index = walk.registry.index
     if request.fields is not None:
         return need_from_fields(request.fields, index)
-    return walk.cache.needs.get_or_put(request.query, lambda: need_from_query(request.query, index))
+    need = walk.cache.needs.get(request.query)
+    return (
+        need
+        if need is not None
+        else walk.cache.needs.put(request.query, need_from_query(request.query, index))
+    )
 
 
 def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
@@ -199,7 +212,12 @@ def _cached_call(candidate: Candidate, need: Need, walk: _Walk, scope: CallScope
     """
     preferred = candidate.tool in walk.request.preferred_tools
     key = (candidate.route.path, need, walk.arguments_key, scope, preferred)
-    return walk.cache.calls.get_or_put(key, lambda: _tool_call(candidate, need, walk.request, scope))
+    call = walk.cache.calls.get(key)
+    return (
+        call
+        if call is not None
+        else walk.cache.calls.put(key, _tool_call(candidate, need, walk.request, scope))
+    )
 
 
 def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: CallScope) -> ToolCall:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar
 
 from .._callables import call_problem
 from .._contracts import ToolSpec
@@ -118,7 +118,7 @@ class Registry:
         state = self._derived.get(kind)
         if state is None:
             state = self._derived[kind] = kind()
-        return cast(D, state)
+        return state  # type: ignore[return-value]  # keyed by its own kind
 
     def drop_derived(self) -> None:
         """Forget every derived state (the contracts changed, or a benchmark wants a cold plan)."""

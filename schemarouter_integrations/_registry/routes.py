@@ -74,6 +74,7 @@ class Route:
     provider: str | None = None
     projection_bonus: int = 0
     argument_names: frozenset[str] = frozenset()
+    endpoint_fingerprint: str = ""
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
@@ -84,6 +85,7 @@ class Route:
             provider=tool.explicit_provider,
             projection_bonus=1 if endpoint.projection is not None else 0,
             argument_names=endpoint.argument_names,
+            endpoint_fingerprint=endpoint.fingerprint,
         )
         for spec in endpoint.fields:
             route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))

@@ -1,4 +1,4 @@
-"""The framework-neutral helpers (framework_common) that the LangChain tool is built on."""
+"""The framework-neutral helpers (_framework) that the LangChain tool is built on."""
 
 from __future__ import annotations
 
