@@ -9,8 +9,10 @@ locally and loads the marks already there (``SCAN`` + ``PTTL``) before it return
 by the connect timeout). When Redis is unreachable the router keeps routing on its mirror,
 says so in ``status()`` and the log, and reconnects with backoff; on reconnect it writes
 the changes queued meanwhile, pushes its active marks (``NX``: marks in Redis win) and
-reloads. Peer messages for a path are ignored while a local change to it is queued or its
-pub/sub echo has not come back, so an older peer change never undoes a newer local one.
+reloads. Every change is versioned (hybrid logical clock, see ``_redis_wire.py``) and
+written by a compare-and-set script: the newer change of a path wins in Redis and in every
+mirror, and a reopen leaves a tombstone, so an older mark can never come back, whichever
+router reconnects first after an outage.
 
 ``peer_grace_seconds`` (default 5 s) keeps a mark made by *another* router that much longer
 in this mirror: when an outage's cooldown ends, the router that recorded it tries the path
@@ -35,13 +37,14 @@ import anyio
 
 from ..errors import ConfigurationError, LifecycleError
 from ._base import AvailabilityMark, AvailabilityStore
+from ._redis_mirror import VersionedMirror
 from ._redis_wire import (
+    CAS_SCRIPT,
     Entry,
     decode_entry,
     decode_message,
     describe_server,
-    encode_clear,
-    encode_mark,
+    encode_message,
     encode_value,
     glob_escape,
     leaf_error,
@@ -90,6 +93,7 @@ class RedisAvailabilityStore(AvailabilityStore):
             raise ConfigurationError("peer_grace_seconds must be >= 0 and connect_timeout_seconds > 0")
         if not 0 < reconnect_min_seconds <= reconnect_max_seconds:
             raise ConfigurationError("need 0 < reconnect_min_seconds <= reconnect_max_seconds")
+        _check_url(url)
         self._url = url
         self.namespace = namespace
         self.peer_grace_seconds = float(peer_grace_seconds)
@@ -100,10 +104,8 @@ class RedisAvailabilityStore(AvailabilityStore):
         self.instance_id = uuid.uuid4().hex[:16]
         self.key_prefix = f"{namespace}:cooldown:"
         self.channel = f"{namespace}:cooldowns"
-        self._mirror: dict[str, Entry] = {}
-        self._pending: dict[str, AvailabilityMark | None] = {}  # None: clear
+        self._mirror = VersionedMirror(self.instance_id, self.peer_grace_seconds)
         self._inflight = 0
-        self._echoes: dict[str, int] = {}  # our writes whose pub/sub echo has not come back yet
         self._connected = False
         self._last_error: str | None = None
         self._reconnects = 0
@@ -116,42 +118,22 @@ class RedisAvailabilityStore(AvailabilityStore):
 
     # -- the local view (sync, no I/O) --------------------------------------------------
     def get(self, path: str) -> AvailabilityMark | None:
-        entry = self._mirror.get(path)
-        if entry is None:
-            return None
-        now = self.clock()
-        if entry.mark.until > now:
-            return entry.mark
-        if now >= self._peer_deadline(entry):
-            del self._mirror[path]
-        return None
+        return self._mirror.get(path, self.clock())
 
     def active(self) -> dict[str, AvailabilityMark]:
-        return {path: mark for path in list(self._mirror) if (mark := self.get(path)) is not None}
+        return self._mirror.active(self.clock())
 
     def mark_unavailable(self, mark: AvailabilityMark) -> None:
-        self._mirror[mark.path] = Entry(mark, self.instance_id, mark.until)
-        self._queue(mark.path, mark)
+        self._mirror.mark(mark)
+        self._wake_writer()
 
     def mark_available(self, path: str) -> bool:
-        entry = self._mirror.pop(path, None)
-        if entry is None:
-            return False
-        now = self.clock()
-        was_active = entry.mark.until > now
-        # our own mark may have ended here while peers still hold it for the grace period
-        if was_active or now < self._peer_deadline(entry):
-            self._queue(path, None)
+        was_active, tombstone = self._mirror.clear(path, self.clock())
+        if tombstone is not None:
+            self._wake_writer()
         return was_active
 
-    def _peer_deadline(self, entry: Entry) -> float:
-        if entry.origin == self.instance_id:
-            return entry.shared_until + self.peer_grace_seconds
-        return entry.mark.until
-
-    def _queue(self, path: str, mark: AvailabilityMark | None) -> None:
-        self._pending.pop(path, None)
-        self._pending[path] = mark
+    def _wake_writer(self) -> None:
         wakeup = self._wakeup
         # from another thread (e.g. ``invoke_sync``) the writer notices within its poll
         if wakeup is not None and threading.get_ident() == self._loop_thread:
@@ -195,7 +177,7 @@ class RedisAvailabilityStore(AvailabilityStore):
 
     async def flush(self) -> None:
         """Wait until every queued change is written to Redis (no bound: see the base class)."""
-        while self._pending or self._inflight:
+        while self._mirror.pending or self._inflight:
             self._drained = anyio.Event()
             await self._drained.wait()
 
@@ -206,7 +188,7 @@ class RedisAvailabilityStore(AvailabilityStore):
             "connected": self._connected,
             "last_error": self._last_error,
             "marks": len(self.active()),
-            "pending_writes": len(self._pending) + self._inflight,
+            "pending_writes": len(self._mirror.pending) + self._inflight,
             "reconnects": self._reconnects,
             "namespace": self.namespace,
             "server": describe_server(self._url),
@@ -254,10 +236,10 @@ class RedisAvailabilityStore(AvailabilityStore):
         }
         client = aioredis.Redis.from_url(self._url, **options)
         pubsub = client.pubsub()
-        self._echoes.clear()
+        cas = client.register_script(CAS_SCRIPT)
         try:
             await pubsub.subscribe(self.channel)
-            await self._push_local(client)
+            await self._push_local(cas)
             loaded = await self._load(client)
             if self._last_error is not None or self._reconnects:
                 self._reconnects += 1
@@ -270,31 +252,27 @@ class RedisAvailabilityStore(AvailabilityStore):
                 self._first_attempt.set()
             async with anyio.create_task_group() as group:
                 group.start_soon(self._reader, pubsub)
-                group.start_soon(self._writer, client)
+                group.start_soon(self._writer, cas)
         finally:
             with anyio.CancelScope(shield=True):
                 for closing in (pubsub, client):
                     with suppress(Exception):
                         await closing.aclose()
 
-    async def _push_local(self, client: Any) -> None:
-        """Write queued changes, then re-share active marks that Redis may have lost."""
-        while self._pending:
-            path = next(iter(self._pending))
-            await self._write_one(client, path)
-        now = self.clock()
-        for path, entry in list(self._mirror.items()):
-            left_ms = ttl_ms(entry.shared_until, now)
-            if left_ms <= 0 or path in self._pending:
-                continue
-            value = encode_value(entry.mark, entry.origin)
-            if await client.set(self.key_prefix + path, value, px=left_ms, nx=True):
-                if entry.origin == self.instance_id:
-                    self._echoes[path] = self._echoes.get(path, 0) + 1
-                await client.publish(self.channel, encode_mark(entry.mark, entry.origin, left_ms))
+    async def _push_local(self, cas: Any) -> None:
+        """Write queued changes, then re-share what Redis may have lost (marks and tombstones).
+
+        Every write is compare-and-set by version: a change older than what Redis holds is
+        dropped there, so a peer's stale mark never overwrites a newer reopen.
+        """
+        while self._mirror.pending:
+            await self._write_one(cas, next(iter(self._mirror.pending)))
+        for path, entry in list(self._mirror.entries.items()):
+            if path not in self._mirror.pending:
+                await self._write(cas, entry)
 
     async def _load(self, client: Any) -> int:
-        """Replace the mirror with the marks in Redis (local changes still queued stay)."""
+        """Replace the mirror with what Redis holds; a newer local change still queued stays."""
         keys = [key async for key in client.scan_iter(match=glob_escape(self.key_prefix) + "*", count=500)]
         loaded: dict[str, Entry] = {}
         if keys:
@@ -307,13 +285,7 @@ class RedisAvailabilityStore(AvailabilityStore):
                 entry = self._entry(key[len(self.key_prefix) :], value, ttl_ms)
                 if entry is not None:
                     loaded[entry.mark.path] = entry
-        for path, entry in self._mirror.items():
-            if path in self._pending and self._pending[path] is not None:
-                loaded[path] = entry
-            elif path in self._pending:
-                loaded.pop(path, None)
-        self._mirror = loaded
-        return len(loaded)
+        return self._mirror.replace(loaded)
 
     async def _reader(self, pubsub: Any) -> None:
         while True:
@@ -321,61 +293,74 @@ class RedisAvailabilityStore(AvailabilityStore):
             if message is not None and message.get("type") == "message":
                 self._apply(message.get("data"))
 
-    async def _writer(self, client: Any) -> None:
+    async def _writer(self, cas: Any) -> None:
         while True:
-            if not self._pending:
+            if not self._mirror.pending:
                 self._wakeup = anyio.Event()
                 with anyio.move_on_after(0.2):
                     await self._wakeup.wait()
                 continue
-            await self._write_one(client, next(iter(self._pending)))
+            await self._write_one(cas, next(iter(self._mirror.pending)))
 
-    async def _write_one(self, client: Any, path: str) -> None:
-        mark = self._pending.pop(path)
+    async def _write_one(self, cas: Any, path: str) -> None:
+        entry = self._mirror.pending.pop(path)
         self._inflight += 1
         try:
-            pipe = client.pipeline(transaction=True)
-            if mark is None:
-                pipe.delete(self.key_prefix + path)
-                pipe.publish(self.channel, encode_clear(path, self.instance_id))
-            else:
-                left_ms = ttl_ms(mark.until, self.clock())
-                if left_ms <= 0:
-                    return
-                pipe.set(self.key_prefix + path, encode_value(mark, self.instance_id), px=left_ms)
-                pipe.publish(self.channel, encode_mark(mark, self.instance_id, left_ms))
-            self._echoes[path] = self._echoes.get(path, 0) + 1
-            await pipe.execute()
+            await self._write(cas, entry)
         except BaseException:
-            self._pending.setdefault(path, mark)  # a newer local change wins
+            if path not in self._mirror.pending:  # a newer local change wins
+                self._mirror.pending[path] = entry
             raise
         finally:
             self._inflight -= 1
-            if not self._pending and not self._inflight and self._drained is not None:
+            if not self._mirror.pending and not self._inflight and self._drained is not None:
                 self._drained.set()
 
+    async def _write(self, cas: Any, entry: Entry) -> bool:
+        """Write *entry* unless Redis holds a newer change of its path; True when written."""
+        left_ms = ttl_ms(entry.shared_until, self.clock())
+        if left_ms <= 0:
+            return False
+        path = entry.mark.path
+        written = await cas(
+            keys=[self.key_prefix + path, self.channel],
+            args=[
+                encode_value(entry),
+                entry.version[0],
+                entry.version[1],
+                left_ms,
+                encode_message(entry, left_ms),
+            ],
+        )
+        return bool(written)
+
     def _apply(self, data: Any) -> None:
-        """Apply a change published by another router to the mirror."""
+        """Apply a published change to the mirror when it is newer than what the mirror holds
+        (our own echoes and stale peers are older or equal, so they change nothing)."""
         message = decode_message(data)
-        if message is None:
-            logger.debug("ignored a malformed message on %s", self.channel)
+        entry = None if message is None else self._entry(message["path"], message, message.get("ttl_ms"))
+        if entry is None:
+            logger.debug("ignored a malformed or expired message on %s", self.channel)
             return
-        path = message["path"]
-        if message["origin"] == self.instance_id:
-            left = self._echoes.get(path, 0) - 1
-            if left > 0:
-                self._echoes[path] = left
-            else:
-                self._echoes.pop(path, None)
-            return
-        if path in self._pending or path in self._echoes:
-            return  # a newer local change is queued or on its way
-        if message["op"] == "clear":
-            self._mirror.pop(path, None)
-        elif (entry := self._entry(path, message, message.get("ttl_ms"))) is not None:
-            self._mirror[path] = entry
+        self._mirror.apply(entry)
 
     def _entry(self, path: str, value: Any, ttl_ms: Any) -> Entry | None:
         return decode_entry(
             path, value, ttl_ms, now=self.clock(), own_id=self.instance_id, grace=self.peer_grace_seconds
         )
+
+
+def _check_url(url: object) -> None:
+    """Refuse, at construction, a URL the Redis client can never connect with."""
+    if not isinstance(url, str):
+        raise ConfigurationError(f"the Redis URL must be a string, got {type(url).__name__}")
+    from urllib.parse import urlsplit
+
+    from redis.asyncio.connection import parse_url
+
+    try:
+        urlsplit(url).port  # noqa: B018 - a port that is no number raises here
+        parse_url(url)
+    except ValueError as exc:
+        shown = redact(url, url)
+        raise ConfigurationError(f"not a usable Redis URL ({shown}): {exc}") from None

@@ -28,9 +28,9 @@ def router_on(
 ) -> SchemaRouter:
     """The seed's four tools (those in *down* unavailable) with a RedisAvailabilityStore on *server*."""
     store_options.setdefault("peer_grace_seconds", 0.0)  # exact mirror times unless a test asks
-    store = RedisAvailabilityStore(
-        server.url, namespace, reconnect_min_seconds=0.05, reconnect_max_seconds=0.3, **store_options
-    )
+    store_options.setdefault("reconnect_min_seconds", 0.05)
+    store_options.setdefault("reconnect_max_seconds", 0.3)
+    store = RedisAvailabilityStore(server.url, namespace, **store_options)
     router, _ = seed_router(
         SchemaRouter(
             cooldown=CooldownPolicy(base_seconds=30, max_seconds=300), clock=clock, availability_store=store

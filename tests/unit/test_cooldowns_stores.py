@@ -76,6 +76,18 @@ def test_redis_store_refuses_a_timing_that_is_not_a_finite_number(setting: str) 
         RedisAvailabilityStore("redis://127.0.0.1:1/0", **{setting: math.nan})
 
 
+@pytest.mark.parametrize("url", ["http://cache.internal:6379/0", "cache.internal:6379", "redis://host:port/0"])
+def test_redis_store_refuses_a_url_it_could_never_connect_with(url: str) -> None:
+    with pytest.raises(ConfigurationError, match="Redis URL"):
+        RedisAvailabilityStore(url)
+
+
+def test_redis_store_never_shows_the_password_of_a_refused_url() -> None:
+    with pytest.raises(ConfigurationError) as refused:
+        RedisAvailabilityStore("http://admin:hunter2@cache.internal:6379/0")
+    assert "hunter2" not in str(refused.value)
+
+
 def test_redis_ttl_of_a_mark_is_rounded_up_to_the_millisecond() -> None:
     assert ttl_ms(until=101.0001, now=100.0) == 1001
 
