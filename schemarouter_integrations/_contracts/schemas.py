@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
+import jsonschema.validators
+from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry
 
 from .._bounded import BoundedCache
 from .fingerprint import fingerprint_of
+from .patterns import pattern_problem, patterns_in, search
 from .references import reference_problem
 
 _VALIDATORS: BoundedCache[str, Validator] = BoundedCache(4096)
@@ -55,6 +59,10 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
     problem = reference_problem(schema)
     if problem is not None:
         raise ValueError(f"{what} is not usable: {problem}")
+    for where, pattern in patterns_in(schema):
+        problem = pattern_problem(pattern)
+        if problem is not None:
+            raise ValueError(f"{what} is not usable at {where or '<root>'}: {problem}")
     _CHECKED.put(key, True)
 
 
@@ -66,8 +74,40 @@ def compiled_validator(schema: dict[str, Any], key: str | None = None) -> Valida
 
 
 def _compile(schema: dict[str, Any]) -> Validator:
-    cls = validator_for(schema, default=jsonschema.Draft202012Validator)
+    cls = _linear_time(validator_for(schema, default=jsonschema.Draft202012Validator))
     return cls(schema, registry=_NO_RETRIEVAL, format_checker=cls.FORMAT_CHECKER)
+
+
+_LINEAR: dict[type[Validator], type[Validator]] = {}
+
+
+def _linear_time(cls: type[Validator]) -> type[Validator]:
+    """*cls* with ``pattern`` and ``patternProperties`` matched in linear time (see
+    :mod:`.patterns`): a remote document's regex can never stall the event loop."""
+    extended = _LINEAR.get(cls)
+    if extended is None:
+        extended = _LINEAR[cls] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+            cls, {"pattern": _pattern, "patternProperties": _pattern_properties}
+        )
+    return extended
+
+
+def _pattern(validator: Validator, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not search(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Validator, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if search(pattern, key):
+                yield from validator.descend(  # type: ignore[attr-defined]
+                    value, subschema, path=key, schema_path=pattern
+                )
 
 
 def validation_errors(validator: Validator, instance: Any, *, limit: int = 5) -> list[str]:
