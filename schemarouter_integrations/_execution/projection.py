@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
-
-from pydantic_core import PydanticSerializationError, to_json
 
 from .._contracts import EndpointSpec, FieldSpec
 from .._contracts.schemas import compiled_validator, validation_errors
@@ -95,18 +94,34 @@ def project_records(
 
 
 def checked_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """*records*, once sure that they become JSON as results and events do (string keys,
-    serialisable values); anything else is the response breaking its contract."""
-    for record in records:
-        key = next((k for k in record if not isinstance(k, str)), None)
-        if key is not None:
+    """*records*, once sure that they are JSON data as results and events carry them: objects
+    with string keys, arrays (lists), strings, finite numbers, booleans and null. Anything
+    else (NaN or infinity, sets, tuples, bytes, objects) is the response breaking its
+    contract: a ``SchemaValidationError`` about the response."""
+    for index, record in enumerate(records):
+        problem = _json_problem(record)
+        if problem is not None:
             raise SchemaValidationError(
-                f"a record has a key that is not a string: {key!r}", subject="response"
+                f"record {index} cannot be written as JSON: {problem}", subject="response"
             )
-    try:
-        to_json(records)
-    except (PydanticSerializationError, ValueError) as exc:
-        raise SchemaValidationError(
-            f"the records cannot be written as JSON: {exc}", subject="response"
-        ) from None
     return records
+
+
+def _json_problem(value: Any) -> str | None:
+    """What keeps *value* from being plain JSON data, or None (iterative: deep data is fine)."""
+    pending: list[tuple[Any, str]] = [(value, "")]
+    while pending:
+        node, where = pending.pop()
+        if isinstance(node, dict):
+            for key, item in node.items():
+                if not isinstance(key, str):
+                    return f"a key that is not a string at {where or '/'}: {key!r}"
+                pending.append((item, f"{where}/{key}"))
+        elif isinstance(node, list):
+            pending.extend((item, f"{where}/{i}") for i, item in enumerate(node))
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                return f"{node!r} at {where or '/'} is not a JSON number"
+        elif node is not None and not isinstance(node, str | int):
+            return f"a {type(node).__name__} at {where or '/'} is not JSON data"
+    return None

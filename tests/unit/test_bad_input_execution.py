@@ -56,3 +56,103 @@ async def test_records_that_cannot_become_json_end_the_run_as_a_schema_validatio
     assert types(events)[-2:] == ["tool.error", "run.error"]
     assert isinstance(events[-1].exception, SchemaValidationError)  # type: ignore[attr-defined]
     assert router.inspect().execution.unavailable_access_paths == []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"band_gap": float("nan")},
+        {"band_gap": float("inf")},
+        {"elements": {"Si"}},
+        {"elements": ("Si",)},
+        {"formula": b"Si"},
+        {"nested": [{"band_gap": -float("inf")}]},
+    ],
+    ids=["nan", "infinity", "set", "tuple", "bytes", "nested_infinity"],
+)
+async def test_records_that_json_would_only_approximate_end_the_run_as_a_schema_validation_error(
+    record: Any,
+) -> None:
+    router = SchemaRouter()
+    passing = EndpointSpec(name="search", read_only=True, records_path=["data"])
+
+    async def odd_answer(call: Any) -> Any:
+        return {"data": [record]}
+
+    router.register(ToolSpec(name="odd", provider="p", endpoints=[passing]), odd_answer)
+    events = await collect(router, PlanRequest(query="anything"))
+    assert types(events)[-2:] == ["tool.error", "run.error"]
+    error = events[-1].exception  # type: ignore[attr-defined]
+    assert isinstance(error, SchemaValidationError) and error.subject == "response"
+    assert "cannot be written as JSON" in str(error)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("value", [float("nan"), {"Si", "O"}, ("Si", "O")], ids=["nan", "set", "tuple"])
+async def test_a_callable_returning_non_json_values_is_a_schema_validation_error(value: Any) -> None:
+    router = SchemaRouter()
+
+    def lookup(formula: str) -> dict[str, Any]:
+        return {"formula": formula, "value": value}
+
+    router.add_callable(lookup, name="local", provider="p", read_only=True, fields=["formula", "value"])
+    with pytest.raises(SchemaValidationError, match="cannot be written as JSON"):
+        await router.invoke(PlanRequest(query="value", arguments={"formula": "Si"}))
+
+
+@pytest.mark.anyio
+async def test_nan_literals_in_an_http_body_are_not_an_answer() -> None:
+    import httpx
+
+    from schemarouter_integrations.adapters._url import build_url_route
+
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/gaps": {
+                "get": {
+                    "operationId": "gaps",
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {
+                                        "type": "object",
+                                        "properties": {
+                                            "data": {
+                                                "type": "array",
+                                                "items": {
+                                                    "type": "object",
+                                                    "properties": {"band_gap": {"type": "number"}},
+                                                },
+                                            }
+                                        },
+                                    }
+                                }
+                            },
+                        }
+                    },
+                }
+            }
+        },
+    }
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/openapi.json":
+            return httpx.Response(200, json=document)
+        return httpx.Response(
+            200, content=b'{"data": [{"band_gap": NaN}]}', headers={"content-type": "application/json"}
+        )
+
+    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    spec, invoker = await build_url_route(
+        "http://api.test/openapi.json", kind="openapi", name="gaps_api", client=client, provider="p"
+    )
+    router = SchemaRouter()
+    router.register(spec, invoker)
+    with pytest.raises(SchemaValidationError, match="cannot be written as JSON"):
+        await router.invoke(PlanRequest(query="band gap"))
+    await client.aclose()
