@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench redis clean
+.PHONY: setup demo test lint typecheck unit bench soak redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ unit: setup
 
 test: setup redis lint typecheck
 	$(BIN)/pytest -q
+
+soak: setup
+	$(BIN)/python -m tests.support.soak --runs 10000 --burst 200
 
 bench: setup redis
 	$(BIN)/python benchmarks/run_all.py

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import httpx
 
+from .._redaction import redact
 from ..errors import InvocationError, InvocationUnavailableError, NonRetryableInvocationError
 
 UNAVAILABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
@@ -142,13 +143,6 @@ def error_document_message(document: Any) -> str | None:
         if key == "detail" and isinstance(value, list) and value:
             return json.dumps(value, ensure_ascii=False)
     return None
-
-
-def redact(text: str, secrets: Iterable[str]) -> str:
-    """Replace every secret value (of 3 or more characters) in *text* by ``***``."""
-    for secret in sorted({s for s in secrets if len(s) >= 3}, key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
 
 
 def _truncate(text: str, limit: int) -> str:

@@ -1,0 +1,84 @@
+"""Masking secrets in text that leaves the router.
+
+A secret is a header value (an API key, ``Bearer <token>``, ``Basic <base64>``). Servers
+often echo what they were sent ("invalid token <token>"), so masking only whole header
+values is not enough: :func:`secret_parts` also yields the credential after an
+authorization scheme word, the decoded ``user:password`` of Basic credentials and its
+password, and the URL-encoded forms of each; :func:`redact` then masks those and any run
+of :data:`ECHO_CHARS` or more consecutive characters of a long credential (a partial echo).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterable, Iterator
+from urllib.parse import quote
+
+__all__ = ["ECHO_CHARS", "MASK", "redact", "secret_parts"]
+
+MASK = "***"
+ECHO_CHARS = 12
+"""A run this long of a credential of at least :data:`_LONG` characters counts as an echo."""
+_LONG = 16
+_MIN_PART = 4
+_SCHEME = re.compile(r"^\s*(bearer|basic|token|digest|apikey|api-key|key)\s+(\S.*?)\s*$", re.IGNORECASE)
+
+
+def secret_parts(secret: str) -> Iterator[str]:
+    """*secret* and every part of it that a server might echo on its own."""
+    pending = [secret.strip()]
+    match = _SCHEME.match(secret)
+    if match:
+        credential = match.group(2)
+        pending.append(credential)
+        if match.group(1).lower() == "basic":
+            pending.extend(_basic_parts(credential))
+    for part in pending:
+        if len(part) >= _MIN_PART:
+            yield part
+            encoded = quote(part, safe="")
+            if encoded != part:
+                yield encoded
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """*text* with every secret, every part of one and every long partial echo masked."""
+    parts = sorted({p for s in secrets if s for p in secret_parts(s)}, key=len, reverse=True)
+    for part in parts:
+        text = text.replace(part, MASK)
+    long_parts = [p for p in parts if len(p) >= _LONG and not any(ch.isspace() for ch in p)]
+    return _mask_echoes(text, long_parts) if long_parts else text
+
+
+def _basic_parts(credential: str) -> list[str]:
+    try:
+        decoded = base64.b64decode(credential, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return []
+    _user, _, password = decoded.partition(":")
+    return [decoded, password] if password else [decoded]
+
+
+def _mask_echoes(text: str, parts: list[str]) -> str:
+    """Mask every run of at least ECHO_CHARS characters that also occurs in one of *parts*."""
+    grams = {part[i : i + ECHO_CHARS] for part in parts for i in range(len(part) - ECHO_CHARS + 1)}
+    covered = [False] * len(text)
+    for start in range(len(text) - ECHO_CHARS + 1):
+        if text[start : start + ECHO_CHARS] in grams:
+            for i in range(start, start + ECHO_CHARS):
+                covered[i] = True
+    if not any(covered):
+        return text
+    out: list[str] = []
+    masking = False
+    for char, hidden in zip(text, covered, strict=True):
+        if hidden:
+            if not masking:
+                out.append(MASK)
+            masking = True
+        else:
+            out.append(char)
+            masking = False
+    return "".join(out)
