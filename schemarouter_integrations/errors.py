@@ -86,7 +86,9 @@ class NoRouteError(PlanningError):
 
     ``cooling_down`` names the access paths that were left out only because they are in
     cooldown, and ``reopens_in_seconds`` says when the first of them becomes eligible again
-    (``None`` when no path is cooling down, so waiting will not help).
+    (``None`` when no path is cooling down, so waiting will not help). ``unmatched`` names the
+    phrases of a query that matched no field and no endpoint (the reason there is no route),
+    and ``answerable`` the fields the sources that take the request's arguments can answer.
     """
 
     def __init__(
@@ -95,10 +97,14 @@ class NoRouteError(PlanningError):
         *,
         cooling_down: Sequence[str] = (),
         reopens_in_seconds: float | None = None,
+        unmatched: Sequence[str] = (),
+        answerable: Sequence[str] = (),
     ) -> None:
         super().__init__(message)
         self.cooling_down = tuple(cooling_down)
         self.reopens_in_seconds = reopens_in_seconds
+        self.unmatched = tuple(unmatched)
+        self.answerable = tuple(answerable)
 
 
 class PolicyViolationError(SchemaRouterError):

@@ -46,6 +46,7 @@ class EndpointSpecOptions(TypedDict, total=False):
     retry: RetryPolicy
     cost_units: float
     records_path: Sequence[str] | None
+    keywords: Sequence[str]
 
 
 class EndpointSpec(FingerprintedContract):
@@ -55,7 +56,9 @@ class EndpointSpec(FingerprintedContract):
     ``read_only=None`` means unclassified: such an endpoint never joins an automatic
     fallback chain. ``input_schema`` is JSON Schema over canonical argument names;
     ``output_schema`` validates the raw response; ``records_path`` locates the list of
-    records in the raw response (a lone object is one record).
+    records in the raw response (a lone object is one record). ``keywords`` (tags, path
+    segments, the operationId) and ``description`` are the endpoint's own texts: planning ranks
+    endpoints by how well a query's words match them.
     """
 
     name: str = Field(min_length=1)
@@ -68,6 +71,7 @@ class EndpointSpec(FingerprintedContract):
     retry: RetryPolicy = Field(default_factory=RetryPolicy)
     cost_units: float = Field(default=1.0, ge=0.0, allow_inf_nan=False)
     records_path: list[str] | None = None
+    keywords: list[str] = Field(default_factory=list)
 
     if TYPE_CHECKING:
 

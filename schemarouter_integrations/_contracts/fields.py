@@ -23,6 +23,7 @@ class FieldSpecOptions(TypedDict, total=False):
     result_path: Sequence[str] | None
     description: str
     json_schema: Mapping[str, Any] | None
+    identity: bool
 
 
 class FieldSpec(Contract):
@@ -31,7 +32,9 @@ class FieldSpec(Contract):
     ``name`` is the canonical local name; ``path`` is where the value sits in one raw
     record (list of keys, default ``[name]``); ``result_path`` is where it is written in the
     result (default ``[name]``); ``semantic_id`` (default ``name``) is what planning matches
-    needs against, together with ``aliases`` (free text in any language).
+    needs against, together with ``aliases`` (free text in any language). ``identity=True``
+    marks a field that identifies a record (an id, a formula): it is selected, projected
+    upstream and returned with the needed fields of every call, so records can be told apart.
     """
 
     name: str = Field(min_length=1)
@@ -41,6 +44,7 @@ class FieldSpec(Contract):
     result_path: list[str] | None = None
     description: str = ""
     json_schema: dict[str, Any] | None = None
+    identity: bool = False
 
     if TYPE_CHECKING:
 

@@ -79,8 +79,12 @@ def resolve(call: ToolCall, registry: Registry) -> Step | Skip:
     return Step(call, spec, endpoint)
 
 
-def no_route_error(plan: Plan, availability: Availability) -> NoRouteError:
-    """The error of a plan without primary: which routes cool down, and why others were left out."""
+def no_route_error(plan: Plan, availability: Availability, registry: Registry | None = None) -> NoRouteError:
+    """The error of a plan without primary: which routes cool down, and why others were left out.
+
+    When the query named nothing any route has (an empty need and unmatched words), the
+    message says so first, with the fields the routes taking the arguments can answer.
+    """
     cooling = {}
     for rejection in plan.rejected:
         left = availability.cooldown_left(rejection.access_path)
@@ -88,6 +92,13 @@ def no_route_error(plan: Plan, availability: Availability) -> NoRouteError:
             cooling[rejection.access_path] = left
     reopens = min(cooling.values()) if cooling else None
     message = f"no eligible route for {plan.request.query!r}"
+    phrases = plan.unmatched_phrases() if not plan.need else []
+    answerable = answerable_fields(plan, registry) if phrases and registry is not None else []
+    if phrases:
+        named = ", ".join(map(repr, phrases))
+        message = f"no data source exposes {named} (no field, endpoint name, description or keyword matches)"
+        if answerable:
+            message += f"; the sources can answer: {', '.join(answerable)}"
     if cooling:
         first = min(cooling, key=lambda p: (cooling[p], p))
         message += f"; in cooldown: {', '.join(sorted(cooling))}; {first} reopens in {reopens:.1f}s"
@@ -98,7 +109,22 @@ def no_route_error(plan: Plan, availability: Availability) -> NoRouteError:
         message += f"; other routes left out: {shown}{more}"
     elif not cooling:
         message += "; no tool is registered that could answer it"
-    return NoRouteError(message, cooling_down=sorted(cooling), reopens_in_seconds=reopens)
+    return NoRouteError(
+        message,
+        cooling_down=sorted(cooling),
+        reopens_in_seconds=reopens,
+        unmatched=phrases,
+        answerable=answerable,
+    )
+
+
+def answerable_fields(plan: Plan, registry: Registry, *, limit: int = 30) -> list[str]:
+    """Sorted field names of the routes that accept every argument of *plan*'s request."""
+    given = set(plan.request.arguments)
+    names = {
+        f.name for route in registry.routes() if given <= route.argument_names for f in route.endpoint.fields
+    }
+    return sorted(names)[:limit]
 
 
 def preflight(plan: Plan, registry: Registry, availability: Availability) -> tuple[list[Step], list[Pruned]]:
@@ -112,7 +138,7 @@ def preflight(plan: Plan, registry: Registry, availability: Availability) -> tup
     """
     primary = plan.primary
     if primary is None:
-        raise no_route_error(plan, availability)
+        raise no_route_error(plan, availability, registry)
     if len(plan.calls) > 1:
         _check_read_only(plan.calls, registry)
     first = resolve(primary, registry)

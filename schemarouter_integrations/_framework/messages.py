@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -46,19 +47,37 @@ MODEL_FIXABLE_STATUSES = frozenset({400, 404, 409, 410, 422})
 
 
 def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int = 4000) -> str:
-    """Compact text for the model: the records, the route that answered, fallbacks taken."""
+    """Compact text for the model: the records, the route that answered, fallbacks taken.
+
+    When words of the query matched no field (``Plan.unmatched``), a line says that no data
+    source exposes them and which fields were returned instead: the first line when the need
+    was empty (so an answer about other fields never reads as an answer about them), else the
+    line after the route and fallbacks. A field without a value in every record is named once
+    ("No record has a value for: band_gap.") instead of printed as nulls.
+    """
     provider = ", ".join(x for x in (result.provider, result.access_mode) if x)
-    lines = [f"Answered by {result.access_path}" + (f" ({provider})." if provider else ".")]
+    records = result.records
+    unmatched = _unmatched_lines(result)
+    lines = unmatched if not result.plan.need else []
+    lines.append(f"Answered by {result.access_path}" + (f" ({provider})." if provider else "."))
     fallbacks = [e for e in result.events if isinstance(e, ToolFallbackEvent)]
     if fallbacks:
         steps = "; ".join(
             f"{e.from_tool}.{e.from_endpoint} -> {e.to_tool}.{e.to_endpoint} ({e.reason})" for e in fallbacks
         )
         lines.append(f"Fallbacks taken: {len(fallbacks)} ({steps}).")
-    records = result.records
+    if result.plan.need:
+        lines.extend(unmatched)
     if not records:
         lines.append("No records matched.")
         return "\n".join(lines)
+    empty = _valueless(records)
+    if empty:
+        lines.append(f"No record has a value for: {', '.join(empty)}.")
+        records = [{k: v for k, v in record.items() if k not in empty} for record in records]
+        if not any(records):
+            lines.append(f"Records ({len(records)}), none with a value.")
+            return "\n".join(lines)
     lines.append(f"Records ({len(records)}):")
     used = sum(len(line) + 1 for line in lines)
     shown = 0
@@ -74,6 +93,27 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     return "\n".join(lines)
 
 
+def _unmatched_lines(result: ToolResult) -> list[str]:
+    """The statement about unmatched words, with the fields that were returned instead."""
+    plan = result.plan
+    phrases = plan.unmatched_phrases()
+    if not phrases:
+        return []
+    call = next((c for c in plan.calls if c.access_path == result.access_path), None)
+    returned = list(call.selected_fields) if call is not None and call.selected_fields else []
+    if not returned:
+        returned = sorted({key for record in result.records for key in record})
+    named = ", ".join(f"'{p}'" for p in phrases)
+    instead = f" Returned instead: {', '.join(returned)}." if returned else ""
+    return [f"No data source exposes {named}.{instead}"]
+
+
+def _valueless(records: list[dict[str, Any]]) -> list[str]:
+    """Top-level keys that are ``None`` in every record, in first-seen order."""
+    keys = dict.fromkeys(key for record in records for key in record)
+    return [key for key in keys if all(record.get(key) is None for record in records)]
+
+
 def model_error_message(exc: BaseException, *, max_chars: int = 800) -> str | None:
     """A message the model can act on for the errors in :data:`MODEL_ERRORS`, else ``None``.
 
@@ -85,6 +125,13 @@ def model_error_message(exc: BaseException, *, max_chars: int = 800) -> str | No
             "Every data source that could answer was unavailable"
             + (f" (tried: {', '.join(tried)})" if tried else "")
             + ". Try again later or answer without this data."
+        )
+    elif isinstance(exc, NoRouteError) and exc.unmatched:
+        named = ", ".join(f"'{p}'" for p in exc.unmatched)
+        can = f" The sources can answer: {', '.join(exc.answerable)}." if exc.answerable else ""
+        text = (
+            f"No data source exposes {named}, so there is no answer about it.{can} "
+            "Ask for one of those fields, or answer without this data."
         )
     elif isinstance(exc, NoRouteError):
         hint = "Name a supported property in `query`, and drop or fix arguments the sources reject."

@@ -12,19 +12,23 @@ from .._bounded import BoundedCache
 from .models import CallScope, ToolCall
 from .need import Need
 from .ordering import Ordering
+from .reading import OrderingKey, Reading
 
 CallKey = tuple[str, Need, str, CallScope, bool]
 """Route path, need (with its surfaces), arguments key, scope, preferred or not."""
 
+ReadingKey = tuple[str, str, tuple[str, ...] | None]
+"""Query, arguments key, explicit fields."""
+
 
 class PlanningCache:
-    """Needs read from queries, candidate orderings and compiled calls."""
+    """Readings of requests, candidate orderings and compiled calls."""
 
-    __slots__ = ("calls", "needs", "orderings")
+    __slots__ = ("calls", "orderings", "readings")
 
     def __init__(self) -> None:
-        self.needs: BoundedCache[str, Need] = BoundedCache(4096)
-        self.orderings: BoundedCache[tuple[str, ...], Ordering] = BoundedCache(1024)
+        self.readings: BoundedCache[ReadingKey, Reading] = BoundedCache(4096)
+        self.orderings: BoundedCache[OrderingKey, Ordering] = BoundedCache(1024)
         self.calls: BoundedCache[CallKey, ToolCall] = BoundedCache(8192)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
@@ -21,6 +22,8 @@ from pydantic import (
 from .._contracts.base import NOT_GIVEN, Contract, with_first
 from .._contracts.fingerprint import canonical_json
 from .._registry.routes import RouteRef
+from .._registry.words import script_runs
+from .._text import normalise
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -29,6 +32,7 @@ FallbackScope = Literal["disabled", "same_provider", "cross_provider"]
 CallScope = Literal["primary", "same_provider", "cross_provider"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
+_WORDS = re.compile(r"\w+")
 
 
 Arguments = dict[str, JsonValue]
@@ -149,16 +153,19 @@ class Rejection(BaseModel):
 class Plan(BaseModel):
     """A compiled, bounded route: a primary call, its fallbacks and every rejection.
 
-    ``need``, ``fallbacks`` and ``rejected`` are lists; the plan is immutable, so they must
-    not be changed in place (``calls`` is a new list on every read). ``rejected`` is
-    materialised on first access, so planning over large registries does not pay for
-    rejection objects nobody reads.
+    ``need``, ``unmatched``, ``fallbacks`` and ``rejected`` are lists; the plan is immutable,
+    so they must not be changed in place (``calls`` is a new list on every read). ``rejected``
+    is materialised on first access, so planning over large registries does not pay for
+    rejection objects nobody reads. ``unmatched`` names the words of the query that matched
+    no field (argument names and values, stop words and words of the primary endpoint's own
+    texts left out; see ``_planning/reading.py``).
     """
 
     model_config = _FROZEN
 
     request: PlanRequest
     need: list[str]
+    unmatched: list[str] = Field(default_factory=list)
     primary: ToolCall | None
     fallbacks: list[ToolCall] = Field(default_factory=list)
     executable_only: bool = False
@@ -213,6 +220,28 @@ class Plan(BaseModel):
         calls.extend(self.fallbacks)
         return calls
 
+    def unmatched_phrases(self) -> list[str]:
+        """The unmatched words grouped as the query writes them: adjacent ones form one phrase
+        ("melting point of Si" -> ["melting point"])."""
+        if not self.unmatched:
+            return []
+        wanted = set(self.unmatched)
+        phrases: list[str] = []
+        current: list[str] = []
+        runs = (run for word in _WORDS.findall(normalise(self.request.query)) for run in script_runs(word))
+        for word in runs:
+            if word in wanted:
+                current.append(word)
+                continue
+            if current:
+                phrases.append(" ".join(current))
+                current = []
+        if current:
+            phrases.append(" ".join(current))
+        found = list(dict.fromkeys(phrases))
+        seen = {w for p in found for w in p.split(" ")}
+        return found + [w for w in self.unmatched if w not in seen]
+
     def explain(self) -> str:
         """A readable account of the chain and of every rejected candidate."""
         need = ", ".join(self.need) or "(no specific field)"
@@ -221,6 +250,9 @@ class Plan(BaseModel):
             f"need: {need}",
             f"fallback: {self.request.fallback_scope} (max {self.request.max_fallbacks})",
         ]
+        if self.unmatched:
+            words = ", ".join(map(repr, self.unmatched))
+            lines.append(f"unmatched: {words} (no field of any route matches them)")
         if self.primary is None:
             lines.append("no eligible primary route")
         for index, call in enumerate(self.calls):

@@ -1,15 +1,23 @@
-"""Reading the data need (semantic ids) from a query or from explicit field names."""
+"""Reading the data need (semantic ids) from a query or from explicit field names.
+
+Besides the need, a query yields its *content words* (every word that is not a stop word or a
+number, see ``_registry/words.py``), split where the script changes ("si의" -> si, 의), and
+which of them no field surface covered: the raw material of ``Plan.unmatched``.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from .._registry import SurfaceIndex, surface_key
+from .._registry import STOP_WORDS, SurfaceIndex, is_content_word, script_runs, singular_forms, surface_key
 from .._text import normalise
 
 _WORDS = re.compile(r"\w+")
+_FORMULA = re.compile(r"(?:[A-Z][a-z]?\d*)+")
+_ELEMENT = re.compile(r"[A-Z][a-z]?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,26 +45,48 @@ class Need:
         return zip(self.sids, self.surfaces, strict=True)
 
 
+@dataclass(frozen=True, slots=True)
+class QueryReading:
+    """What a query says: its need, its content words and those no field surface covered.
+
+    ``words`` and ``uncovered`` keep query order without duplicates.
+    """
+
+    need: Need
+    words: tuple[str, ...]
+    uncovered: tuple[str, ...]
+
+
 def need_from_query(query: str, index: SurfaceIndex) -> Need:
-    """Semantic ids whose names or aliases occur in *query*, in order of appearance.
+    """Semantic ids whose names or aliases occur in *query*, in order of appearance (see
+    :func:`read_query`)."""
+    return read_query(query, index).need
+
+
+def read_query(query: str, index: SurfaceIndex) -> QueryReading:
+    """The need of *query*, with its content words.
 
     Words of spaced scripts match whole, longest phrase first ("scan band gap" before
-    "band gap"); terms of unspaced scripts (Hangul, CJK, ...) match as substrings so that
-    particles do not hide them ("탄성계수는"). A surface shared by several semantic ids
-    contributes all of them, in sorted order. Each semantic id keeps the surface of its
-    first occurrence.
+    "band gap"); at each length the exact surface is tried first, then a surface named in the
+    singular, then the query's last word in the singular ("band gaps" -> "band gap"; the
+    rule is in ``_registry/words.py``). Terms of unspaced scripts (Hangul, CJK, ...) match
+    as substrings so that particles do not hide them ("탄성계수는"), and are never inflected.
+    A surface shared by several semantic ids contributes all of them, in sorted order. Each
+    semantic id keeps the surface of its first occurrence.
     """
     text = normalise(query)
     found: list[tuple[int, str, str]] = []
     words = list(_WORDS.finditer(text))
+    covered = [False] * len(words)
     position = 0
     while position < len(words):
         step = 1
         for size in range(min(index.max_words, len(words) - position), 0, -1):
-            key = " ".join(m.group() for m in words[position : position + size])
-            sids = index.spaced.get(key)
-            if sids:
+            hit = _lookup([m.group() for m in words[position : position + size]], index)
+            if hit is not None:
+                key, sids = hit
                 found.extend((words[position].start(), sid, key) for sid in sorted(sids))
+                covered[position : position + size] = [True] * size
                 step = size
                 break
         position += step
@@ -64,8 +94,72 @@ def need_from_query(query: str, index: SurfaceIndex) -> Need:
         at = text.find(key)
         if at >= 0:
             found.extend((at, sid, key) for sid in sorted(sids))
+            end = at + len(key)
+            for i, m in enumerate(words):
+                if m.start() < end and at < m.end():
+                    covered[i] = True
     found.sort(key=lambda item: item[0])
-    return Need.of((sid, key) for _, sid, key in found)
+    content: dict[str, bool] = {}
+    for i, m in enumerate(words):
+        for run in script_runs(m.group()):
+            if is_content_word(run):
+                content[run] = content.get(run, False) or covered[i]
+    return QueryReading(
+        need=Need.of((sid, key) for _, sid, key in found),
+        words=tuple(content),
+        uncovered=tuple(w for w, hit in content.items() if not hit),
+    )
+
+
+def _lookup(window: list[str], index: SurfaceIndex) -> tuple[str, set[str]] | None:
+    """The surface key a window of query words names, exact spelling first."""
+    key = " ".join(window)
+    for table in (index.spaced, index.inflected):
+        sids = table.get(key)
+        if sids:
+            return key, sids
+    if window[-1] in STOP_WORDS:
+        return None
+    head = " ".join(window[:-1])
+    for form in singular_forms(window[-1]):
+        inflected = f"{head} {form}" if head else form
+        for table in (index.spaced, index.inflected):
+            sids = table.get(inflected)
+            if sids:
+                return inflected, sids
+    return None
+
+
+def argument_words(arguments: Mapping[str, Any]) -> frozenset[str]:
+    """The words a request's arguments put in its query: their names and values.
+
+    Values are read recursively (strings, numbers, lists, objects); a value written like a
+    chemical formula also gives its element symbols ("GaAs" -> gaas, ga, as).
+    """
+    out: set[str] = set()
+    for name, value in arguments.items():
+        out.update(_WORDS.findall(normalise(name)))
+        _value_words(value, out, 0)
+    return frozenset(out)
+
+
+def _value_words(value: Any, out: set[str], depth: int) -> None:
+    if depth > 8 or value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        out.update(_WORDS.findall(normalise(value)))
+        for part in value.split(","):
+            part = part.strip()
+            if _FORMULA.fullmatch(part):
+                out.update(symbol.casefold() for symbol in _ELEMENT.findall(part))
+    elif isinstance(value, (int, float)):
+        out.add(str(value).casefold())
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            _value_words(item, out, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _value_words(item, out, depth + 1)
 
 
 def need_from_fields(fields: Iterable[str], index: SurfaceIndex) -> Need:

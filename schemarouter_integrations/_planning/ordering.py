@@ -1,8 +1,12 @@
-"""Candidate orderings per data need, computed once per registry version.
+"""Candidate orderings per data need and query words, computed once per registry version.
 
 For a need, every route that serves it is ranked by a static key: evidence score (2 per
 needed field served by semantic id or name, 1 per alias-only match, +1 for server-side
-projection; higher first), then ``cost_units`` (lower first), then tool and endpoint name.
+projection; higher first), then lexical score (BM25 of the query's words over the endpoint's
+name, description and keywords, see ``_registry/lexicon.py``; higher first), then
+``cost_units`` (lower first), then tool and endpoint name. With an empty need read from a
+query that has content words, only routes whose lexical score is positive are candidates:
+an endpoint that matches nothing in the query is not chosen merely because it exists.
 Request-specific preferences and health are applied on top by the planner, which walks
 these lists only as far as it needs to.
 """
@@ -64,16 +68,36 @@ class Ordering:
                 yield candidate
 
 
-def build_ordering(registry: Registry, need: tuple[str, ...]) -> Ordering:
-    """The :class:`Ordering` of every route for the semantic ids *need*.
+NO_WORD_MATCHES = (
+    "matches nothing in the query: no field for its words, and none of them in the endpoint's "
+    "name, description or keywords"
+)
 
-    The ranking depends on the semantic ids only, not on the surfaces that named them; the
-    planner keeps orderings in its cache until the contracts change.
+
+def build_ordering(
+    registry: Registry,
+    need: tuple[str, ...],
+    words: Sequence[Sequence[str]] = (),
+    *,
+    restrict: bool = False,
+) -> Ordering:
+    """The :class:`Ordering` of every route for the semantic ids *need* and query *words*.
+
+    *words* are the forms of each ranking word (see ``Reading``); with *restrict* (an
+    empty need read from a query with content words) routes scoring zero are left out. The
+    ranking depends on the semantic ids and words only, not on the surfaces that named the
+    ids; the planner keeps orderings in its cache until the contracts change.
     """
     keys = [(sid, surface_key(sid)) for sid in need]
+    lexical = registry.lexicon.scores(words) if words else {}
+    restrict = restrict and not need and bool(words)
     ordering = Ordering()
-    scored: list[tuple[tuple[int, float, str, str], Candidate]] = []
+    scored: list[tuple[tuple[int, float, float, str, str], Candidate]] = []
     for route in registry.routes():
+        words_score = lexical.get(route.path, 0.0)
+        if restrict and words_score <= 0.0:
+            ordering.not_serving.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            continue
         evidence: dict[str, FieldMatch] = {}
         missing: list[str] = []
         score = route.projection_bonus
@@ -94,7 +118,7 @@ def build_ordering(registry: Registry, need: tuple[str, ...]) -> Ordering:
                 )
             )
             continue
-        rank = (-score, route.endpoint.cost_units, route.tool.name, route.endpoint.name)
+        rank = (-score, -words_score, route.endpoint.cost_units, route.tool.name, route.endpoint.name)
         scored.append((rank, Candidate(route, evidence)))
     scored.sort(key=lambda item: item[0])
     ordering.not_serving.sort()

@@ -3,7 +3,15 @@
 Candidates (routes serving the whole need) are walked in a documented order: tools named in
 ``preferred_tools`` first, in that order; then by evidence score (2 per needed field served by
 semantic id or name, 1 per alias-only match, +1 when the endpoint projects fields server-side;
-higher first), ``cost_units`` (lower first), tool name and endpoint name. The first candidate
+higher first), lexical score (BM25 of the query's content words, argument names and values
+left out, over the endpoint's name, description and keywords; higher first; see
+``_registry/lexicon.py``), ``cost_units`` (lower first), tool name and endpoint name.
+
+An empty need read from a query that still has content words admits only endpoints whose
+lexical score is positive; when none has, the plan has no primary and every route is
+rejected with a reason saying that nothing matched (``invoke`` raises ``NoRouteError`` naming
+the unmatched words). A query without content words (only stop words, numbers and argument
+values) and an explicit ``fields=[]`` admit every endpoint, as before. The first candidate
 that passes every check becomes the primary. Fallbacks, only when the primary has an explicit
 provider, are the next passing candidates of the same provider, then (``cross_provider``) of
 other explicit providers, up to ``max_fallbacks``.
@@ -28,8 +36,9 @@ from .._contracts.schemas import validation_errors
 from .._registry import FieldMatch, Registry, Route
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
-from .need import Need, need_from_fields, need_from_query
+from .need import Need
 from .ordering import Candidate, Ordering, build_ordering
+from .reading import Reading, read_request
 
 CooldownView = Callable[[str], float | None]
 """Seconds of cooldown left for an access path, or ``None`` when it is available."""
@@ -118,10 +127,9 @@ def compile_plan(
 ) -> Plan:
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
     walk = _Walk(request, registry, cooldown_left, executable_only)
-    need = _need(request, walk)
-    ordering = walk.cache.orderings.get(need.sids)
-    if ordering is None:
-        ordering = walk.cache.orderings.put(need.sids, build_ordering(registry, need.sids))
+    reading = _reading(request, walk)
+    need = reading.need
+    ordering = reading.ordering or _ordering(reading, walk)
     walk.rejected.extend(ordering.not_serving)
     preferred = request.preferred_tools
 
@@ -137,22 +145,30 @@ def compile_plan(
         unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
         request=request,
         need=list(need.sids),
+        unmatched=list(reading.unmatched_for(primary.route if primary is not None else None)),
         primary=calls[0] if calls else None,
         fallbacks=calls[1:],
         executable_only=executable_only,
     )
 
 
-def _need(request: PlanRequest, walk: _Walk) -> Need:
-    index = walk.registry.index
-    if request.fields is not None:
-        return need_from_fields(request.fields, index)
-    need = walk.cache.needs.get(request.query)
-    return (
-        need
-        if need is not None
-        else walk.cache.needs.put(request.query, need_from_query(request.query, index))
-    )
+def _reading(request: PlanRequest, walk: _Walk) -> Reading:
+    fields = tuple(request.fields) if request.fields is not None else None
+    key = (request.query, walk.arguments_key, fields)
+    reading = walk.cache.readings.get(key)
+    if reading is None:
+        reading = walk.cache.readings.put(key, read_request(request, walk.registry.index))
+    return reading
+
+
+def _ordering(reading: Reading, walk: _Walk) -> Ordering:
+    key = reading.ordering_key
+    ordering = walk.cache.orderings.get(key)
+    if ordering is None:
+        built = build_ordering(walk.registry, reading.need.sids, reading.words, restrict=not reading.explicit)
+        ordering = walk.cache.orderings.put(key, built)
+    reading.ordering = ordering
+    return ordering
 
 
 def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
@@ -225,7 +241,7 @@ def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Ca
     endpoint = route.endpoint
     matches = _evidence(candidate, need)
     if need.sids:
-        selected = list(dict.fromkeys(m.field.name for m in matches.values()))
+        selected = list(dict.fromkeys((*(m.field.name for m in matches.values()), *route.identity)))
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     else:
         selected = [f.name for f in endpoint.fields]

@@ -1,16 +1,26 @@
 """Registration: contracts, bindings and the indexes planning reads."""
 
+from .lexicon import LexicalDocument, LexicalIndex
 from .registry import Binding, BindingState, Invoker, Registry, SurfaceIndex
 from .routes import FieldMatch, Route, RouteRef, surface_key
+from .words import STOP_WORDS, is_content_word, script_runs, singular_forms, text_words, word_forms
 
 __all__ = [
+    "STOP_WORDS",
     "Binding",
     "BindingState",
     "FieldMatch",
     "Invoker",
+    "LexicalDocument",
+    "LexicalIndex",
     "Registry",
     "Route",
     "RouteRef",
     "SurfaceIndex",
+    "is_content_word",
+    "script_runs",
+    "singular_forms",
     "surface_key",
+    "text_words",
+    "word_forms",
 ]

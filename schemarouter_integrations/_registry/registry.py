@@ -9,7 +9,9 @@ from typing import Any, Literal, TypeVar
 from .._callables import call_problem
 from .._contracts import ToolSpec
 from ..errors import RegistrationError
+from .lexicon import LexicalIndex
 from .routes import Route, RouteRef, is_unspaced, surface_key
+from .words import CONTRACT_MIN_LETTERS, singular_forms
 
 Invoker = Callable[[Any], Awaitable[Any]]
 BindingState = Literal["ready", "unbound", "stale", "orphaned"]
@@ -25,11 +27,17 @@ class Binding:
 
 
 class SurfaceIndex:
-    """Normalised field surfaces (semantic ids, names, aliases) -> semantic ids."""
+    """Normalised field surfaces (semantic ids, names, aliases) -> semantic ids.
+
+    ``spaced`` and ``unspaced`` hold the exact surfaces; ``inflected`` holds each spaced surface
+    under the singular candidates of its last word (``lattice vectors`` under ``lattice vector``,
+    see :mod:`.words`), for queries that name it in the singular.
+    """
 
     def __init__(self, routes: list[Route]) -> None:
         self.spaced: dict[str, set[str]] = {}
         self.unspaced: dict[str, set[str]] = {}
+        self.inflected: dict[str, set[str]] = {}
         self.routes_by_sid: dict[str, list[Route]] = {}
         self.max_words = 1
         for route in routes:
@@ -38,6 +46,10 @@ class SurfaceIndex:
                 target = self.unspaced if is_unspaced(key) else self.spaced
                 target.setdefault(key, set()).add(sid)
                 self.max_words = max(self.max_words, key.count(" ") + 1)
+                if target is self.spaced:
+                    head, _, last = key.rpartition(" ")
+                    for form in singular_forms(last, CONTRACT_MIN_LETTERS):
+                        self.inflected.setdefault(f"{head} {form}" if head else form, set()).add(sid)
             for sid in {m.field.sid for m in route.matches.values()}:
                 self.routes_by_sid.setdefault(sid, []).append(route)
 
@@ -54,6 +66,8 @@ class Registry:
         self._bindings: dict[str, Binding] = {}
         self._routes: dict[str, Route] = {}
         self._index: SurfaceIndex | None = None
+        self.lexicon = LexicalIndex()
+        """BM25 postings of every route's own texts, kept current route by route."""
         self.version = 0
         self._derived: dict[Callable[[], object], object] = {}
 
@@ -72,6 +86,7 @@ class Registry:
         for endpoint in spec.endpoints:
             route = Route.build(spec, endpoint)
             self._routes[route.path] = route
+            self.lexicon.add(route.path, route.lexical)
         self._changed()
         if invoker is not None:
             self.bind(spec.name, invoker)
@@ -86,7 +101,7 @@ class Registry:
 
     def remove_routes(self, tool: str) -> None:
         for path in [p for p, r in self._routes.items() if r.tool.name == tool]:
-            del self._routes[path]
+            self.lexicon.remove(path, self._routes.pop(path).lexical)
 
     def tool(self, name: str) -> ToolSpec | None:
         return self._tools.get(name)

@@ -12,6 +12,7 @@ from jsonschema.protocols import Validator
 from .._contracts import EndpointSpec, FieldSpec, ToolSpec
 from .._contracts.schemas import compiled_validator
 from .._text import is_unspaced_char, normalise
+from .lexicon import LexicalDocument
 
 MatchKind = Literal["semantic_id", "name", "alias"]
 _WORDS = re.compile(r"\w+")
@@ -75,9 +76,14 @@ class Route:
     projection_bonus: int = 0
     argument_names: frozenset[str] = frozenset()
     endpoint_fingerprint: str = ""
+    identity: tuple[str, ...] = ()
+    """Names of the fields marked ``identity=True``, in declaration order."""
+    lexical: LexicalDocument = field(default_factory=lambda: LexicalDocument({}, 0))
+    """The words of the endpoint's name, description and keywords (see :mod:`.lexicon`)."""
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
+        """The route of *endpoint* with its field matches, identity fields and lexical document."""
         route = cls(
             tool=tool,
             endpoint=endpoint,
@@ -86,6 +92,8 @@ class Route:
             projection_bonus=1 if endpoint.projection is not None else 0,
             argument_names=endpoint.argument_names,
             endpoint_fingerprint=endpoint.fingerprint,
+            identity=tuple(f.name for f in endpoint.fields if f.identity),
+            lexical=LexicalDocument.of([endpoint.name, endpoint.description, *endpoint.keywords]),
         )
         for spec in endpoint.fields:
             route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))

@@ -70,6 +70,35 @@ def complete_projection(
     return projection.model_copy(update={"field_map": field_map})
 
 
+def is_identity_name(name: str, argument_names: Iterable[str] = ()) -> bool:
+    """The default identity rule: a field named ``id`` or ending in ``_id`` (``material_id``),
+    or named like an argument of its endpoint (``formula`` when ``formula`` is an argument)."""
+    folded = name.casefold()
+    return folded == "id" or folded.endswith("_id") or name in set(argument_names)
+
+
+def with_identity_defaults(
+    fields: Iterable[FieldSpec], argument_names: Iterable[str] = ()
+) -> list[FieldSpec]:
+    """*fields* with ``identity=True`` where :func:`is_identity_name` says so.
+
+    A field whose ``identity`` was given explicitly (``FieldSpec(..., identity=False)``) keeps
+    it; only the default is filled in. The OpenAPI and Python adapters call this with the
+    endpoint's canonical argument names.
+    """
+    names = frozenset(argument_names)
+    out: list[FieldSpec] = []
+    for field in fields:
+        if (
+            not field.identity
+            and "identity" not in field.model_fields_set
+            and is_identity_name(field.name, names)
+        ):
+            field = field.model_copy(update={"identity": True})
+        out.append(field)
+    return out
+
+
 def safe_name(text: str, *, fallback: str = "operation") -> str:
     """A name made of letters, digits and ``_`` (never empty, never starting with a digit)."""
     name = _UNSAFE.sub("_", text).strip("_")

@@ -8,6 +8,7 @@
 ``langchain``  the tool over the seed, tool-call messages, an agent over the scripted model
 ``llamaindex`` capturing handlers, scripted function-calling and ReAct LLMs
 ``fleet``      routers sharing cooldowns through a real redis-server
+``questions``  a GitHub-like API (operations ranked by their texts), Si records told apart by identity
 
 The real loopback servers are in ``tests/servers``; the scripted chat models the cookbook
 shows are in ``cookbook/scripted_langchain.py`` and ``cookbook/scripted_llamaindex.py``.

@@ -1,0 +1,117 @@
+"""Words of queries and contracts: tokens, stop words and the plural rule they share.
+
+**Plural rule** (English only). A word of letters only, not of an unspaced script (Hangul,
+CJK, ...), has these *singular candidates*, tried in this order:
+
+1. drop ``s``, except after ``s``, ``u`` or ``i`` (gaps -> gap, cases -> case, titles ->
+   title; class, status, basis stay);
+2. drop ``es`` where ``s``, ``x``, ``z``, ``ch`` or ``sh`` is left (statuses -> status,
+   boxes -> box, matches -> match);
+3. ``ies`` -> ``y`` (properties -> property, energies -> energy);
+
+and a few irregular plurals of science and business words have their singular
+(:data:`IRREGULAR`: moduli -> modulus, indices -> index, analyses -> analysis, ...).
+
+Query words of 3 letters or more get candidates (ids -> id); contract words (field names,
+aliases, endpoint texts) only from 4 letters, so a short name (``cas``, ``gas``) never turns
+into another word (``ca``, ``ga``). Two spellings match when one equals the other or one of its
+candidates, and the exact spelling is always tried first: a candidate only counts when it is a
+real word of a contract, so a wrong candidate (cases -> "cas") never matches by itself unless
+such a field exists and no better one does. Derived forms (created / creation, measure /
+measurement) are not guessed: an alias says so.
+
+**Stop words** (:data:`STOP_WORDS`): English function words, question words, request verbs
+(show, give, list, find, ...) and generic nouns (data, value, record, ...), plus the
+particles of Korean, Japanese and Chinese that stand alone after a script change. They never
+count as unmatched and never score an endpoint.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .._text import is_unspaced_char, normalise
+
+QUERY_MIN_LETTERS = 3
+CONTRACT_MIN_LETTERS = 4
+
+_STOP_TEXT = """
+    a an the of for in on at to from by with without into about over under per as and or but not
+    no nor vs versus than then so if
+    what which who whom whose when where why how
+    is are was were be been being am do does did done has have had having can could would will
+    shall should may might must
+    i me my mine we us our you your it its this that these those there here they them their
+    he she his her any all some each every both either other such same own
+    show give get gets got find fetch list lists tell say know look lookup search return returns
+    need want like see let please thanks thank kindly
+    data value values info information detail details record records result results entry
+    entries thing things something anything everything
+    also just only very much many more most less few one
+    의 은 는 이 가 을 를 에 에서 와 과 도 로 으로 및 の は が を に で と も や 的 是 和 吗 了 在
+"""
+STOP_WORDS = frozenset(_STOP_TEXT.split())
+"""Words that never count as unmatched and never score an endpoint (documented above)."""
+
+IRREGULAR = {
+    "analyses": "analysis",
+    "children": "child",
+    "criteria": "criterion",
+    "indices": "index",
+    "matrices": "matrix",
+    "moduli": "modulus",
+    "people": "person",
+    "radii": "radius",
+    "vertices": "vertex",
+}
+"""Irregular plurals and their singular (tried after the regular candidates)."""
+
+_WORDS = re.compile(r"\w+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_DIGITS = re.compile(r"\d+")
+
+
+@lru_cache(maxsize=16384)
+def singular_forms(word: str, min_letters: int = QUERY_MIN_LETTERS) -> tuple[str, ...]:
+    """The singular candidates of a normalised *word*, in the order they are tried."""
+    if len(word) < min_letters or not word.isalpha() or any(is_unspaced_char(c) for c in word):
+        return ()
+    out: list[str] = []
+    if word.endswith("s") and word[-2:-1] not in ("s", "u", "i"):
+        out.append(word[:-1])
+    if word.endswith("es") and len(word) > min_letters and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        out.append(word[:-2])
+    if word.endswith("ies") and len(word) > min_letters + 1:
+        out.append(word[:-3] + "y")
+    if word in IRREGULAR:
+        out.append(IRREGULAR[word])
+    return tuple(out)
+
+
+def word_forms(word: str, min_letters: int = QUERY_MIN_LETTERS) -> tuple[str, ...]:
+    """*word* followed by its singular candidates."""
+    return (word, *singular_forms(word, min_letters))
+
+
+def script_runs(word: str) -> list[str]:
+    """*word* split where it changes between spaced and unspaced scripts ("si의" -> si, 의)."""
+    runs: list[str] = []
+    start = 0
+    for index in range(1, len(word)):
+        if is_unspaced_char(word[index]) != is_unspaced_char(word[index - 1]):
+            runs.append(word[start:index])
+            start = index
+    runs.append(word[start:])
+    return runs
+
+
+def is_content_word(word: str) -> bool:
+    """Not a stop word and not a number."""
+    return word not in STOP_WORDS and not _DIGITS.fullmatch(word)
+
+
+def text_words(text: str) -> list[str]:
+    """Normalised words of a contract text: camelCase and snake_case split ("listIssues" ->
+    list, issues), stop words and numbers left out."""
+    return [w for w in _WORDS.findall(normalise(_CAMEL.sub(" ", text))) if is_content_word(w)]
