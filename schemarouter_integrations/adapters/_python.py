@@ -24,7 +24,7 @@ from pydantic.json_schema import PydanticJsonSchemaWarning
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
 from .._registry import Invoker
 from ..errors import RegistrationError, SchemaValidationError
-from ._fields import coerce_fields, safe_name, short_description
+from ._fields import coerce_fields, safe_name, short_description, with_identity_defaults
 from ._options import CallableOptions, check_options
 
 _ANY_DUMP: TypeAdapter[Any] = TypeAdapter(Any)
@@ -47,7 +47,8 @@ def build_callable_route(
     ``read_only`` stays ``None`` (unclassified) unless given: say ``read_only=True`` for a
     function that may join automatic fallback chains. ``fields`` (FieldSpecs or names)
     override the fields read from the return annotation (pydantic model, TypedDict,
-    dataclass, or a list of them).
+    dataclass, or a list of them). A field named ``id``, ending in ``_id`` or named like a
+    parameter is an identity field unless its ``identity`` is given.
     """
     if not callable(fn):
         raise RegistrationError(f"add_callable() needs a callable, got {type(fn).__name__}")
@@ -69,6 +70,7 @@ def build_callable_route(
         field_specs = tuple(coerce_fields(fields, what=what))
     else:
         field_specs = fields_from_annotation(hints.get("return"))
+    field_specs = tuple(with_identity_defaults(field_specs, [p.name for p in parameters]))
     try:
         spec = ToolSpec(
             name=name,

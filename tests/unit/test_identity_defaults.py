@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from schemarouter_integrations import EndpointSpec, FieldSpec
 from schemarouter_integrations.adapters._fields import is_identity_name, with_identity_defaults
+
+
+class Row(TypedDict):
+    formula: str
+    band_gap: float
 
 
 def test_a_field_named_id_or_ending_in_id_identifies_a_record() -> None:
@@ -31,3 +38,25 @@ def test_identity_is_part_of_the_contract_fingerprint() -> None:
     plain = EndpointSpec(name="e", fields=[FieldSpec(name="id")])
     marked = EndpointSpec(name="e", fields=with_identity_defaults([FieldSpec(name="id")]))
     assert plain.fingerprint != marked.fingerprint
+
+
+def test_optimade_marks_the_id_and_the_reduced_formula() -> None:
+    from schemarouter_integrations.adapters._optimade.contract import entry_fields
+
+    fields = entry_fields(
+        {"id": {}, "chemical_formula_reduced": {}, "elements": {}, "_oqmd_band_gap": {}}, "oqmd"
+    )
+    assert {f.name for f in fields if f.identity} == {"id", "chemical_formula_reduced"}
+
+
+def test_a_callable_marks_the_field_named_like_its_parameter() -> None:
+    from schemarouter_integrations.adapters._python import build_callable_route
+
+    def search(formula: str) -> list[Row]:
+        return []
+
+    spec, _ = build_callable_route(search, name="py")
+    assert [(f.name, f.identity) for f in spec.endpoints[0].fields] == [
+        ("formula", True),
+        ("band_gap", False),
+    ]

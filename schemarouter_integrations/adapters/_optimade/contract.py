@@ -11,6 +11,10 @@ from .._options import OptimadeOptions
 from .._route import RouteBuilder
 
 _STRING = {"type": "string", "minLength": 1}
+IDENTITY_PROPERTIES = frozenset({"id", "chemical_formula_reduced"})
+"""Standard properties marked ``identity=True``: the entry id and the reduced formula (what the
+``formula`` argument filters on). ``elements`` is a filter too but is not marked: the formula
+already tells records apart, and a list per record would only add bulk."""
 
 
 def entry_endpoint(
@@ -61,6 +65,7 @@ def entry_fields(properties: Mapping[str, Any], prefix: str | None) -> list[Fiel
                 path=[wire],
                 aliases=[wire] if name != wire else [],
                 description=description,
+                identity=wire in IDENTITY_PROPERTIES,
             )
         )
     return fields
