@@ -68,10 +68,13 @@ class Routes:
 def assert_answered_by_oqmd(result: ToolResult, routes: Routes, oqmd: OptimadeServer) -> None:
     assert result.route == ["mp_api.search", "oqmd_optimade.search_structures"]
     assert (result.tool, result.provider, result.access_mode) == ("oqmd_optimade", "oqmd", "optimade")
-    assert result.records == [{"band_gap": pytest.approx(OQMD_SI_GAP)}]
+    # identity fields come with the answer, so records can be told apart
+    assert result.records == [
+        {"band_gap": pytest.approx(OQMD_SI_GAP), "chemical_formula_reduced": "Si", "id": "4486"}
+    ]
     searches = routes.to(oqmd.url, "/v1/structures")
     assert len(searches) == 1
-    assert searches[0].url.params["response_fields"] == "_oqmd_band_gap"
+    assert searches[0].url.params["response_fields"] == "_oqmd_band_gap,chemical_formula_reduced,id"  # + identity
     assert searches[0].url.params["filter"] == 'chemical_formula_reduced="Si"'
     fallback = next(e for e in result.events if e.type == "tool.fallback")
     assert (fallback.scope, fallback.reason, fallback.same_provider) == (  # type: ignore[attr-defined]

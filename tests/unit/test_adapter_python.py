@@ -93,7 +93,7 @@ def test_fields_come_from_a_typed_dict_return() -> None:
 def test_fields_option_wins_over_the_annotation() -> None:
     gap = FieldSpec(name="band_gap", aliases=["bandgap"])
     spec, _ = build_callable_route(summaries, name="mp_python", fields=[gap, "formula"])
-    assert spec.endpoints[0].fields == [gap, FieldSpec(name="formula")]
+    assert spec.endpoints[0].fields == [gap, FieldSpec(name="formula", identity=True)]  # named by an argument
 
 
 def test_endpoint_defaults_to_the_function_name_and_read_only_to_unclassified() -> None:
@@ -193,7 +193,7 @@ async def test_a_function_can_declare_itself_unavailable_and_fall_back() -> None
         )
     )
     assert result.route == ["mp_python.down", "oqmd_python.oqmd"]
-    assert result.records == [{"band_gap": 0.6}]
+    assert result.records == [{"band_gap": 0.6, "formula": "Si"}]  # formula identifies the record
 
 
 async def test_other_exceptions_end_the_run_as_non_retryable() -> None:
