@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Required, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, Required, TypedDict
 
 from pydantic import Field, model_validator
 
@@ -46,6 +46,11 @@ class EndpointSpecOptions(TypedDict, total=False):
     retry: RetryPolicy
     cost_units: float
     records_path: Sequence[str] | None
+    keywords: Sequence[str]
+
+
+MAX_KEYWORDS = 64
+MAX_KEYWORD_CHARS = 200
 
 
 class EndpointSpec(FingerprintedContract):
@@ -55,7 +60,8 @@ class EndpointSpec(FingerprintedContract):
     ``read_only=None`` means unclassified: such an endpoint never joins an automatic
     fallback chain. ``input_schema`` is JSON Schema over canonical argument names;
     ``output_schema`` validates the raw response; ``records_path`` locates the list of
-    records in the raw response (a lone object is one record).
+    records in the raw response (a lone object is one record). ``keywords`` are short texts
+    that name the endpoint for lexical ranking (an operationId, tags, path segments).
     """
 
     name: str = Field(min_length=1)
@@ -68,6 +74,9 @@ class EndpointSpec(FingerprintedContract):
     retry: RetryPolicy = Field(default_factory=RetryPolicy)
     cost_units: float = Field(default=1.0, ge=0.0, allow_inf_nan=False)
     records_path: list[str] | None = None
+    keywords: list[Annotated[str, Field(min_length=1, max_length=MAX_KEYWORD_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_KEYWORDS
+    )
 
     if TYPE_CHECKING:
 
