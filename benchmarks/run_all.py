@@ -10,7 +10,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BENCHMARKS = ["benchmarks.plan_bench", "benchmarks.invoke_bench", "benchmarks.fleet_bench"]
+BENCHMARKS = [
+    "benchmarks.plan_bench",
+    "benchmarks.invoke_bench",
+    "benchmarks.fleet_bench",
+    "benchmarks.registration_bench",
+]
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Required, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, Required, TypedDict
 
 from pydantic import Field, model_validator
 
@@ -49,6 +49,10 @@ class EndpointSpecOptions(TypedDict, total=False):
     keywords: Sequence[str]
 
 
+MAX_KEYWORDS = 64
+MAX_KEYWORD_CHARS = 200
+
+
 class EndpointSpec(FingerprintedContract):
     """One operation of a tool, ``EndpointSpec(name, ...)``: its arguments, its fields and how
     to read its records.
@@ -71,7 +75,9 @@ class EndpointSpec(FingerprintedContract):
     retry: RetryPolicy = Field(default_factory=RetryPolicy)
     cost_units: float = Field(default=1.0, ge=0.0, allow_inf_nan=False)
     records_path: list[str] | None = None
-    keywords: list[str] = Field(default_factory=list)
+    keywords: list[Annotated[str, Field(min_length=1, max_length=MAX_KEYWORD_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_KEYWORDS
+    )
 
     if TYPE_CHECKING:
 

@@ -14,7 +14,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 
 from .._bounded import BoundedCache
-from .fingerprint import fingerprint_of
+from .fingerprint import canonical_json, fingerprint_of
 from .patterns import pattern_problem, patterns_in, search
 from .references import reference_problem
 
@@ -28,6 +28,21 @@ _NO_RETRIEVAL: Registry[Any] = Registry()
 
 _CHECKED: BoundedCache[str, bool] = BoundedCache(4096)
 """Fingerprints of schemas already found valid."""
+
+_VALID_NODES: BoundedCache[str, bool] = BoundedCache(16384)
+"""2020-12 schema nodes (subschemas replaced by ``true``) already found valid."""
+_SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+_SUBSCHEMA_ONE = (
+    "items", "additionalProperties", "contains", "propertyNames", "not", "if", "then", "else",
+    "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+)  # fmt: skip
+_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_FREE_TEXTS = frozenset({"title", "description", "$comment"})
+_ANY_VALUE = frozenset({"default", "const"})
+_ANY_LIST = frozenset({"enum", "examples"})
+_META_2020_12 = jsonschema.Draft202012Validator(
+    jsonschema.Draft202012Validator.META_SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+)
 
 
 def check_schema(schema: dict[str, Any], *, what: str) -> None:
@@ -52,7 +67,8 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
         raise ValueError(f"{what} {problem}")
     cls = validator_for(schema, default=jsonschema.Draft202012Validator)
     try:
-        cls.check_schema(schema)
+        if cls is not jsonschema.Draft202012Validator or not _valid_node_by_node(schema):
+            cls.check_schema(schema)  # the whole check, which also says what is wrong
     except jsonschema.SchemaError as exc:
         location = "/".join(str(p) for p in exc.absolute_path) or "<root>"
         raise ValueError(f"{what} is not a valid JSON Schema at {location}: {exc.message}") from exc
@@ -64,6 +80,72 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
         if problem is not None:
             raise ValueError(f"{what} is not usable at {where or '<root>'}: {problem}")
     _CHECKED.put(key, True)
+
+
+def _valid_node_by_node(schema: dict[str, Any]) -> bool:
+    """Whether *schema* is a valid 2020-12 schema, checking each distinct node once.
+
+    The 2020-12 meta-schema checks every subschema against itself again (``$dynamicRef``),
+    so a schema is valid when each of its nodes is, with its subschemas replaced by
+    ``true``. Nodes repeat across the schemas of a large document, and each distinct one is
+    checked once. False means "not shown valid" (the whole check then decides); a nested
+    ``$schema`` (another dialect) is never taken apart.
+    """
+    pending: list[Any] = [schema]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, bool):
+            continue
+        if not isinstance(node, dict) or (node is not schema and "$schema" in node):
+            return False
+        shallow = _shape(node)
+        for key in _SUBSCHEMA_MAPS:
+            value = node.get(key)
+            if isinstance(value, dict) and all(isinstance(v, dict | bool) for v in value.values()):
+                # the meta-schema checks the names of patternProperties only (as patterns)
+                names = value if key == "patternProperties" else ["_"] * bool(value)
+                shallow[key] = dict.fromkeys(names, True)
+                pending.extend(value.values())
+        for key in _SUBSCHEMA_ONE:
+            value = node.get(key)
+            if isinstance(value, dict | bool):
+                shallow[key] = True
+                pending.append(value)
+        for key in _SUBSCHEMA_LISTS:
+            value = node.get(key)
+            if isinstance(value, list) and all(isinstance(v, dict | bool) for v in value):
+                shallow[key] = [True] * len(value)
+                pending.extend(value)
+        key = canonical_json(shallow)
+        if _VALID_NODES.get(key):
+            continue
+        if not _META_2020_12.is_valid(shallow):
+            return False
+        _VALID_NODES.put(key, True)
+    return True
+
+
+def _shape(node: dict[str, Any]) -> dict[str, Any]:
+    """*node* with what the meta-schema does not look into made alike: free texts empty,
+    ``default``/``const``/``enum``/``examples`` values dropped, ``x-`` extensions removed."""
+    shape: dict[str, Any] = {}
+    for key, value in node.items():
+        if key.startswith("x-"):
+            continue
+        if key in _FREE_TEXTS and isinstance(value, str):
+            value = ""
+        elif key in _ANY_VALUE:
+            value = None
+        elif (key in _ANY_LIST and isinstance(value, list)) or (key == "required" and _unique_texts(value)):
+            value = []
+        shape[key] = value
+    return shape
+
+
+def _unique_texts(value: Any) -> bool:
+    return (
+        isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
+    )
 
 
 def compiled_validator(schema: dict[str, Any], key: str | None = None) -> Validator:

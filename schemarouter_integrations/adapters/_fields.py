@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -12,7 +13,12 @@ from .._contracts import FieldSpec, ServerProjectionSpec
 from ..errors import RegistrationError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
+MAX_NAME_CHARS = 100
+_VALID_NAME = re.compile(rf"[A-Za-z_][A-Za-z0-9_]{{0,{MAX_NAME_CHARS - 1}}}")
 DESCRIPTION_CHARS = 300
+MAX_MESSAGE_CHARS = 480
+_SHOWN_UNKNOWN = 5
+_SHOWN_KNOWN = 10
 
 
 def coerce_fields(value: Any, *, what: str) -> list[FieldSpec]:
@@ -57,14 +63,16 @@ def complete_projection(
     """*projection* with ``field_map`` limited to known fields and completed from wire paths.
 
     A field whose wire path starts with another key than its name (``band_gap`` read from
-    ``_oqmd_band_gap``) is requested upstream by that key.
+    ``_oqmd_band_gap``) is requested upstream by that key; a JSON:API attribute (path
+    ``["attributes", name]``) by its attribute name.
     """
     if projection is None:
         return None
     known = {f.name: f for f in fields}
     field_map = {name: wire for name, wire in projection.field_map.items() if name in known}
     for name, field in known.items():
-        wire = field.wire_path[0]
+        path = field.wire_path
+        wire = path[1] if len(path) == 2 and path[0] == "attributes" else path[0]
         if name not in field_map and wire != name:
             field_map[name] = wire
     return projection.model_copy(update={"field_map": field_map})
@@ -99,9 +107,16 @@ def with_identity_defaults(
     return out
 
 
+def is_valid_name(text: str) -> bool:
+    """Whether *text* is a valid endpoint name as it is: ASCII letters, digits and ``_``, not
+    starting with a digit, at most :data:`MAX_NAME_CHARS` characters."""
+    return _VALID_NAME.fullmatch(text) is not None
+
+
 def safe_name(text: str, *, fallback: str = "operation") -> str:
-    """A name made of letters, digits and ``_`` (never empty, never starting with a digit)."""
-    name = _UNSAFE.sub("_", text).strip("_")
+    """A name made of letters, digits and ``_`` (never empty, never starting with a digit,
+    at most :data:`MAX_NAME_CHARS` characters)."""
+    name = _UNSAFE.sub("_", text).strip("_")[: MAX_NAME_CHARS - 8].rstrip("_")
     if not name:
         return fallback
     return f"_{name}" if name[0].isdigit() else name
@@ -123,6 +138,32 @@ def short_description(*texts: Any, limit: int = DESCRIPTION_CHARS) -> str:
             line = " ".join(first.split())
             return line if len(line) <= limit else line[: limit - 1] + "…"
     return ""
+
+
+def unknown_names(option: str, noun: str, unknown: Iterable[str], known: Iterable[str]) -> RegistrationError:
+    """The error for *option* naming unknown things: short, with the closest valid choices.
+
+    Reads ``"<option> names unknown <noun>(s) ['x']; did you mean 'y'?"``. A handful of known
+    names are listed whole; more are counted, never dumped (a document may have thousands).
+    """
+    wrong = sorted(set(unknown))
+    choices = sorted(set(known))
+    hints: list[str] = []
+    for name in wrong[:_SHOWN_UNKNOWN]:
+        hints.extend(c for c in difflib.get_close_matches(name, choices, n=3, cutoff=0.6) if c not in hints)
+    shown = repr(wrong[:_SHOWN_UNKNOWN])
+    if len(wrong) > _SHOWN_UNKNOWN:
+        shown += f" and {len(wrong) - _SHOWN_UNKNOWN} more"
+    message = f"{option} names unknown {noun}(s) {shown}"
+    if hints:
+        message += "; did you mean " + ", ".join(repr(h) for h in hints[:5]) + "?"
+    if len(choices) <= _SHOWN_KNOWN:
+        message += f"; known: {choices}"
+    else:
+        message += f" ({len(choices)} known)"
+    return RegistrationError(
+        message if len(message) <= MAX_MESSAGE_CHARS else message[: MAX_MESSAGE_CHARS - 1] + "…"
+    )
 
 
 def per_endpoint(option: Any, *names: str) -> Any:

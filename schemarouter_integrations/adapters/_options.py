@@ -38,11 +38,19 @@ class HttpOptions(TypedDict, total=False):
 
 
 class OpenApiOptions(HttpOptions, total=False):
-    """``add_url(kind="openapi", ...)``; mappings are keyed by operationId or endpoint name."""
+    """``add_url(kind="openapi", ...)``; mappings are keyed by operationId or endpoint name.
+
+    ``operations=`` and ``tags=`` select operations (given both, an operation must be named
+    by ``operations=`` and carry one of ``tags=``); ``records_path=`` says where the records
+    of every selected operation sit (or, as a mapping, of the operations it names), over
+    what the response schema suggests.
+    """
 
     projection: ServerProjectionSpec | Mapping[str, ServerProjectionSpec | None] | None
     read_only: Mapping[str, bool | None] | None
     operations: str | Iterable[str] | None
+    tags: str | Iterable[str] | None
+    records_path: Sequence[str] | Mapping[str, Sequence[str] | None] | None
     validate_output: bool | None
 
 

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ServerProjectionSpec, ToolSpec
 from ..errors import RegistrationError, SchemaValidationError
-from ._fields import coerce_fields, merge_fields, per_endpoint
+from ._fields import coerce_fields, merge_fields, per_endpoint, unknown_names
 from ._http import HttpTarget
 from ._options import UrlOptions, check_options
 
@@ -110,9 +110,7 @@ class RouteBuilder(Generic[Options]):
             keys = self.options.get(option)
             unknown = sorted(set(keys) - names) if isinstance(keys, Mapping) else []
             if unknown:
-                raise RegistrationError(
-                    f"{option}= names unknown {self.noun}(s) {unknown}; known: {sorted(known)}"
-                )
+                raise unknown_names(f"{option}=", self.noun, unknown, known)
         try:
             return ToolSpec(
                 name=self.registration.name,

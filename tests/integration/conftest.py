@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 from langsmith import Client
 
-from schemarouter_integrations import SchemaRouter
+from schemarouter_integrations import SchemaRouter, ToolSpec
+from tests.servers.documents_api import DocumentsApiServer
 from tests.servers.langsmith_capture import LangSmithCapture
+from tests.support.documents import DocumentsUnavailable, real_documents
 
 TRACING_ENV = (
     "LANGSMITH_TRACING",
@@ -40,3 +46,51 @@ def tracing_client(langsmith_capture: LangSmithCapture, monkeypatch: pytest.Monk
     client: Client = langsmith_capture.client()
     yield client
     client.flush()
+
+
+# -- real OpenAPI documents (downloaded once, cached in .cache/documents/) -----------------
+
+
+@pytest.fixture(scope="session")
+def documents() -> dict[str, Path]:
+    """GitHub's, Stripe's and two Petstore documents by file name (``github.json``, ...).
+
+    Skipped when they cannot be downloaded, except under ``CI=true``, where that fails.
+    """
+    try:
+        return real_documents()
+    except DocumentsUnavailable as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the real OpenAPI documents are unavailable: {exc}", pytrace=False)
+        pytest.skip(f"the real OpenAPI documents could not be downloaded: {exc}")
+
+
+@pytest.fixture(scope="session")
+def documents_api(documents: dict[str, Path]) -> Iterator[DocumentsApiServer]:
+    """The loopback server of those documents and of a few canned API answers."""
+    server = DocumentsApiServer(next(iter(documents.values())).parent).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _registered(server: DocumentsApiServer, document: str, name: str, **options: Any) -> ToolSpec:
+    async def register() -> ToolSpec:
+        async with SchemaRouter() as router:
+            url = server.document_url(document)
+            return await router.add_url(url, kind="openapi", name=name, base_url=server.url, **options)
+
+    return anyio.run(register)
+
+
+@pytest.fixture(scope="session")
+def github_spec(documents_api: DocumentsApiServer) -> ToolSpec:
+    """GitHub's whole REST description (JSON form) registered once per session."""
+    return _registered(documents_api, "github.json", "github", provider="github")
+
+
+@pytest.fixture(scope="session")
+def stripe_spec(documents_api: DocumentsApiServer) -> ToolSpec:
+    """Stripe's whole API description (YAML form) registered once per session."""
+    return _registered(documents_api, "stripe.yaml", "stripe", provider="stripe")

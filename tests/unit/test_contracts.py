@@ -62,6 +62,7 @@ def test_fingerprint_is_sha256_and_stable() -> None:
         {"description": "new words"},
         {"endpoints": [EndpointSpec(name="search", fields=[FieldSpec(name="band_gap")], read_only=False)]},
         {"endpoints": [EndpointSpec(name="search", fields=[FieldSpec(name="band_gap", aliases=["gap"])])]},
+        {"endpoints": [EndpointSpec(name="search", fields=[FieldSpec(name="band_gap")], keywords=["gaps"])]},
     ],
 )
 def test_any_contract_change_changes_the_fingerprint(change: dict[str, object]) -> None:
@@ -92,6 +93,24 @@ def test_duplicate_field_names_are_refused_with_a_clear_message() -> None:
 def test_invalid_input_schema_is_refused_naming_the_endpoint() -> None:
     with pytest.raises(pydantic.ValidationError, match="input_schema of endpoint 'search'"):
         EndpointSpec(name="search", input_schema={"type": "not-a-type"})
+
+
+def test_endpoint_keywords_default_to_none_and_must_be_short_texts() -> None:
+    assert EndpointSpec(name="search").keywords == []
+    with pytest.raises(pydantic.ValidationError, match="keywords"):
+        EndpointSpec(name="search", keywords=["ok", ""])
+    with pytest.raises(pydantic.ValidationError, match="keywords"):
+        EndpointSpec(name="search", keywords=["x" * 201])
+
+
+def test_an_invalid_schema_nested_deep_in_a_valid_one_is_refused_at_its_place() -> None:
+    leaf = {"type": "object", "properties": {"n": {"type": "integer", "minimum": "zero"}}}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"anyOf": [leaf, {"type": "null"}]}}},
+    }
+    with pytest.raises(pydantic.ValidationError, match="at properties/a/items/anyOf/0/properties/n/minimum"):
+        EndpointSpec(name="search", input_schema=schema)
 
 
 def test_invalid_output_schema_is_refused() -> None:

@@ -25,7 +25,7 @@ from .schema import SchemaResolver
 
 __all__ = ["OpenApiInvoker", "build_openapi_route"]
 
-_KEYED = ("fields", "projection", "read_only", "retry", "cost_units")
+_KEYED = ("fields", "projection", "read_only", "retry", "cost_units", "records_path")
 """The options that may be a mapping keyed by operation."""
 
 

@@ -22,10 +22,18 @@ from .._options import OpenApiOptions
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
+from .records import find_records, record_properties, records_at
 from .schema import SchemaResolver
+from .selection import select_operations
 from .servers import server_base
+from .texts import operation_description, operation_keywords
 
 _READ_ONLY_METHODS = frozenset({"get", "head"})
+FIELD_SCHEMA_DEPTH = 0
+"""How deep a field's ``json_schema`` describes nested values. A field's schema is the shape
+of its value: its own keywords, its properties and items summarised by type and format, no
+annotations (the field's description is the FieldSpec's). Fields of one shape share one
+schema, checked once, which keeps documents of thousands of fields fast to register."""
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 Body = Literal["none", "properties", "whole"]
 
@@ -54,12 +62,10 @@ class ContractBuilder:
 
     def build(self) -> tuple[list[EndpointSpec], dict[str, Operation]]:
         """The endpoint contracts and operations of the chosen operations."""
-        wanted = self._wanted()
+        chosen = select_operations(self.records, self.options.get("operations"), self.options.get("tags"))
         endpoints: list[EndpointSpec] = []
         operations: dict[str, Operation] = {}
-        for record in self.records:
-            if wanted is not None and not wanted & set(record.names):
-                continue
+        for record in chosen:
             where = f"operation {record.label!r}"
             if not record.path.startswith("/"):
                 raise RegistrationError(f"{where}: path {record.path!r} must start with '/'")
@@ -68,24 +74,9 @@ class ContractBuilder:
             spec, operation = self._endpoint(record, base, where)
             endpoints.append(spec)
             operations[record.endpoint] = operation
-        if wanted is not None:
-            known = self.known
-            missing = sorted(w for w in wanted if w not in known and w not in known.values())
-            if missing:
-                raise RegistrationError(
-                    f"operations= names unknown operation(s) {missing}; known: {sorted(known)}"
-                )
         if not endpoints:
             raise RegistrationError(f"the OpenAPI document at {public_url(self.url)} has no operations")
         return endpoints, operations
-
-    def _wanted(self) -> set[str] | None:
-        chosen = self.options.get("operations")
-        if chosen is None:
-            return None
-        if isinstance(chosen, str):
-            return {chosen}
-        return {str(name) for name in chosen}
 
     def _endpoint(self, record: OperationRecord, base: str, where: str) -> tuple[EndpointSpec, Operation]:
         projection = self._projection(record)
@@ -115,9 +106,8 @@ class ContractBuilder:
             invalid=f"{where} gives no valid endpoint",
             fields=fields,
             projection=complete_projection(projection, fields) if fields else None,
-            description=short_description(
-                record.operation.get("summary"), record.operation.get("description")
-            ),
+            description=operation_description(record),
+            keywords=operation_keywords(record),
             input_schema=input_schema,
             output_schema=output_schema,
             read_only=read_only,
@@ -209,36 +199,42 @@ class ContractBuilder:
 
     def _response(
         self, record: OperationRecord, where: str
-    ) -> tuple[tuple[str, ...] | None, tuple[FieldSpec, ...], dict[str, Any] | None]:
+    ) -> tuple[list[str] | None, tuple[FieldSpec, ...], dict[str, Any] | None]:
         schema = record.response_schema
+        chosen = self.route.value("records_path", record.names)
         if schema is None:
-            return None, (), None
-        records = self.resolver.records(schema)
-        fields: list[FieldSpec] = []
-        if records.record is not None:
-            for prop, prop_schema in self.resolver.properties(records.record).items():
-                fields.append(self._field(prop, prop_schema))
+            return (None if chosen is None else list(chosen)), (), None
+        if chosen is None:
+            records = find_records(self.resolver, schema)
+        else:
+            records = records_at(self.resolver, schema, list(chosen))
+        fields = tuple(
+            self._field(p.name, p.path, p.schema) for p in record_properties(self.resolver, records)
+        )
         output_schema = None
         if self.options.get("validate_output"):
             output_schema = self._inline(schema, f"{where}, response schema")
-        return records.path, tuple(fields), output_schema
+        return (None if records.path is None else list(records.path)), fields, output_schema
 
-    def _field(self, name: str, schema: Any) -> FieldSpec:
+    def _field(self, name: str, path: tuple[str, ...], schema: Any) -> FieldSpec:
         outer, concrete = as_dict(self.resolver.deref(schema)), self.resolver.concrete(schema)
         description = short_description(
             outer.get("description"), concrete.get("description"), outer.get("title"), concrete.get("title")
         )
-        try:
-            json_schema: dict[str, Any] | None = self.resolver.inline(schema)
-        except RegistrationError:
-            json_schema = None  # recursive or too large: the field exists all the same
-        key = canonical_json([name, description, json_schema])
+        wire = None if path == (name,) else list(path)
+        key = canonical_json([name, wire, description, id(schema)])
         cached = self._fields.get(key)  # operations often share one record schema
         if cached is None:
             try:
-                cached = FieldSpec(name=name, description=description, json_schema=json_schema)
+                json_schema: dict[str, Any] | None = self.resolver.inline(
+                    schema, depth=FIELD_SCHEMA_DEPTH, annotations=False
+                )
+            except RegistrationError:
+                json_schema = None  # recursive or too large: the field exists all the same
+            try:
+                cached = FieldSpec(name=name, path=wire, description=description, json_schema=json_schema)
             except ValidationError:  # not JSON Schema after all
-                cached = FieldSpec(name=name, description=description)
+                cached = FieldSpec(name=name, path=wire, description=description)
             self._fields[key] = cached
         return cached
 

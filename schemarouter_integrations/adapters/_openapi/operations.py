@@ -1,11 +1,12 @@
 """One walk over the operations of an OpenAPI document, yielding typed records.
 
 :func:`walk_operations` visits every path item and method once, in document order, and
-names each operation (its ``operationId`` made a safe, unique name). What an operation
-refers to (parameters merged from the path item and the operation, the request body, the
-success response schema) is resolved on first use and kept, so nothing is resolved twice
-and an operation that is never built is never resolved.
-"""
+names each operation: an ``operationId`` that is a valid endpoint name stays as it is; any
+other (``issues/list-for-repo``, or none) becomes a safe name (``issues_list_for_repo``)
+that no valid operationId of the document takes, numbered when two would meet. What an
+operation refers to (parameters merged from the path item and the operation, the request
+body, the success response schema) is resolved on first use and kept, so nothing is
+resolved twice and an operation that is never built is never resolved."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from ...errors import RegistrationError
-from .._fields import safe_name, unique_name
+from .._fields import is_valid_name, safe_name, unique_name
 from .schema import SchemaResolver
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -42,6 +43,7 @@ class OperationRecord:
     """The endpoint name: the operationId made safe and unique."""
     label: str
     """The operationId, or ``"<method> <path>"`` when there is none."""
+    tags: tuple[str, ...]
     operation: dict[str, Any] = field(repr=False)
     item: dict[str, Any] = field(repr=False)
     resolver: SchemaResolver = field(repr=False, compare=False)
@@ -50,6 +52,11 @@ class OperationRecord:
     def names(self) -> tuple[str, str]:
         """Every name an option may use for this operation."""
         return self.endpoint, self.label
+
+    @property
+    def renamed(self) -> bool:
+        """Whether the endpoint name differs from the operationId (or there is none)."""
+        return self.endpoint != self.label
 
     @property
     def servers(self) -> Any:
@@ -94,7 +101,7 @@ class OperationRecord:
 
 def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> Iterator[OperationRecord]:
     """Every operation of *document*, in order, each named once."""
-    taken: set[str] = set()
+    found: list[tuple[str, str, dict[str, Any], dict[str, Any], str]] = []
     paths = document.get("paths")
     for path, raw_item in paths.items() if isinstance(paths, dict) else ():
         item = resolver.deref(raw_item)
@@ -102,12 +109,21 @@ def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> It
             continue
         for method in METHODS:
             operation = item.get(method)
-            if not isinstance(operation, dict):
-                continue
-            original = operation.get("operationId")
-            label = original if isinstance(original, str) and original else f"{method} {path}"
+            if isinstance(operation, dict):
+                original = operation.get("operationId")
+                label = original if isinstance(original, str) and original else f"{method} {path}"
+                found.append((str(path), method, operation, item, label))
+    taken = {label for *_, label in found if is_valid_name(label)}
+    kept: set[str] = set()
+    for path, method, operation, item, label in found:
+        if is_valid_name(label) and label not in kept:
+            endpoint = label
+            kept.add(label)
+        else:
             endpoint = unique_name(safe_name(label), taken)
-            yield OperationRecord(path, method, endpoint, label, operation, item, resolver)
+        raw_tags = operation.get("tags")
+        tags = tuple(t for t in raw_tags if isinstance(t, str)) if isinstance(raw_tags, list) else ()
+        yield OperationRecord(path, method, endpoint, label, tags, operation, item, resolver)
 
 
 def parameter_key(param: Mapping[str, Any]) -> tuple[str, str]:

@@ -9,9 +9,8 @@ Inlined schemas are bounded in size too, so a document cannot blow up registrati
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import unquote, urljoin
 
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
@@ -21,33 +20,73 @@ from ...errors import RegistrationError
 MAX_INLINED_NODES = 20_000
 _DATA_KEYWORDS = frozenset({"example", "examples", "default", "enum", "const"})
 _OPENAPI_ONLY = frozenset({"nullable", "discriminator", "xml", "externalDocs", "example"})
+_NESTING = frozenset({"items", "additionalProperties", "prefixItems", "contains", "unevaluatedProperties"})
+"""Keywords whose schema describes a value nested inside this one."""
+_NAMED_NESTING = frozenset({"properties", "patternProperties"})
+_SUMMARY = frozenset({"type", "title", "description", "format", "nullable"})
+"""What a value nested deeper than the asked depth keeps."""
+_ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "examples",
+        "example",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$comment",
+    }
+)
+"""Keywords that describe rather than constrain (dropped by ``inline(..., annotations=False)``)."""
 
 
 class SchemaCycleError(RegistrationError):
     """A ``$ref`` cycle: the schema refers back to itself."""
 
 
-@dataclass(frozen=True, slots=True)
-class Records:
-    """Where a response keeps its records and the schema of one record."""
-
-    path: tuple[str, ...] | None
-    record: dict[str, Any] | None
-
-
 class SchemaResolver:
-    """Resolves references of one OpenAPI document (``version`` ``"3.0"`` or ``"3.1"``)."""
+    """Resolves references of one OpenAPI document (``version`` ``"3.0"`` or ``"3.1"``).
+
+    Lookups are kept by reference text, and a reference inside the document (``#/...``) is
+    read by its JSON pointer directly, so a large document pays for what it uses only.
+    """
 
     def __init__(self, document: dict[str, Any], url: str, version: str) -> None:
         self.url = url
         self.version = version
+        self._document = document
         registry: Registry[Any] = Registry().with_resource(url, Resource.opaque(document))
         self._resolver = registry.resolver(base_uri=url)
+        self._lookups: dict[str, tuple[str, Any]] = {}
         self._budget = 0
+        self._annotations = True
 
     # -- references ------------------------------------------------------------------
     def lookup(self, ref: str) -> Any:
         """The node a ``$ref`` points at (one step, no further resolution)."""
+        return self._lookup(ref)[1]
+
+    def _lookup(self, ref: str) -> tuple[str, Any]:
+        """``(key, node)``: the absolute reference and the node it points at, kept."""
+        known = self._lookups.get(ref)
+        if known is None:
+            known = self._lookups[ref] = (urljoin(self.url, ref), self._find(ref))
+        return known
+
+    def _find(self, ref: str) -> Any:
+        if ref.startswith("#/") or ref == "#":
+            node: Any = self._document
+            for raw in ref[2:].split("/") if ref != "#" else ():
+                key = unquote(raw).replace("~1", "/").replace("~0", "~")
+                if isinstance(node, dict) and key in node:
+                    node = node[key]
+                elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+                    node = node[int(key)]
+                else:
+                    break
+            else:
+                return node
         try:
             return self._resolver.lookup(ref).contents
         except Unresolvable:
@@ -61,76 +100,72 @@ class SchemaResolver:
         """Follow a chain of ``$ref`` until a node that is not a reference."""
         chain = list(seen)
         while _is_ref(node):
-            key = urljoin(self.url, node["$ref"])
+            key, target = self._lookup(node["$ref"])
             if key in chain:
                 raise SchemaCycleError(_cycle_message([*chain, key]))
             chain.append(key)
-            node = self.lookup(node["$ref"])
+            node = target
         return node
 
     # -- schemas ---------------------------------------------------------------------
-    def inline(self, schema: Any) -> dict[str, Any]:
+    def inline(self, schema: Any, *, depth: int | None = None, annotations: bool = True) -> dict[str, Any]:
         """A self-contained JSON Schema (2020-12): references inlined, OpenAPI-isms removed.
 
+        With *depth*, values nested deeper than *depth* levels (object properties, array
+        items) are summarised by their ``type``, ``title``, ``description`` and ``format``.
+        ``annotations=False`` keeps only what constrains values: titles, descriptions,
+        examples, defaults and ``x-`` extensions are left out (the shape of a value, which
+        many fields share).
         Raises :class:`SchemaCycleError` for recursive schemas and ``RegistrationError``
         for schemas too large to inline.
         """
         self._budget = MAX_INLINED_NODES
+        self._annotations = annotations
         try:
-            result = self._inline(schema, ())
+            result = self._inline(schema, (), MAX_INLINED_NODES if depth is None else depth)
         except RecursionError:
             raise RegistrationError("a schema is nested too deeply to inline") from None
         return result if isinstance(result, dict) else {}
 
-    def _inline(self, node: Any, stack: tuple[str, ...]) -> Any:
+    def _inline(self, node: Any, stack: tuple[str, ...], depth: int) -> Any:
         self._budget -= 1
         if self._budget < 0:
             raise RegistrationError(f"a schema is too large to inline (more than {MAX_INLINED_NODES} nodes)")
         if isinstance(node, list):
-            return [self._inline(item, stack) for item in node]
+            return [self._inline(item, stack, depth) for item in node]
         if not isinstance(node, dict):
             return node
         if _is_ref(node):
-            key = urljoin(self.url, node["$ref"])
+            key, found = self._lookup(node["$ref"])
             if key in stack:
                 raise SchemaCycleError(_cycle_message([*stack, key]))
-            target = self._inline(self.lookup(node["$ref"]), (*stack, key))
+            target = self._inline(found, (*stack, key), depth)
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             if self.version == "3.0" or not siblings or not isinstance(target, dict):
                 return target
-            return {**target, **{k: self._inline(v, stack) for k, v in siblings.items()}}
-        out = {
-            key: value if key in _DATA_KEYWORDS else self._inline(value, stack) for key, value in node.items()
-        }
+            return {**target, **{k: self._inline(v, stack, depth) for k, v in siblings.items()}}
+        if depth < 0:
+            kept = _SUMMARY if self._annotations else _SUMMARY - _ANNOTATIONS
+            return normalise_schema({k: v for k, v in node.items() if k in kept}, self.version)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if not self._annotations and (key in _ANNOTATIONS or key.startswith("x-")):
+                continue
+            if key in _DATA_KEYWORDS:
+                out[key] = value
+            elif key in _NESTING:
+                out[key] = self._inline(value, stack, depth - 1)
+            elif key in _NAMED_NESTING and isinstance(value, dict):
+                out[key] = {name: self._inline(v, stack, depth - 1) for name, v in value.items()}
+            else:
+                out[key] = self._inline(value, stack, depth)
         return normalise_schema(out, self.version)
 
-    # -- responses -------------------------------------------------------------------
-    def records(self, schema: Any) -> Records:
-        """Where the records sit in a response of this *schema*.
-
-        An array of objects holds records at the root; an object with exactly one
-        array-of-objects property holds them there; any other object is one record.
-        """
-        node = self.concrete(schema)
-        items = self._array_items(node)
-        if items is not None:
-            return Records(None, items)
-        if not _object_like(node):
-            return Records(None, None)
-        holders = [
-            (name, items)
-            for name, prop in self.properties(node).items()
-            if (items := self._array_items(self.concrete(prop))) is not None
-        ]
-        if len(holders) == 1:
-            return Records((holders[0][0],), holders[0][1])
-        return Records(None, node)
-
+    # -- object schemas --------------------------------------------------------------
     def properties(self, schema: Any) -> dict[str, Any]:
         """The properties of an object schema, ``allOf`` parts merged, refs followed once."""
-        node = self.concrete(schema)
         merged: dict[str, Any] = {}
-        for part in self._all_of(node):
+        for part in self.all_of(self.concrete(schema)):
             properties = part.get("properties")
             if isinstance(properties, dict):
                 merged.update(properties)
@@ -151,18 +186,13 @@ class SchemaResolver:
             node = real[0]
         return node if isinstance(node, dict) else {}
 
-    def _array_items(self, node: dict[str, Any]) -> dict[str, Any] | None:
-        if "array" not in _types(node) and "items" not in node:
-            return None
-        items = self.concrete(node.get("items", {}))
-        return items if _object_like(items) else None
-
-    def _all_of(self, node: dict[str, Any], depth: int = 0) -> Iterator[dict[str, Any]]:
+    def all_of(self, node: dict[str, Any], depth: int = 0) -> Iterator[dict[str, Any]]:
+        """*node* and, depth first, every part of its ``allOf`` (each made concrete)."""
         yield node
         parts = node.get("allOf")
         if isinstance(parts, list) and depth < 16:
             for part in parts:
-                yield from self._all_of(self.concrete(part), depth + 1)
+                yield from self.all_of(self.concrete(part), depth + 1)
 
 
 def normalise_schema(schema: dict[str, Any], version: str) -> dict[str, Any]:
@@ -200,15 +230,17 @@ def _is_null(node: Any) -> bool:
     return isinstance(node, dict) and (node.get("type") == "null" or node.get("enum") == [None])
 
 
-def _types(node: dict[str, Any]) -> set[str]:
+def types_of(node: dict[str, Any]) -> set[str]:
+    """The JSON types a schema names in ``type`` (none when it names none)."""
     kind = node.get("type")
     if isinstance(kind, str):
         return {kind}
     return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else set()
 
 
-def _object_like(node: dict[str, Any]) -> bool:
-    return "object" in _types(node) or "properties" in node or "allOf" in node
+def is_object_like(node: dict[str, Any]) -> bool:
+    """Whether a (concrete) schema describes an object."""
+    return "object" in types_of(node) or "properties" in node or "allOf" in node
 
 
 def _cycle_message(chain: list[str]) -> str:
