@@ -18,6 +18,7 @@ from tests.support.seed import FakeInvoker, mp_api, mp_python
 
 pytestmark = pytest.mark.integration
 
+
 @pytest.mark.anyio
 class TestSchemaRouterToolOverHttp(ToolsIntegrationTests):
     @pytest.fixture(autouse=True)

@@ -22,6 +22,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.anyio]
 
 ROOT = Path(__file__).resolve().parents[2]
 PEER = Path(__file__).with_name("redis_peer.py")
+
+
 class Peer:
     """A router in a child process (``redis_peer.py``), driven by JSON lines."""
 

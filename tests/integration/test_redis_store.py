@@ -17,6 +17,7 @@ from tests.support.fleet import PATH, REQUEST, router_on
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.anyio]
 
+
 async def eventually(check: Callable[[], bool], within: float = 10.0) -> None:
     """Wait for background propagation (a liveness bound, not a speed assertion)."""
     with anyio.fail_after(within):

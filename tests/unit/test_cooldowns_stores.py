@@ -76,7 +76,9 @@ def test_redis_store_refuses_a_timing_that_is_not_a_finite_number(setting: str) 
         RedisAvailabilityStore("redis://127.0.0.1:1/0", **{setting: math.nan})
 
 
-@pytest.mark.parametrize("url", ["http://cache.internal:6379/0", "cache.internal:6379", "redis://host:port/0"])
+@pytest.mark.parametrize(
+    "url", ["http://cache.internal:6379/0", "cache.internal:6379", "redis://host:port/0"]
+)
 def test_redis_store_refuses_a_url_it_could_never_connect_with(url: str) -> None:
     with pytest.raises(ConfigurationError, match="Redis URL"):
         RedisAvailabilityStore(url)
