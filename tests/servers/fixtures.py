@@ -11,6 +11,10 @@ materials_api              function  the same server, reset before and after the
                                      no API key)
 refused_url                function  ``"http://127.0.0.1:PORT"``: port held bound but not
                                      listening, so connecting is refused
+fault_server               module    :class:`FaultServer` (raw sockets; one route per fault,
+                                     registered by the test with ``route(name, fault)``)
+full_backlog               module    :class:`FullBacklogPort`: a listener whose accept queue
+                                     is full, so connecting times out
 optimade_server            session   :class:`OptimadeServer` (reference server subprocess)
 redis_server               function  fresh :class:`RedisServer` (skip locally / fail in CI
                                      when redis-server is missing)
@@ -26,6 +30,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.servers.fault_server import FaultServer, FullBacklogPort
 from tests.servers.langsmith_capture import LangSmithCapture
 from tests.servers.materials_api import MaterialsApiServer
 from tests.servers.optimade_server import OptimadeServer
@@ -55,6 +60,18 @@ def materials_api(materials_api_server: MaterialsApiServer) -> Iterator[Material
 def refused_url() -> Iterator[str]:
     with RefusedPort() as port:
         yield port.url
+
+
+@pytest.fixture(scope="module")
+def fault_server() -> Iterator[FaultServer]:
+    with FaultServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def full_backlog() -> Iterator[FullBacklogPort]:
+    with FullBacklogPort() as port:
+        yield port
 
 
 @pytest.fixture(scope="session")
