@@ -74,7 +74,7 @@ def assert_answered_by_oqmd(result: ToolResult, routes: Routes, oqmd: OptimadeSe
     ]
     searches = routes.to(oqmd.url, "/v1/structures")
     assert len(searches) == 1
-    assert searches[0].url.params["response_fields"] == "_oqmd_band_gap,chemical_formula_reduced,id"  # + identity
+    assert searches[0].url.params["response_fields"] == "_oqmd_band_gap,chemical_formula_reduced,id"
     assert searches[0].url.params["filter"] == 'chemical_formula_reduced="Si"'
     fallback = next(e for e in result.events if e.type == "tool.fallback")
     assert (fallback.scope, fallback.reason, fallback.same_provider) == (  # type: ignore[attr-defined]
