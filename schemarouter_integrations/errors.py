@@ -20,8 +20,10 @@ Every error the package raises is a :class:`SchemaRouterError`::
     └── InvocationError              an invoker failed
         ├── InvocationUnavailableError      transient: retried, cooled down, fallen back from
         │   └── AllRoutesUnavailableError   every route of the chain was unavailable
-        └── NonRetryableInvocationError     deterministic: ends the run at once
-            └── InvokerCrashedError         an invoker raised something that is no router error
+        ├── NonRetryableInvocationError     deterministic: ends the run at once
+        │   └── InvokerCrashedError         an invoker raised something that is no router error
+        └── LocalCapacityError              the router's own HTTP connections stayed busy: the
+                                            upstream was never asked (no cooldown, no fallback)
 
 Only :class:`InvocationUnavailableError` raised by an invoker leads to retry, cooldown
 and fallback. Misuse by the application (:class:`ConfigurationError`,
@@ -46,6 +48,7 @@ __all__ = [
     "InvocationUnavailableError",
     "InvokerCrashedError",
     "LifecycleError",
+    "LocalCapacityError",
     "NoRouteError",
     "NonRetryableInvocationError",
     "PlanningError",
@@ -173,6 +176,15 @@ class InvokerCrashedError(NonRetryableInvocationError):
 
     The original exception is the ``__cause__``. Framework tools let it propagate instead of
     showing it to the model.
+    """
+
+
+class LocalCapacityError(InvocationError):
+    """No connection of the router's HTTP pool became free in time; the request was never sent.
+
+    Waiting for local capacity is not the upstream being slow: the route is not cooled down
+    and the run does not fall back (every HTTP route shares the pool). Run fewer questions
+    at once or give the router a client with more connections (``http_client=``).
     """
 
 

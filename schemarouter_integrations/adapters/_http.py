@@ -10,6 +10,7 @@ body, and maps every failure through :func:`~.http_errors.http_failure`.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
@@ -17,7 +18,7 @@ from typing import Any, TypedDict, Unpack
 import anyio
 import httpx
 
-from ..errors import InvocationUnavailableError, NonRetryableInvocationError
+from ..errors import InvocationUnavailableError, LocalCapacityError, NonRetryableInvocationError
 from ._decoding import ACCEPT_ENCODING, BodyDecoder
 from ._http_errors import http_failure, mapped_http_errors
 
@@ -26,15 +27,39 @@ ClientSource = httpx.AsyncClient | Callable[[], httpx.AsyncClient]
 
 DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 ERROR_BODY_BYTES = 64 * 1024
+MAX_CONNECTIONS = 100
+"""Connections of the router's own pool (and of the local capacity of a client it is given)."""
+LOCAL_CAPACITY_WAIT_SECONDS = 60.0
+"""How long a request may wait for a free connection before :class:`LocalCapacityError`."""
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_CAPACITY: weakref.WeakKeyDictionary[httpx.AsyncClient, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
 
 
 def make_http_client() -> httpx.AsyncClient:
     """A pooled client; timeouts are set per request by each route."""
     return httpx.AsyncClient(
-        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+        limits=httpx.Limits(max_connections=MAX_CONNECTIONS, max_keepalive_connections=20),
         follow_redirects=False,
     )
+
+
+def local_capacity(client: httpx.AsyncClient) -> anyio.CapacityLimiter:
+    """The in-flight request slots of *client*: one per connection of its pool.
+
+    A request takes a slot before its upstream timeout starts, so waiting for the router's
+    own pool never counts as the upstream timing out (and never cools a healthy route).
+    """
+    limiter = _CAPACITY.get(client)
+    if limiter is None:
+        limiter = _CAPACITY[client] = anyio.CapacityLimiter(_pool_size(client))
+    return limiter
+
+
+def _pool_size(client: httpx.AsyncClient) -> int:
+    """The connection limit of *client*'s pool (httpx keeps it private: read defensively)."""
+    pool = getattr(getattr(client, "_transport", None), "_pool", None)
+    size = getattr(pool, "_max_connections", None)
+    return size if isinstance(size, int) and size > 0 else MAX_CONNECTIONS
 
 
 def origin_of(url: str | httpx.URL) -> str:
@@ -137,7 +162,7 @@ class HttpTarget:
     ) -> Fetched:
         """Send one request to this target's origin and read the whole (bounded) body."""
         what = _what(method, url)
-        params, headers = parts.get("params"), parts.get("headers")
+        headers = parts.get("headers")
         if not self.allows(url):
             raise NonRetryableInvocationError(
                 f"refused to send {what} to {_safe_origin(url)}: this route may only reach {self.origin}"
@@ -146,7 +171,33 @@ class HttpTarget:
         if client.is_closed:
             raise NonRetryableInvocationError(f"{what}: the router's HTTP client is closed")
         sent = {"accept": accept, **(headers or {}), **self.headers, "accept-encoding": ACCEPT_ENCODING}
-        timeout = httpx.Timeout(self.timeout_seconds)
+        capacity = local_capacity(client)
+        acquired = False
+        with anyio.move_on_after(LOCAL_CAPACITY_WAIT_SECONDS):
+            await capacity.acquire()
+            acquired = True
+        if not acquired:
+            raise LocalCapacityError(
+                f"{what}: no connection of the router's HTTP pool became free within "
+                f"{LOCAL_CAPACITY_WAIT_SECONDS:g}s ({capacity.statistics().tasks_waiting} requests waiting); "
+                "the upstream was not asked"
+            )
+        try:
+            return await self._send(client, method, url, what, sent, parts)
+        finally:
+            capacity.release()
+
+    async def _send(
+        self,
+        client: httpx.AsyncClient,
+        method: str,
+        url: str | httpx.URL,
+        what: str,
+        sent: dict[str, str],
+        parts: RequestParts,
+    ) -> Fetched:
+        """The request itself, bounded by the route's timeout (the upstream's time only)."""
+        params = parts.get("params")
         try:
             with anyio.fail_after(self.timeout_seconds):
                 with mapped_http_errors(what):
@@ -156,7 +207,7 @@ class HttpTarget:
                         params=httpx.QueryParams(list(params)) if params else None,
                         headers=sent,
                         json=parts.get("json_body"),
-                        timeout=timeout,
+                        timeout=httpx.Timeout(self.timeout_seconds),
                     )
                     # never follow: a redirect could take the secret headers to another origin
                     response = await client.send(request, stream=True, follow_redirects=False)
