@@ -73,6 +73,7 @@ class CallableOptions(TypedDict, total=False):
     cost_units: float
     records_path: Sequence[str] | None
     output_schema: Mapping[str, Any] | None
+    timeout_seconds: float | None
 
 
 Checked = TypeVar("Checked", bound=Mapping[str, Any])

@@ -10,12 +10,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import math
 import types
 import typing
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Unpack
 
+import anyio
 import anyio.to_thread
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic.errors import PydanticUserError
@@ -23,11 +25,13 @@ from pydantic.json_schema import PydanticJsonSchemaWarning
 
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
 from .._registry import Invoker
-from ..errors import RegistrationError, SchemaValidationError
+from ..errors import InvocationUnavailableError, RegistrationError, SchemaValidationError
 from ._fields import coerce_fields, safe_name, short_description, with_identity_defaults
 from ._options import CallableOptions, check_options
 
 _ANY_DUMP: TypeAdapter[Any] = TypeAdapter(Any)
+DEFAULT_TIMEOUT_SECONDS = 30.0
+"""How long one call of a registered Python function may take by default."""
 _SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
 
@@ -49,6 +53,12 @@ def build_callable_route(
     override the fields read from the return annotation (pydantic model, TypedDict,
     dataclass, or a list of them). A field named ``id``, ending in ``_id`` or named like a
     parameter is an identity field unless its ``identity`` is given.
+
+    ``timeout_seconds`` (default :data:`DEFAULT_TIMEOUT_SECONDS`; ``None``: no bound) bounds
+    each call: a call that overruns is an ``InvocationUnavailableError``, like an HTTP
+    timeout (retried, cooled down, fallen back from). A sync function runs in a worker
+    thread; when the call times out or the run is cancelled the router returns at once and
+    abandons the thread (it finishes in the background; its result is dropped).
     """
     if not callable(fn):
         raise RegistrationError(f"add_callable() needs a callable, got {type(fn).__name__}")
@@ -93,7 +103,16 @@ def build_callable_route(
         )
     except ValidationError as exc:
         raise RegistrationError(f"{what}: not a valid contract: {exc}") from exc
-    return spec, _invoker(fn, parameters, model)
+    timeout = _timeout(options.get("timeout_seconds", DEFAULT_TIMEOUT_SECONDS), what)
+    return spec, _invoker(fn, parameters, model, timeout)
+
+
+def _timeout(value: Any, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+        raise RegistrationError(f"{what}: timeout_seconds must be a positive, finite number or None")
+    return float(value)
 
 
 def fields_from_annotation(annotation: Any) -> tuple[FieldSpec, ...]:
@@ -175,7 +194,9 @@ def _arguments_model(
         raise RegistrationError(f"{what}: cannot model the parameters: {exc}") from exc
 
 
-def _invoker(fn: Callable[..., Any], parameters: list[inspect.Parameter], model: type[BaseModel]) -> Invoker:
+def _invoker(
+    fn: Callable[..., Any], parameters: list[inspect.Parameter], model: type[BaseModel], timeout: float | None
+) -> Invoker:
     is_async = inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
         getattr(fn, "__call__", None)  # noqa: B004 - a callable object's method
     )
@@ -199,12 +220,20 @@ def _invoker(fn: Callable[..., Any], parameters: list[inspect.Parameter], model:
                     args.append(getattr(validated, key))
             elif key in given:
                 kwargs[param.name] = getattr(validated, key)
-        if is_async:
-            result = await fn(*args, **kwargs)
-        else:
-            result = await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
-            if inspect.isawaitable(result):
-                result = await result
+        try:
+            with anyio.fail_after(timeout):
+                if is_async:
+                    result = await fn(*args, **kwargs)
+                else:  # abandoned on cancellation: the run never waits for a stuck thread
+                    result = await anyio.to_thread.run_sync(
+                        functools.partial(fn, *args, **kwargs), abandon_on_cancel=True
+                    )
+                    if inspect.isawaitable(result):
+                        result = await result
+        except TimeoutError:
+            raise InvocationUnavailableError(
+                f"{call.tool}.{call.endpoint} did not answer within {timeout:g}s"
+            ) from None
         return _ANY_DUMP.dump_python(result, mode="python", by_alias=False)
 
     return invoke
