@@ -9,6 +9,8 @@ Every error the package raises is a :class:`SchemaRouterError`::
     │                                event sink that takes no event (also a TypeError)
     ├── LifecycleError               a service started twice or where it cannot run
     │                                (also a RuntimeError)
+    ├── InvalidContractError         a contract or request built from invalid values (also a
+    │                                pydantic ValidationError, with its ``errors()``)
     ├── RegistrationError            a contract or document that cannot be registered
     ├── PlanningError                a request that cannot be planned
     │   └── NoRouteError             no eligible primary route right now
@@ -36,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 __all__ = [
     "AllRoutesUnavailableError",
@@ -44,6 +46,7 @@ __all__ = [
     "BudgetExceededError",
     "ConfigurationError",
     "InvalidCallbackError",
+    "InvalidContractError",
     "InvocationError",
     "InvocationUnavailableError",
     "InvokerCrashedError",
@@ -74,6 +77,31 @@ class InvalidCallbackError(ConfigurationError, TypeError):
 
 class LifecycleError(SchemaRouterError, RuntimeError):
     """A service was started, stopped or used in a state or environment it cannot run in."""
+
+
+class InvalidContractError(ValidationError, SchemaRouterError):
+    """A contract (``ToolSpec``, ``EndpointSpec``, ``FieldSpec``, ...) or a ``PlanRequest``
+    was built from values it cannot hold. It is the pydantic ``ValidationError`` of that
+    model (``errors()`` lists each problem), so both ``except SchemaRouterError`` and
+    ``except ValidationError`` catch it."""
+
+    @classmethod
+    def of(cls, error: ValidationError) -> InvalidContractError:
+        """The same problems as *error*, raised as this class."""
+        lines = error.errors()
+        try:
+            return cls.from_exception_data(error.title, lines)  # type: ignore[arg-type]
+        except (KeyError, TypeError, ValueError):  # an error type pydantic cannot rebuild
+            plain = [
+                {
+                    "type": "value_error",
+                    "loc": line["loc"],
+                    "input": line.get("input"),
+                    "ctx": {"error": line["msg"]},
+                }
+                for line in lines
+            ]
+            return cls.from_exception_data(error.title, plain)  # type: ignore[arg-type]
 
 
 class RegistrationError(SchemaRouterError):

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Self
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
+from ..errors import InvalidContractError
 from .fingerprint import fingerprint_of
 
 
@@ -41,12 +42,25 @@ class Contract(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except InvalidContractError:
+            raise
+        except ValidationError as exc:
+            raise InvalidContractError.of(exc) from None
+
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         if not update:
             return super().model_copy(deep=deep)
         data = self.model_dump()
         data.update(update)
-        return type(self).model_validate(data)
+        try:
+            return type(self).model_validate(data)
+        except InvalidContractError:
+            raise
+        except ValidationError as exc:
+            raise InvalidContractError.of(exc) from None
 
 
 class FingerprintedContract(Contract):

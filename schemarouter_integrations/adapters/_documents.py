@@ -8,9 +8,11 @@ failure raised as a :class:`DocumentError`, a ``RegistrationError`` naming the p
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Literal, NoReturn
 
+import anyio.to_thread
 import yaml
 
 from ..errors import InvocationError, InvocationUnavailableError, RegistrationError
@@ -51,7 +53,9 @@ async def load_document(
     except InvocationError as exc:
         unavailable = isinstance(exc, InvocationUnavailableError)
         raise DocumentError(f"{failure} {where}: {exc}", reason=str(exc), unavailable=unavailable) from exc
-    return parse_document(fetched.body, where=where)
+    # a large document (or a YAML alias bomb being refused) takes seconds to parse: never on the loop
+    parse = functools.partial(parse_document, fetched.body, where=where)
+    return await anyio.to_thread.run_sync(parse, abandon_on_cancel=True)
 
 
 def parse_document(body: bytes, *, where: str) -> Any:

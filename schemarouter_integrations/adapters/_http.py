@@ -18,7 +18,12 @@ from typing import Any, TypedDict, Unpack
 import anyio
 import httpx
 
-from ..errors import InvocationUnavailableError, LocalCapacityError, NonRetryableInvocationError
+from ..errors import (
+    InvocationUnavailableError,
+    LocalCapacityError,
+    NonRetryableInvocationError,
+    SchemaValidationError,
+)
 from ._decoding import ACCEPT_ENCODING, BodyDecoder
 from ._http_errors import http_failure, mapped_http_errors
 
@@ -162,6 +167,10 @@ class HttpTarget:
     ) -> Fetched:
         """Send one request to this target's origin and read the whole (bounded) body."""
         what = _what(method, url)
+        try:
+            url = httpx.URL(url) if isinstance(url, str) else url
+        except httpx.InvalidURL as exc:  # e.g. a model's argument longer than a URL may be
+            raise _unfit(what, exc) from None
         headers = parts.get("headers")
         if not self.allows(url):
             raise NonRetryableInvocationError(
@@ -199,16 +208,19 @@ class HttpTarget:
         """The request itself, bounded by the route's timeout (the upstream's time only)."""
         params = parts.get("params")
         try:
+            request = client.build_request(
+                method,
+                url,
+                params=httpx.QueryParams(list(params)) if params else None,
+                headers=sent,
+                json=parts.get("json_body"),
+                timeout=httpx.Timeout(self.timeout_seconds),
+            )
+        except httpx.InvalidURL as exc:
+            raise _unfit(what, exc) from None
+        try:
             with anyio.fail_after(self.timeout_seconds):
                 with mapped_http_errors(what):
-                    request = client.build_request(
-                        method,
-                        url,
-                        params=httpx.QueryParams(list(params)) if params else None,
-                        headers=sent,
-                        json=parts.get("json_body"),
-                        timeout=httpx.Timeout(self.timeout_seconds),
-                    )
                     # never follow: a redirect could take the secret headers to another origin
                     response = await client.send(request, stream=True, follow_redirects=False)
                 try:
@@ -267,6 +279,12 @@ async def _decoded(response: httpx.Response) -> AsyncIterator[bytes]:
     async for raw in response.aiter_raw():
         for piece in decoder.decode(raw):
             yield piece
+
+
+def _unfit(what: str, exc: httpx.InvalidURL) -> SchemaValidationError:
+    return SchemaValidationError(
+        f"{what}: the arguments do not fit in a request ({exc}); shorten them", subject="arguments"
+    )
 
 
 def _oversized(what: str, limit: int) -> NonRetryableInvocationError:
