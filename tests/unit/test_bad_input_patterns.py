@@ -92,3 +92,30 @@ def test_patterns_are_reported_where_they_sit_in_the_schema() -> None:
         ("/patternProperties", "^k"),
         ("/properties/a/pattern", "x"),
     ]
+
+
+async def test_a_remote_document_pattern_that_needs_backtracking_is_left_to_the_server() -> None:
+    import httpx
+
+    from schemarouter_integrations.adapters._url import build_url_route
+
+    parameter = {"name": "code", "in": "query", "schema": {"type": "string", "pattern": r"^(?!x)\w+$"}}
+    responses = {
+        "200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}
+    }
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "codes", "version": "1"},
+        "paths": {
+            "/codes": {"get": {"operationId": "codes", "parameters": [parameter], "responses": responses}}
+        },
+    }
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=document)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        spec, _ = await build_url_route(
+            "http://api.test/openapi.json", kind="openapi", name="codes", client=client
+        )
+    assert "pattern" not in spec.endpoints[0].input_schema["properties"]["code"]

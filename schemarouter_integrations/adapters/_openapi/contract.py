@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec, canonical_json
+from ..._contracts.patterns import pattern_problem, patterns_in
 from ...errors import RegistrationError
 from .._fields import as_dict, complete_projection, per_endpoint, safe_name, short_description, unique_name
 from .._http import public_url
@@ -97,6 +98,7 @@ class ContractBuilder:
         if required:
             input_schema["required"] = required
         input_schema["additionalProperties"] = False
+        input_schema = without_unusable_patterns(input_schema)
         records, record_fields, output_schema = self._response(record, where)
         fields = self.route.fields(record_fields, record.names, applies=bool(record_fields), what=where)
         read_only = self._read_only(record)
@@ -243,3 +245,32 @@ class ContractBuilder:
             return self.resolver.inline(schema)  # checked as JSON Schema by EndpointSpec
         except RegistrationError as exc:
             raise RegistrationError(f"{where}: {exc}") from exc
+
+
+def without_unusable_patterns(schema: dict[str, Any]) -> dict[str, Any]:
+    """*schema* without the ``pattern``s that cannot be matched in linear time (see
+    ``_contracts/patterns.py``): a remote document's regex is a check the server also makes,
+    so the argument is left to the server instead of refusing the whole operation."""
+    if all(pattern_problem(pattern) is None for _, pattern in patterns_in(schema)):
+        return schema
+
+    def clean(node: Any) -> Any:
+        if isinstance(node, dict):
+            out = {k: clean(v) for k, v in node.items()}
+            pattern = node.get("pattern")
+            if isinstance(pattern, str) and pattern_problem(pattern) is not None:
+                del out["pattern"]
+            keyed = out.get("patternProperties")
+            if isinstance(keyed, dict):
+                kept = {k: v for k, v in keyed.items() if pattern_problem(k) is None}
+                if kept:
+                    out["patternProperties"] = kept
+                else:
+                    del out["patternProperties"]
+            return out
+        if isinstance(node, list):
+            return [clean(item) for item in node]
+        return node
+
+    cleaned: dict[str, Any] = clean(schema)
+    return cleaned
