@@ -91,15 +91,19 @@ def with_identity_defaults(
     """*fields* with ``identity=True`` where :func:`is_identity_name` says so.
 
     A field whose ``identity`` was given explicitly (``FieldSpec(..., identity=False)``) keeps
-    it; only the default is filled in. The OpenAPI and Python adapters call this with the
+    it; only the default is filled in. A field whose values are arrays or objects is never an
+    identity by default (``elements`` named by an argument tells records apart by nothing). The OpenAPI and Python adapters call this with the
     endpoint's canonical argument names.
     """
     names = frozenset(argument_names)
     out: list[FieldSpec] = []
     for field in fields:
+        kind = (field.json_schema or {}).get("type")
+        scalar = kind not in ("array", "object")  # a list of elements identifies nothing
         if (
             not field.identity
             and "identity" not in field.model_fields_set
+            and scalar
             and is_identity_name(field.name, names)
         ):
             field = field.model_copy(update={"identity": True})

@@ -99,7 +99,9 @@ async def test_petstore_lists_pets_from_a_bare_array(
     result = await router.invoke(
         PlanRequest(query="pets", fields=["name", "tag"], preferred_tools=["petstore"])
     )
-    assert result.records == [{"name": p["name"], "tag": p["tag"]} for p in PETS]
+    assert result.records == [
+        {"name": p["name"], "tag": p["tag"], "id": p["id"]} for p in PETS
+    ]  # id: identity
 
 
 # -- GitHub -------------------------------------------------------------------------------
@@ -207,4 +209,4 @@ async def test_a_stripe_plan_for_customer_emails_answers_from_the_list(
         url, kind="openapi", name="stripe", base_url=documents_api.url, operations=["GetCustomers"]
     )
     result = await router.invoke(PlanRequest(query="customers", fields=["email", "name"]))
-    assert result.records == [{"email": "ada@example.org", "name": "Ada"}]
+    assert result.records == [{"email": "ada@example.org", "name": "Ada", "id": "cus_1"}]  # id: identity

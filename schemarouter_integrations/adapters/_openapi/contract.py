@@ -17,7 +17,15 @@ from pydantic import ValidationError
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec, canonical_json
 from ..._contracts.patterns import pattern_problem, patterns_in
 from ...errors import RegistrationError
-from .._fields import as_dict, complete_projection, per_endpoint, safe_name, short_description, unique_name
+from .._fields import (
+    as_dict,
+    complete_projection,
+    per_endpoint,
+    safe_name,
+    short_description,
+    unique_name,
+    with_identity_defaults,
+)
 from .._http import public_url
 from .._options import OpenApiOptions
 from .._route import RouteBuilder
@@ -101,6 +109,8 @@ class ContractBuilder:
         input_schema = without_unusable_patterns(input_schema)
         records, record_fields, output_schema = self._response(record, where)
         fields = self.route.fields(record_fields, record.names, applies=bool(record_fields), what=where)
+        # an OpenAPI record's ids identify it; its filter parameters (created, email) do not
+        fields = tuple(with_identity_defaults(fields))
         read_only = self._read_only(record)
         spec = self.route.endpoint(
             record.endpoint,
