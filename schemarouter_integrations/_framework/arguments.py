@@ -30,6 +30,10 @@ __all__ = [
 ]
 
 RESERVED_ARGUMENTS = frozenset({"query", "run_manager", "callbacks", "config"})
+MAX_MODEL_ARGUMENTS = 32
+"""At most this many canonical arguments are shown to the model (the most widely accepted)."""
+MAX_MODEL_SCHEMA_BYTES = 12_000
+"""The shown arguments' schemas and descriptions stay under this many bytes of JSON."""
 """Argument names never exposed to the model: ``query`` is the question itself, the others
 collide with framework keywords."""
 
@@ -123,6 +127,8 @@ class ModelArguments:
 
     model: type[BaseModel]
     arguments: tuple[CanonicalArgument, ...]
+    hidden: tuple[str, ...] = ()
+    """Canonical arguments left out to keep the schema bounded (see :func:`shown_arguments`)."""
 
     def json_schema(self) -> dict[str, Any]:
         return self.model.model_json_schema()
@@ -151,10 +157,10 @@ def arguments_model(
     """Build the pydantic model ``query: str`` + optional canonical arguments (default None).
 
     The arguments are those of the routes the planner could pick under *options* (see
-    :func:`model_routes`). Extra keys are forbidden, so a model cannot smuggle in settings
-    such as scope or budget.
+    :func:`model_routes`), bounded by :func:`shown_arguments`. Extra keys are forbidden, so a
+    model cannot smuggle in settings such as scope or budget.
     """
-    arguments = tuple(canonical_arguments(router, options=options))
+    arguments, hidden = shown_arguments(canonical_arguments(router, options=options))
     definitions: dict[str, Any] = {"query": (str, Field(description=query_description))}
     for argument in arguments:
         renamed = argument.name != argument.python_name
@@ -172,7 +178,39 @@ def arguments_model(
         __config__=ConfigDict(extra="forbid", populate_by_name=True),
         **definitions,
     )
-    return ModelArguments(model=model, arguments=arguments)
+    return ModelArguments(model=model, arguments=arguments, hidden=hidden)
+
+
+def shown_arguments(
+    arguments: Sequence[CanonicalArgument],
+    *,
+    max_arguments: int = MAX_MODEL_ARGUMENTS,
+    max_bytes: int = MAX_MODEL_SCHEMA_BYTES,
+) -> tuple[tuple[CanonicalArgument, ...], tuple[str, ...]]:
+    """The arguments the model is shown, and the names of those left out.
+
+    However many routes are registered (a 1,000-operation document has hundreds of
+    arguments), the model sees at most *max_arguments*, whose schemas and descriptions take
+    at most *max_bytes* of JSON: the most widely accepted first (by how many routes accept
+    them, then by name), shown in name order. Applications narrow what is left out with
+    ``operations=``/``tags=`` at registration or ``preferred_tools``.
+    """
+    ranked = sorted(arguments, key=lambda a: (-len(a.accepted_by), a.name))
+    shown: list[CanonicalArgument] = []
+    used = 0
+    for argument in ranked:
+        size = (
+            len(json.dumps(argument.json_schema, default=str))
+            + len(argument.description)
+            + len(argument.name)
+        )
+        if len(shown) >= max_arguments or used + size > max_bytes:
+            continue
+        shown.append(argument)
+        used += size
+    kept = {a.name for a in shown}
+    hidden = tuple(sorted(a.name for a in arguments if a.name not in kept))
+    return tuple(sorted(shown, key=lambda a: a.name)), hidden
 
 
 def python_type(schema: Any) -> Any:

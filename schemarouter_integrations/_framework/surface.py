@@ -97,5 +97,12 @@ class ToolSurface:
             return False
         self.arguments = arguments_model(self._registry, options=self.options, model_name=self._model_name)
         self.description = self._fixed_description or describe_tool(self._registry, options=self.options)
+        hidden = self.arguments.hidden
+        if hidden and not self._fixed_description:
+            self.description += (
+                f"\n{len(hidden)} more optional argument(s) that only some sources accept are not listed "
+                "(the application can narrow this tool to fewer operations); describe such constraints "
+                "in `query` instead."
+            )
         self._version = version
         return True

@@ -92,8 +92,9 @@ def with_identity_defaults(
 
     A field whose ``identity`` was given explicitly (``FieldSpec(..., identity=False)``) keeps
     it; only the default is filled in. A field whose values are arrays or objects is never an
-    identity by default (``elements`` named by an argument tells records apart by nothing). The OpenAPI and Python adapters call this with the
-    endpoint's canonical argument names.
+    identity by default (``elements`` named by an argument tells records apart by nothing).
+    The Python adapter passes its parameters; the OpenAPI adapter passes none (its filter
+    parameters, such as ``created``, identify nothing), so only ids count there.
     """
     names = frozenset(argument_names)
     out: list[FieldSpec] = []

@@ -3,6 +3,8 @@ GitHub's and Stripe's REST descriptions (downloaded at test time, never committe
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from schemarouter_integrations import PlanRequest, RegistrationError, SchemaRouter, ToolSpec
@@ -210,3 +212,18 @@ async def test_a_stripe_plan_for_customer_emails_answers_from_the_list(
     )
     result = await router.invoke(PlanRequest(query="customers", fields=["email", "name"]))
     assert result.records == [{"email": "ada@example.org", "name": "Ada", "id": "cus_1"}]  # id: identity
+
+
+async def test_the_model_facing_schema_of_github_stays_bounded(
+    router: SchemaRouter, github_spec: ToolSpec
+) -> None:
+    from schemarouter_integrations._framework import ToolSurface
+    from schemarouter_integrations._framework.arguments import MAX_MODEL_ARGUMENTS
+
+    router.register(github_spec)
+    surface = ToolSurface(router)
+    schema = surface.arguments.json_schema()
+    assert len(schema["properties"]) - 1 <= MAX_MODEL_ARGUMENTS
+    assert len(json.dumps(schema)) < 16_000  # from 66 KB when every argument was shown
+    assert {"owner", "repo"} <= set(schema["properties"])
+    assert "more optional argument(s)" in surface.description
