@@ -128,7 +128,6 @@ def compile_plan(
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
     walk = _Walk(request, registry, cooldown_left, executable_only)
     reading = _reading(request, walk)
-    need = reading.need
     ordering = reading.ordering or _ordering(reading, walk)
     walk.rejected.extend(ordering.not_serving)
     preferred = request.preferred_tools
@@ -139,7 +138,8 @@ def compile_plan(
         chain.append((primary, "primary"))
         chain.extend(_fallbacks(primary, ordering, walk))
 
-    calls = [_cached_call(c, need, walk, scope) for c, scope in chain]
+    calls = [_cached_call(c, walk, scope) for c, scope in chain]
+    need = primary.need if primary is not None else reading.need
     return Plan.compiled(
         rejections=walk.rejected,
         unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
@@ -165,7 +165,7 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
     key = reading.ordering_key
     ordering = walk.cache.orderings.get(key)
     if ordering is None:
-        built = build_ordering(walk.registry, reading.need.sids, reading.words, restrict=not reading.explicit)
+        built = build_ordering(walk.registry, reading.terms, reading.words, restrict=not reading.explicit)
         ordering = walk.cache.orderings.put(key, built)
     reading.ordering = ordering
     return ordering
@@ -177,7 +177,8 @@ def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tupl
     if request.fallback_scope == "disabled" or provider is None:
         return []
     chosen: list[tuple[Candidate, CallScope]] = []
-    same = ordering.of_provider(provider, request.preferred_tools)
+    reads = primary.need.sids
+    same = (c for c in ordering.of_provider(provider, request.preferred_tools) if c.need.sids == reads)
     while len(chosen) < request.max_fallbacks:
         found = walk.first_passing(same, heads_chain=False)
         if found is None:
@@ -187,7 +188,7 @@ def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tupl
         others = (
             c
             for c in ordering.in_order(request.preferred_tools)
-            if c.provider is not None and c.provider != provider
+            if c.provider is not None and c.provider != provider and c.need.sids == reads
         )
         while len(chosen) < request.max_fallbacks:
             found = walk.first_passing(others, heads_chain=False)
@@ -211,6 +212,11 @@ def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallb
             reason = f"fallback is disabled; {primary.route.path} is the primary"
         elif provider is None:
             reason = f"primary {primary.tool!r} has no explicit provider, so no fallback is compiled"
+        elif candidate.need.sids != primary.need.sids:
+            reason = (
+                f"reads the query as another need ({', '.join(candidate.need.sids) or 'no specific field'}) "
+                f"than the primary ({', '.join(primary.need.sids) or 'no specific field'})"
+            )
         elif candidate.provider is None and candidate.provider != provider:
             reason = "has no explicit provider; cross-provider fallback needs one"
         elif candidate.provider != provider and request.fallback_scope == "same_provider":
@@ -221,11 +227,13 @@ def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallb
     return out
 
 
-def _cached_call(candidate: Candidate, need: Need, walk: _Walk, scope: CallScope) -> ToolCall:
+def _cached_call(candidate: Candidate, walk: _Walk, scope: CallScope) -> ToolCall:
     """Compiled calls are immutable and depend only on these inputs, so they are reused.
 
-    *need* carries the surfaces as well as the semantic ids, since evidence records them.
+    The candidate's need carries the surfaces as well as the semantic ids, since evidence
+    records them.
     """
+    need = candidate.need
     preferred = candidate.tool in walk.request.preferred_tools
     key = (candidate.route.path, need, walk.arguments_key, scope, preferred)
     call = walk.cache.calls.get(key)
