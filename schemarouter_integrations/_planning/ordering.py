@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .._registry import FieldMatch, Registry, Route
 from .need import Need
-from .terms import Explanation, Term, explain
+from .terms import Term, explain
 
 
 @dataclass(slots=True)
@@ -100,13 +100,14 @@ def build_ordering(
     restrict = restrict and bool(words)
     ordering = Ordering()
     scored: list[tuple[tuple[int, float, float, str, str], Candidate]] = []
+    last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
     for route in registry.routes():
         words_score = lexical.get(route.path, 0.0)
         if restrict and not terms and words_score <= 0.0:
             ordering.not_serving.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         explained = explain(route, terms)
-        if not isinstance(explained, Explanation):
+        if isinstance(explained, list):
             names = ", ".join(map(repr, explained))
             ordering.not_serving.append(
                 (
@@ -116,12 +117,21 @@ def build_ordering(
                 )
             )
             continue
-        if restrict and not explained.pairs and words_score <= 0.0:
+        pairs, evidence, points = explained
+        if restrict and not pairs and words_score <= 0.0:
             ordering.not_serving.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
-        score = route.projection_bonus + explained.points
-        rank = (-score, -words_score, route.endpoint.cost_units, route.tool.name, route.endpoint.name)
-        scored.append((rank, Candidate(route, explained.evidence, Need.of(explained.pairs))))
+        if pairs != last[0]:  # neighbouring routes mostly read the query alike
+            last = (pairs, Need.of(pairs))
+        need = last[1]
+        rank = (
+            -(route.projection_bonus + points),
+            -words_score,
+            route.endpoint.cost_units,
+            route.tool.name,
+            route.endpoint.name,
+        )
+        scored.append((rank, Candidate(route, evidence, need)))
     scored.sort(key=lambda item: item[0])
     ordering.not_serving.sort()
     for _, candidate in scored:

@@ -26,7 +26,7 @@ merely carry an ``issue`` field.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .._registry import FieldMatch, Route, surface_key
 
@@ -39,6 +39,11 @@ class Part:
     forms: tuple[str, ...]
     key: str = ""
     sids: tuple[str, ...] = ()
+    sid_keys: tuple[tuple[str, str], ...] = field(init=False, compare=False, repr=False)
+    """``(sid, surface_key(sid))`` pairs, computed once (route matches are keyed by them)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sid_keys", tuple((sid, surface_key(sid)) for sid in self.sids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,28 +56,44 @@ class Term:
     key: str
     sids: tuple[str, ...]
     parts: tuple[Part, ...] = ()
+    sid_keys: tuple[tuple[str, str], ...] = field(init=False, compare=False, repr=False)
+    """``(sid, surface_key(sid))`` pairs, computed once (route matches are keyed by them)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sid_keys", tuple((sid, surface_key(sid)) for sid in self.sids))
 
 
-@dataclass(frozen=True, slots=True)
-class Explanation:
-    """How one route explains every term: the need it serves (``(sid, surface)`` pairs in
-    term order), the evidence ranking it (sid -> best match by the semantic id) and points."""
-
-    pairs: tuple[tuple[str, str], ...]
-    evidence: dict[str, FieldMatch]
-    points: int
+Explanation = tuple[tuple[tuple[str, str], ...], dict[str, FieldMatch], int]
+"""How one route explains every term: the need it serves (``(sid, surface)`` pairs in term
+order), the evidence ranking it (sid -> best match by the semantic id) and its points."""
 
 
 def explain(route: Route, terms: Sequence[Term]) -> Explanation | list[str]:
-    """The :class:`Explanation` of *terms* by *route*, or the semantic ids it cannot serve."""
+    """The :class:`Explanation` of *terms* by *route*, or the semantic ids it cannot serve.
+
+    Runs once per route and reading when an ordering is built, so it stays lean.
+    """
+    matches = route.matches
     pairs: list[tuple[str, str]] = []
     evidence: dict[str, FieldMatch] = {}
     missing: list[str] = []
     points = 0
     for term in terms:
-        served = _served(route, term.sids)
+        keys = term.sid_keys
+        if len(keys) == 1:  # the common case, without allocating
+            sid, key = keys[0]
+            match = matches.get(key)
+            if match is not None:
+                if sid not in evidence:
+                    evidence[sid] = match
+                    points += 1 if match.kind == "alias" else 2
+                pairs.append((sid, term.key))
+                continue
+            served = None
+        else:
+            served = _served(matches, keys)
         if served is not None:
-            for sid, match in served.items():
+            for sid, match in served:
                 if sid not in evidence:
                     evidence[sid] = match
                     points += 1 if match.kind == "alias" else 2
@@ -80,39 +101,41 @@ def explain(route: Route, terms: Sequence[Term]) -> Explanation | list[str]:
             continue
         parts = _as_resource(route, term)
         if parts is None:
-            missing.extend(sid for sid in term.sids if route.matches.get(surface_key(sid)) is None)
+            missing.extend(sid for sid, key in term.sid_keys if key not in matches)
             continue
         points += 2 * len(term.sids)
-        for part, served in parts:
-            for sid, match in served.items():
+        for part, found in parts:
+            for sid, match in found:
                 evidence.setdefault(sid, match)
                 pairs.append((sid, part.key))
     if missing:
         return list(dict.fromkeys(missing))
-    return Explanation(tuple(pairs), evidence, points)
+    return tuple(pairs), evidence, points
 
 
-def _served(route: Route, sids: Sequence[str]) -> dict[str, FieldMatch] | None:
-    """The route's match for each of *sids*, or None when one is not served."""
-    out: dict[str, FieldMatch] = {}
-    for sid in sids:
-        match = route.matches.get(surface_key(sid))
+def _served(
+    matches: dict[str, FieldMatch], sid_keys: Sequence[tuple[str, str]]
+) -> list[tuple[str, FieldMatch]] | None:
+    """The route's match for each semantic id, or None when one is not served."""
+    out: list[tuple[str, FieldMatch]] = []
+    for sid, key in sid_keys:
+        match = matches.get(key)
         if match is None:
             return None
-        out[sid] = match
+        out.append((sid, match))
     return out
 
 
-def _as_resource(route: Route, term: Term) -> list[tuple[Part, dict[str, FieldMatch]]] | None:
+def _as_resource(route: Route, term: Term) -> list[tuple[Part, list[tuple[str, FieldMatch]]]] | None:
     """The term read word by word as the route's resource (see the module docstring)."""
     if not term.parts:
         return None
     lexical = route.lexical
     several = len(term.parts) > 1
     named = False
-    out: list[tuple[Part, dict[str, FieldMatch]]] = []
+    out: list[tuple[Part, list[tuple[str, FieldMatch]]]] = []
     for part in term.parts:
-        served = _served(route, part.sids) if part.sids and several else None
+        served = _served(route.matches, part.sid_keys) if part.sids and several else None
         if served is not None:
             out.append((part, served))
         elif lexical.names(part.forms):

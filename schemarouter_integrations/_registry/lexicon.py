@@ -68,7 +68,7 @@ def split_description(description: str) -> tuple[str, str]:
     end = _SENTENCE_END.search(text)
     if end is None:
         return text, ""
-    return text[: end.end()], text[end.end() :]
+    return text[: end.end()].rstrip(), text[end.end() :].lstrip()
 
 
 def _terms(words: Iterable[str]) -> Counter[str]:
