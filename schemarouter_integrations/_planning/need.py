@@ -12,8 +12,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._registry import STOP_WORDS, SurfaceIndex, is_content_word, script_runs, singular_forms, surface_key
+from .._registry import (
+    STOP_WORDS,
+    SurfaceIndex,
+    is_content_word,
+    script_runs,
+    singular_forms,
+    surface_key,
+    word_forms,
+)
 from .._text import normalise
+from .terms import Part, Term
 
 _WORDS = re.compile(r"\w+")
 _FORMULA = re.compile(r"(?:[A-Z][a-z]?\d*)+")
@@ -47,14 +56,18 @@ class Need:
 
 @dataclass(frozen=True, slots=True)
 class QueryReading:
-    """What a query says: its need, its content words and those no field surface covered.
+    """What a query says: its need, its field terms, its content words and those no field
+    surface covered.
 
-    ``words`` and ``uncovered`` keep query order without duplicates.
+    ``terms`` are in query order, one per surface, leaving out a term whose semantic ids an
+    earlier term already names; ``words`` and ``uncovered`` keep query order without
+    duplicates.
     """
 
     need: Need
     words: tuple[str, ...]
     uncovered: tuple[str, ...]
+    terms: tuple[Term, ...] = ()
 
 
 def need_from_query(query: str, index: SurfaceIndex) -> Need:
@@ -76,6 +89,7 @@ def read_query(query: str, index: SurfaceIndex) -> QueryReading:
     """
     text = normalise(query)
     found: list[tuple[int, str, str]] = []
+    terms: list[tuple[int, Term]] = []
     words = list(_WORDS.finditer(text))
     covered = [False] * len(words)
     position = 0
@@ -86,6 +100,8 @@ def read_query(query: str, index: SurfaceIndex) -> QueryReading:
             if hit is not None:
                 key, sids = hit
                 found.extend((words[position].start(), sid, key) for sid in sorted(sids))
+                window = [m.group() for m in words[position : position + size]]
+                terms.append((words[position].start(), _term(key, sids, window, index)))
                 covered[position : position + size] = [True] * size
                 step = size
                 break
@@ -94,11 +110,13 @@ def read_query(query: str, index: SurfaceIndex) -> QueryReading:
         at = text.find(key)
         if at >= 0:
             found.extend((at, sid, key) for sid in sorted(sids))
+            terms.append((at, Term(key, tuple(sorted(sids)))))
             end = at + len(key)
             for i, m in enumerate(words):
                 if m.start() < end and at < m.end():
                     covered[i] = True
     found.sort(key=lambda item: item[0])
+    terms.sort(key=lambda item: item[0])
     content: dict[str, bool] = {}
     for i, m in enumerate(words):
         for run in script_runs(m.group()):
@@ -108,7 +126,35 @@ def read_query(query: str, index: SurfaceIndex) -> QueryReading:
         need=Need.of((sid, key) for _, sid, key in found),
         words=tuple(content),
         uncovered=tuple(w for w, hit in content.items() if not hit),
+        terms=distinct_terms(t for _, t in terms),
     )
+
+
+def distinct_terms(terms: Iterable[Term]) -> tuple[Term, ...]:
+    """*terms* without those whose semantic ids earlier ones already name."""
+    seen: set[str] = set()
+    out: list[Term] = []
+    for term in terms:
+        if not set(term.sids) <= seen:
+            out.append(term)
+            seen.update(term.sids)
+    return tuple(out)
+
+
+def _term(key: str, sids: set[str], window: list[str], index: SurfaceIndex) -> Term:
+    """The term *key* found at the query words *window*, each word with what it names alone."""
+    ordered = tuple(sorted(sids))
+    if len(window) == 1:
+        return Term(key, ordered, (Part(word_forms(window[0]), key, ordered),))
+    parts: list[Part] = []
+    for word in window:
+        if not is_content_word(word):
+            continue  # "speed of sound": only its content words are read
+        alone = _lookup([word], index)
+        parts.append(
+            Part(word_forms(word), alone[0], tuple(sorted(alone[1]))) if alone else Part(word_forms(word))
+        )
+    return Term(key, ordered, tuple(parts))
 
 
 def _lookup(window: list[str], index: SurfaceIndex) -> tuple[str, set[str]] | None:

@@ -1,12 +1,14 @@
-"""Candidate orderings per data need and query words, computed once per registry version.
+"""Candidate orderings per query reading, computed once per registry version.
 
-For a need, every route that serves it is ranked by a static key: evidence score (2 per
-needed field served by semantic id or name, 1 per alias-only match, +1 for server-side
-projection; higher first), then lexical score (BM25 of the query's words over the endpoint's
-name, description and keywords, see ``_registry/lexicon.py``; higher first), then
-``cost_units`` (lower first), then tool and endpoint name. With an empty need read from a
-query that has content words, only routes whose lexical score is positive are candidates:
-an endpoint that matches nothing in the query is not chosen merely because it exists.
+Every route explains the query's field terms by its fields or as its resource (see
+:mod:`.terms`) or does not serve the query. Routes that serve it are ranked by a static key:
+evidence points (2 per term served by semantic id, name or as the route's resource, 1 per
+alias-only match, +1 for server-side projection; higher first), then lexical score (BM25F of
+the query's words over the endpoint's name, keywords, summary and description, see
+``_registry/lexicon.py``; higher first), then ``cost_units`` (lower first), then tool and
+endpoint name. A route whose need comes out empty, for a query read for its need that has
+content words, is a candidate only when its lexical score is positive: an endpoint whose
+words and fields match nothing in the query is not chosen merely because it exists.
 Request-specific preferences and health are applied on top by the planner, which walks
 these lists only as far as it needs to.
 """
@@ -16,19 +18,25 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .._registry import FieldMatch, Registry, Route, surface_key
+from .._registry import FieldMatch, Registry, Route
+from .need import Need
+from .terms import Term, explain
 
 
 @dataclass(slots=True)
 class Candidate:
-    """A route that serves the whole need, with the best match for each semantic id.
+    """A route that serves the query, with its own need and the best match for each of its
+    semantic ids.
 
-    ``evidence`` is what ranks the route; the evidence a compiled call records prefers the
-    surface the request used (see the planner).
+    ``need`` is what the route serves of the query: the semantic ids of the terms it explains
+    by fields, not those it explains as its resource. ``evidence`` is what ranks the route;
+    the evidence a compiled call records prefers the surface the request used (see the
+    planner).
     """
 
     route: Route
     evidence: dict[str, FieldMatch]
+    need: Need = field(default_factory=Need)
     tool: str = field(init=False)
     """The route's tool name (read on every step of a walk, so stored, not derived)."""
     provider: str | None = field(init=False)
@@ -40,7 +48,7 @@ class Candidate:
 
 @dataclass(slots=True)
 class Ordering:
-    """Ranked candidates for one need, indexed by tool and by provider."""
+    """Ranked candidates for one reading, indexed by tool and by provider."""
 
     ranked: list[Candidate] = field(default_factory=list)
     by_tool: dict[str, list[Candidate]] = field(default_factory=dict)
@@ -76,40 +84,31 @@ NO_WORD_MATCHES = (
 
 def build_ordering(
     registry: Registry,
-    need: tuple[str, ...],
+    terms: Sequence[Term],
     words: Sequence[Sequence[str]] = (),
     *,
     restrict: bool = False,
 ) -> Ordering:
-    """The :class:`Ordering` of every route for the semantic ids *need* and query *words*.
+    """The :class:`Ordering` of every route for the field *terms* and query *words*.
 
-    *words* are the forms of each ranking word (see ``Reading``); with *restrict* (an
-    empty need read from a query with content words) routes scoring zero are left out. The
-    ranking depends on the semantic ids and words only, not on the surfaces that named the
-    ids; the planner keeps orderings in its cache until the contracts change.
+    *words* are the forms of each ranking word (see ``Reading``); with *restrict* (a query
+    read for its need) routes whose need is empty and whose lexical score is zero are left
+    out when there are words. The planner keeps orderings in its cache until the contracts
+    change.
     """
-    keys = [(sid, surface_key(sid)) for sid in need]
     lexical = registry.lexicon.scores(words) if words else {}
-    restrict = restrict and not need and bool(words)
+    restrict = restrict and bool(words)
     ordering = Ordering()
     scored: list[tuple[tuple[int, float, float, str, str], Candidate]] = []
+    last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
     for route in registry.routes():
         words_score = lexical.get(route.path, 0.0)
-        if restrict and words_score <= 0.0:
+        if restrict and not terms and words_score <= 0.0:
             ordering.not_serving.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
-        evidence: dict[str, FieldMatch] = {}
-        missing: list[str] = []
-        score = route.projection_bonus
-        for sid, key in keys:
-            match = route.matches.get(key)
-            if match is None:
-                missing.append(sid)
-            else:
-                evidence[sid] = match
-                score += 1 if match.kind == "alias" else 2
-        if missing:
-            names = ", ".join(map(repr, missing))
+        explained = explain(route, terms)
+        if isinstance(explained, list):
+            names = ", ".join(map(repr, explained))
             ordering.not_serving.append(
                 (
                     route.tool.name,
@@ -118,8 +117,21 @@ def build_ordering(
                 )
             )
             continue
-        rank = (-score, -words_score, route.endpoint.cost_units, route.tool.name, route.endpoint.name)
-        scored.append((rank, Candidate(route, evidence)))
+        pairs, evidence, points = explained
+        if restrict and not pairs and words_score <= 0.0:
+            ordering.not_serving.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            continue
+        if pairs != last[0]:  # neighbouring routes mostly read the query alike
+            last = (pairs, Need.of(pairs))
+        need = last[1]
+        rank = (
+            -(route.projection_bonus + points),
+            -words_score,
+            route.endpoint.cost_units,
+            route.tool.name,
+            route.endpoint.name,
+        )
+        scored.append((rank, Candidate(route, evidence, need)))
     scored.sort(key=lambda item: item[0])
     ordering.not_serving.sort()
     for _, candidate in scored:

@@ -1,25 +1,38 @@
 """The deterministic planner: one primary route and a bounded, precompiled fallback chain.
 
-Candidates (routes serving the whole need) are walked in a documented order: tools named in
-``preferred_tools`` first, in that order; then by evidence score (2 per needed field served by
-semantic id or name, 1 per alias-only match, +1 when the endpoint projects fields server-side;
-higher first), lexical score (BM25 of the query's content words, argument names and values
-left out, over the endpoint's name, description and keywords; higher first; see
-``_registry/lexicon.py``), ``cost_units`` (lower first), tool name and endpoint name.
+Candidates are the routes that serve the query: each explains every field term of the query
+(a stretch that names a field surface somewhere) by its field, or as its resource, word by
+word, through its name, keywords, summary, own fields and texts (see ``terms.py``); explicit
+``fields=`` only by fields. Words the request's arguments already say (values, names, words
+an argument name of 4+ letters begins: "repository" with ``repo=``) are scope words: no need,
+no ranking, never unmatched (``reading.py``). Candidates are walked in a documented order:
+tools named in ``preferred_tools`` first, in that order; then by evidence score (2 per term
+served by semantic id or name, or explained as the route's resource, 1 per alias-only match,
++1 when the endpoint projects fields server-side; higher first), lexical score (BM25F of the
+query's content words, scope words left out, over the endpoint's name, keywords, summary and
+description, weighted 3/2/2/1; higher first; see ``_registry/lexicon.py``), ``cost_units``
+(lower first), tool name and endpoint name. A field reading and a resource reading score
+alike, so the lexical score decides between them: "issues" goes to the endpoint whose texts
+are about issues rather than to one whose records carry an ``issue`` field.
 
-An empty need read from a query that still has content words admits only endpoints whose
-lexical score is positive; when none has, the plan has no primary and every route is
-rejected with a reason saying that nothing matched (``invoke`` raises ``NoRouteError`` naming
-the unmatched words). A query without content words (only stop words, numbers and argument
-values) and an explicit ``fields=[]`` admit every endpoint, as before. The first candidate
-that passes every check becomes the primary. Fallbacks, only when the primary has an explicit
-provider, are the next passing candidates of the same provider, then (``cross_provider``) of
-other explicit providers, up to ``max_fallbacks``.
+The plan's ``need`` is the primary's: the semantic ids it serves by fields (a term it explains
+as its resource is not a field need: "issues" answered by an issues listing has need ``[]``
+and selects every field). Without a primary it is every term's semantic ids.
+
+A route whose need is empty, for a query that still has content words, is a candidate only
+when its lexical score is positive: an operation whose words and fields match nothing in the
+query is not chosen merely because it exists. When none is, the plan has no primary and every
+route is rejected with a reason saying that nothing matched (``invoke`` raises
+``NoRouteError`` naming the unmatched words). A query without content words (only stop words,
+numbers and argument values) and an explicit ``fields=[]`` admit every endpoint, as before.
+The first candidate that passes every check becomes the primary. Fallbacks, only when the
+primary has an explicit provider, are the next passing candidates of the same provider, then
+(``cross_provider``) of other explicit providers, up to ``max_fallbacks``, among those that
+read the query as the same need (same data as the primary).
 
 Each call's evidence names, per semantic id of the need, the field that serves it and the name
 or alias that matched: the surface the request used ("탄성계수") when that surface names a field of
-this semantic id on the route, else the route's best match for the id. Evidence never changes the
-ranking, which depends on the semantic ids only.
+this semantic id on the route, else the route's best match for the id.
 
 Checks run lazily, cheapest first, and the walk stops once the chain is full; candidates never
 reached get their rejection reason only when ``Plan.rejected`` is read. A plan therefore costs a
@@ -128,7 +141,6 @@ def compile_plan(
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
     walk = _Walk(request, registry, cooldown_left, executable_only)
     reading = _reading(request, walk)
-    need = reading.need
     ordering = reading.ordering or _ordering(reading, walk)
     walk.rejected.extend(ordering.not_serving)
     preferred = request.preferred_tools
@@ -139,7 +151,8 @@ def compile_plan(
         chain.append((primary, "primary"))
         chain.extend(_fallbacks(primary, ordering, walk))
 
-    calls = [_cached_call(c, need, walk, scope) for c, scope in chain]
+    calls = [_cached_call(c, walk, scope) for c, scope in chain]
+    need = primary.need if primary is not None else reading.need
     return Plan.compiled(
         rejections=walk.rejected,
         unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
@@ -165,7 +178,7 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
     key = reading.ordering_key
     ordering = walk.cache.orderings.get(key)
     if ordering is None:
-        built = build_ordering(walk.registry, reading.need.sids, reading.words, restrict=not reading.explicit)
+        built = build_ordering(walk.registry, reading.terms, reading.words, restrict=not reading.explicit)
         ordering = walk.cache.orderings.put(key, built)
     reading.ordering = ordering
     return ordering
@@ -177,7 +190,8 @@ def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tupl
     if request.fallback_scope == "disabled" or provider is None:
         return []
     chosen: list[tuple[Candidate, CallScope]] = []
-    same = ordering.of_provider(provider, request.preferred_tools)
+    reads = primary.need.sids
+    same = (c for c in ordering.of_provider(provider, request.preferred_tools) if c.need.sids == reads)
     while len(chosen) < request.max_fallbacks:
         found = walk.first_passing(same, heads_chain=False)
         if found is None:
@@ -187,7 +201,7 @@ def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tupl
         others = (
             c
             for c in ordering.in_order(request.preferred_tools)
-            if c.provider is not None and c.provider != provider
+            if c.provider is not None and c.provider != provider and c.need.sids == reads
         )
         while len(chosen) < request.max_fallbacks:
             found = walk.first_passing(others, heads_chain=False)
@@ -211,6 +225,11 @@ def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallb
             reason = f"fallback is disabled; {primary.route.path} is the primary"
         elif provider is None:
             reason = f"primary {primary.tool!r} has no explicit provider, so no fallback is compiled"
+        elif candidate.need.sids != primary.need.sids:
+            reason = (
+                f"reads the query as another need ({', '.join(candidate.need.sids) or 'no specific field'}) "
+                f"than the primary ({', '.join(primary.need.sids) or 'no specific field'})"
+            )
         elif candidate.provider is None and candidate.provider != provider:
             reason = "has no explicit provider; cross-provider fallback needs one"
         elif candidate.provider != provider and request.fallback_scope == "same_provider":
@@ -221,11 +240,13 @@ def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallb
     return out
 
 
-def _cached_call(candidate: Candidate, need: Need, walk: _Walk, scope: CallScope) -> ToolCall:
+def _cached_call(candidate: Candidate, walk: _Walk, scope: CallScope) -> ToolCall:
     """Compiled calls are immutable and depend only on these inputs, so they are reused.
 
-    *need* carries the surfaces as well as the semantic ids, since evidence records them.
+    The candidate's need carries the surfaces as well as the semantic ids, since evidence
+    records them.
     """
+    need = candidate.need
     preferred = candidate.tool in walk.request.preferred_tools
     key = (candidate.route.path, need, walk.arguments_key, scope, preferred)
     call = walk.cache.calls.get(key)

@@ -1,39 +1,50 @@
 """One request's reading of its query: the need, the words that rank endpoints, and what
 stays unmatched.
 
-``Plan.unmatched`` lists the content words of the query (no stop word, no number; see
-``_registry/words.py``) that name no field of any route, without the request's argument
-names and values ("Si" when ``formula="Si"``, the symbols of ``elements=["Ga", "As"]``) and
-without the words that match the chosen primary endpoint's own texts (its name, description
-and keywords): "issues of octocat/hello-world" answered by a ``listIssues`` endpoint leaves
-nothing unmatched, since "issues" chose the endpoint. Without a primary, only field matches
-count. With explicit ``fields=`` the query is not read for the need, so nothing is unmatched.
+**Scope words.** A query word that the request's arguments already say is a *scope word*:
+an argument value ("octocat", "Si", the symbols of ``elements=["Ga", "As"]``), an argument
+name, or a word an argument name of 4 letters or more begins ("repository" when ``repo`` is
+given). Scope words are neither a need ("issues of a repository" with ``repo=`` does not
+ask for a ``repository`` field), nor ranking words, nor unmatched.
+
+``Plan.unmatched`` lists the other content words of the query (no stop word, no number; see
+``_registry/words.py``) that name no field of any route and do not match the chosen primary
+endpoint's own texts (its name, keywords and description): "issues of octocat/hello-world"
+answered by a ``listIssues`` endpoint leaves nothing unmatched, since "issues" chose the
+endpoint. Without a primary, only field matches count. With explicit ``fields=`` the query
+is not read for the need, so nothing is unmatched.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from .._registry import Route, SurfaceIndex, word_forms
+from .._registry import CONTRACT_MIN_LETTERS, Route, SurfaceIndex, surface_key, word_forms
 from .models import PlanRequest
 from .need import Need, argument_words, need_from_fields, read_query
 from .ordering import Ordering
+from .terms import Term
 
-OrderingKey = tuple[tuple[str, ...], tuple[tuple[str, ...], ...], bool]
-"""Semantic ids of the need, forms of the ranking words, whether the need is explicit."""
+OrderingKey = tuple[tuple[Term, ...], tuple[tuple[str, ...], ...], bool]
+"""Field terms, forms of the ranking words, whether the need is explicit."""
 
 
 @dataclass(slots=True)
 class Reading:
-    """The need and words of one (query, arguments, fields); kept in the planning cache.
+    """The need, terms and words of one (query, arguments, fields); kept in the planning cache.
 
-    ``words`` are the forms (the word, then its singular candidates) of each content word
-    that is not an argument name or value: they score endpoints lexically. ``rest`` are
-    those of them that no field covered. ``ordering`` and ``unmatched`` memoise what the
-    planner derives from them (same lifetime: the registry drops the cache on every change).
+    ``terms`` are the field terms routes explain (see :mod:`.terms`); ``need`` their
+    semantic ids, the plan's need when no route serves them. ``words`` are the forms (the
+    word, then its singular candidates) of each content word that is not a scope word: they
+    score endpoints lexically. ``rest`` are those of them that no field covered.
+    ``ordering`` and ``unmatched`` memoise what the planner derives from them (same
+    lifetime: the registry drops the cache on every change).
     """
 
     need: Need
+    terms: tuple[Term, ...]
     words: tuple[tuple[str, ...], ...]
     rest: tuple[tuple[str, ...], ...]
     explicit: bool
@@ -42,7 +53,7 @@ class Reading:
 
     @property
     def ordering_key(self) -> OrderingKey:
-        return (self.need.sids, self.words, self.explicit)
+        return (self.terms, self.words, self.explicit)
 
     def unmatched_for(self, route: Route | None) -> tuple[str, ...]:
         """The unmatched words when *route* (the primary, or None) answers."""
@@ -58,11 +69,30 @@ class Reading:
 
 def read_request(request: PlanRequest, index: SurfaceIndex) -> Reading:
     """The :class:`Reading` of *request* against the registry's field surfaces."""
-    spoken = argument_words(request.arguments)
     query = read_query(request.query, index)
-    words = tuple(word_forms(w) for w in query.words if w not in spoken)
+    scope = scope_words(request.arguments, query.words)
+    words = tuple(word_forms(w) for w in query.words if w not in scope)
     if request.fields is not None:
-        return Reading(need_from_fields(request.fields, index), words, (), explicit=True)
+        need = need_from_fields(request.fields, index)
+        return Reading(need, _explicit_terms(need), words, (), explicit=True)
+    terms = tuple(t for t in query.terms if not _scoped(t, scope))
+    need = Need.of((sid, t.key) for t in terms for sid in t.sids)
     uncovered = set(query.uncovered)
     rest = tuple(forms for forms in words if forms[0] in uncovered)
-    return Reading(query.need, words, rest, explicit=False)
+    return Reading(need, terms, words, rest, explicit=False)
+
+
+def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset[str]:
+    """The query *words* the request's *arguments* already say (see the module docstring)."""
+    spoken = argument_words(arguments)
+    stems = [w for name in arguments for w in surface_key(name).split() if len(w) >= CONTRACT_MIN_LETTERS]
+    return frozenset(w for w in words if w in spoken or any(w.startswith(stem) for stem in stems))
+
+
+def _scoped(term: Term, scope: frozenset[str]) -> bool:
+    return bool(term.parts) and all(part.forms[0] in scope for part in term.parts)
+
+
+def _explicit_terms(need: Need) -> tuple[Term, ...]:
+    """Explicit field names: one term per semantic id, explained only by a field."""
+    return tuple(Term(surface, (sid,)) for sid, surface in need.pairs())

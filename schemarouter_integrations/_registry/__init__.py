@@ -3,9 +3,18 @@
 from .lexicon import LexicalDocument, LexicalIndex
 from .registry import Binding, BindingState, Invoker, Registry, SurfaceIndex
 from .routes import FieldMatch, Route, RouteRef, surface_key
-from .words import STOP_WORDS, is_content_word, script_runs, singular_forms, text_words, word_forms
+from .words import (
+    CONTRACT_MIN_LETTERS,
+    STOP_WORDS,
+    is_content_word,
+    script_runs,
+    singular_forms,
+    text_words,
+    word_forms,
+)
 
 __all__ = [
+    "CONTRACT_MIN_LETTERS",
     "STOP_WORDS",
     "Binding",
     "BindingState",

@@ -1,25 +1,45 @@
-"""The lexical index: which endpoint's own texts a query's words match, scored by BM25.
+"""The lexical index: which endpoint's own texts a query's words match, scored by BM25F.
 
-Each route's *document* is the words (see :mod:`.words`) of its endpoint name (camelCase and
-snake_case split), ``description`` and ``keywords`` (tags, path segments), stop words left
-out. A contract word of 4 letters or more is also indexed under its singular candidates
-("issues" under "issue"). The registry adds and removes documents as tools come and go, so
-nothing is re-scanned when a plan is compiled.
+Each route's *document* has four fields, built from its contract at registration:
 
-Score of a route for query words ``w`` (Okapi BM25, ``k1 = 1.2``, ``b = 0.75``)::
+========  ==========================================================  ======  =====
+field     words of                                                    weight  ``b``
+========  ==========================================================  ======  =====
+name      the endpoint name (camelCase and snake_case split)          3       0
+keywords  ``keywords`` (OpenAPI: operationId, tags, path segments)    2       0
+summary   the description's first sentence (a leading                 2       0.5
+          ``operationId <id>:`` or ``GET /path:`` label left out)
+body      the rest of the description                                 1       0.75
+========  ==========================================================  ======  =====
 
-    score = sum over w of  max over forms t of w:  weight(t) * idf(t) * bm25_tf(t)
-    bm25_tf(t) = tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))
+Words are those of :mod:`.words` (stop words and numbers left out); a contract word of 4
+letters or more is also indexed under its singular candidates ("issues" under "issue"). The
+name, keywords and summary together are the endpoint's **head**: the words that say what its
+records are (:attr:`LexicalDocument.head`). The registry adds and removes documents as tools
+come and go, so nothing is re-scanned when a plan is compiled.
+
+Score of a route for query words ``w`` (BM25F, ``k1 = 1.2``)::
+
+    score = sum over w of  max over forms t of w:  weight(t) * idf(t) * tf'(t) * (k1 + 1) / (tf'(t) + k1)
+    tf'(t) = sum over fields f of  w_f * tf_f(t) / (1 - b_f + b_f * len_f / avglen_f)
 
 where the forms of ``w`` are ``w`` itself (weight 1) and its singular candidates (weight 0.9,
 so the exact spelling ranks first), ``idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))`` over the
-``N`` registered routes, and scores are rounded to 9 decimals so that ties stay ties whatever
-the registration order.
+``N`` registered routes, ``avglen_f`` is the mean length of field ``f`` over them, and scores
+are rounded to 9 decimals so that ties stay ties whatever the registration order.
+
+Why fields: every operation of one API area shares its area's word in its name, tags and
+path ("issues" in every ``issues/*`` operation of GitHub); what tells the issues listing
+from the milestones listing is its summary ("List repository issues") and a description
+that keeps talking about issues. Length normalisation applies to the free texts only, so a
+long, on-topic description is no longer outranked by a short, off-topic one, and a word of
+the name or summary weighs more than one buried in the description.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -27,52 +47,101 @@ from dataclasses import dataclass
 from .words import CONTRACT_MIN_LETTERS, singular_forms, text_words
 
 K1 = 1.2
-B = 0.75
 INFLECTED_WEIGHT = 0.9
+FIELDS = ("name", "keywords", "summary", "body")
+WEIGHTS = (3.0, 2.0, 2.0, 1.0)
+"""Field weights ``w_f``, in :data:`FIELDS` order."""
+NORMALISATION = (0.0, 0.0, 0.5, 0.75)
+"""Length normalisation ``b_f``, in :data:`FIELDS` order."""
+HEAD_FIELDS = 3
+"""The first fields (name, keywords, summary) form the head."""
+
+_LABEL = re.compile(r"^(?:operationId \S+|[A-Z]{3,7} /\S*):\s+")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+
+Counts = tuple[int, int, int, int]
+
+
+def split_description(description: str) -> tuple[str, str]:
+    """The summary (first sentence, without a leading ``operationId <id>:`` label) and the rest."""
+    text = _LABEL.sub("", description.strip(), count=1)
+    end = _SENTENCE_END.search(text)
+    if end is None:
+        return text, ""
+    return text[: end.end()].rstrip(), text[end.end() :].lstrip()
+
+
+def _terms(words: Iterable[str]) -> Counter[str]:
+    terms: Counter[str] = Counter()
+    for word in words:
+        terms[word] += 1
+        for form in singular_forms(word, CONTRACT_MIN_LETTERS):
+            terms[form] += 1
+    return terms
 
 
 @dataclass(frozen=True, slots=True)
 class LexicalDocument:
-    """A route's indexed words: term -> count (singular candidates included), and its length."""
+    """A route's indexed words: term -> count per field (singular candidates included), the
+    length of each field in words, and the head terms (name, keywords, summary)."""
 
-    terms: dict[str, int]
-    length: int
+    terms: dict[str, Counts]
+    lengths: Counts
+    head: frozenset[str]
 
     @classmethod
-    def of(cls, texts: Iterable[str]) -> LexicalDocument:
-        words = [w for text in texts for w in text_words(text)]
-        terms: Counter[str] = Counter()
-        for word in words:
-            terms[word] += 1
-            for form in singular_forms(word, CONTRACT_MIN_LETTERS):
-                terms[form] += 1
-        return cls(dict(terms), len(words))
+    def of(cls, name: str, keywords: Iterable[str], description: str) -> LexicalDocument:
+        summary, body = split_description(description)
+        fields = (
+            text_words(name),
+            [w for keyword in keywords for w in text_words(keyword)],
+            text_words(summary),
+            text_words(body),
+        )
+        counted = [_terms(words) for words in fields]
+        terms: dict[str, Counts] = {}
+        for term in {t for c in counted for t in c}:
+            a, b, c, d = (counted[i].get(term, 0) for i in range(4))
+            terms[term] = (a, b, c, d)
+        head = frozenset(t for c in counted[:HEAD_FIELDS] for t in c)
+        lengths = (len(fields[0]), len(fields[1]), len(fields[2]), len(fields[3]))
+        return cls(terms, lengths, head)
+
+    @classmethod
+    def empty(cls) -> LexicalDocument:
+        return cls({}, (0, 0, 0, 0), frozenset())
 
     def matches(self, forms: Sequence[str]) -> bool:
         """True when any of a query word's *forms* is one of this document's terms."""
         return any(form in self.terms for form in forms)
+
+    def names(self, forms: Sequence[str]) -> bool:
+        """True when any of a query word's *forms* is a head term (name, keywords, summary)."""
+        return any(form in self.head for form in forms)
 
 
 class LexicalIndex:
     """Postings of every route's document, maintained incrementally by the registry."""
 
     def __init__(self) -> None:
-        self._postings: dict[str, dict[str, int]] = {}
-        self._lengths: dict[str, int] = {}
-        self._total = 0
+        self._postings: dict[str, dict[str, Counts]] = {}
+        self._lengths: dict[str, Counts] = {}
+        self._totals = [0, 0, 0, 0]
 
     def add(self, path: str, document: LexicalDocument) -> None:
         """Index *document* under *path* (a path is removed before it is added again)."""
-        self._lengths[path] = document.length
-        self._total += document.length
-        for term, count in document.terms.items():
-            self._postings.setdefault(term, {})[path] = count
+        self._lengths[path] = document.lengths
+        for i, length in enumerate(document.lengths):
+            self._totals[i] += length
+        for term, counts in document.terms.items():
+            self._postings.setdefault(term, {})[path] = counts
 
     def remove(self, path: str, document: LexicalDocument) -> None:
-        length = self._lengths.pop(path, None)
-        if length is None:
+        lengths = self._lengths.pop(path, None)
+        if lengths is None:
             return
-        self._total -= length
+        for i, length in enumerate(lengths):
+            self._totals[i] -= length
         for term in document.terms:
             posting = self._postings.get(term)
             if posting is not None:
@@ -81,12 +150,13 @@ class LexicalIndex:
                     del self._postings[term]
 
     def scores(self, words: Sequence[Sequence[str]]) -> dict[str, float]:
-        """BM25 score per route path (only paths scoring above zero) for the query *words*,
+        """BM25F score per route path (only paths scoring above zero) for the query *words*,
         each given as its forms (the word first, then its singular candidates)."""
         count = len(self._lengths)
-        if not count or not self._total or not words:
+        if not count or not words:
             return {}
-        average = self._total / count
+        averages = [total / count if total else 1.0 for total in self._totals]
+        norms: dict[str, tuple[float, ...]] = {}
         totals: dict[str, float] = {}
         for forms in words:
             best: dict[str, float] = {}
@@ -97,11 +167,22 @@ class LexicalIndex:
                 df = len(posting)
                 idf = math.log(1.0 + (count - df + 0.5) / (df + 0.5))
                 weight = 1.0 if rank == 0 else INFLECTED_WEIGHT
-                for path, tf in posting.items():
-                    norm = tf + K1 * (1.0 - B + B * self._lengths[path] / average)
-                    score = weight * idf * tf * (K1 + 1.0) / norm
+                for path, counts in posting.items():
+                    norm = norms.get(path)
+                    if norm is None:
+                        norm = norms[path] = self._norms(self._lengths[path], averages)
+                    tf = sum(n * c for n, c in zip(norm, counts, strict=True))
+                    score = weight * idf * tf * (K1 + 1.0) / (tf + K1)
                     if score > best.get(path, 0.0):
                         best[path] = score
             for path, score in best.items():
                 totals[path] = totals.get(path, 0.0) + score
         return {path: round(score, 9) for path, score in totals.items() if score > 0.0}
+
+    @staticmethod
+    def _norms(lengths: Counts, averages: list[float]) -> tuple[float, ...]:
+        """``w_f / (1 - b_f + b_f * len_f / avglen_f)`` per field."""
+        return tuple(
+            w / (1.0 - b + b * length / average)
+            for w, b, length, average in zip(WEIGHTS, NORMALISATION, lengths, averages, strict=True)
+        )

@@ -78,8 +78,9 @@ class Route:
     endpoint_fingerprint: str = ""
     identity: tuple[str, ...] = ()
     """Names of the fields marked ``identity=True``, in declaration order."""
-    lexical: LexicalDocument = field(default_factory=lambda: LexicalDocument({}, 0))
-    """The words of the endpoint's name, description and keywords (see :mod:`.lexicon`)."""
+    lexical: LexicalDocument = field(default_factory=LexicalDocument.empty)
+    """The words of the endpoint's name, keywords, summary and description, and its head
+    (see :mod:`.lexicon`)."""
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
@@ -93,7 +94,7 @@ class Route:
             argument_names=endpoint.argument_names,
             endpoint_fingerprint=endpoint.fingerprint,
             identity=tuple(f.name for f in endpoint.fields if f.identity),
-            lexical=LexicalDocument.of([endpoint.name, endpoint.description, *endpoint.keywords]),
+            lexical=LexicalDocument.of(endpoint.name, endpoint.keywords, endpoint.description),
         )
         for spec in endpoint.fields:
             route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))

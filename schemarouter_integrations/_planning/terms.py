@@ -1,0 +1,145 @@
+"""Field terms of a query and how each route explains them: by a field, or as its resource.
+
+A *term* is a stretch of the query that names a field surface somewhere in the registry
+("issues" -> ``issue``, "open issues" -> ``open_issues``, "customer emails" ->
+``customer_email``). A route explains a term
+
+1. **by its field**: it serves every semantic id of the term (by semantic id, name or alias:
+   2 points per id served by semantic id or name, 1 per alias-only match); else
+2. **as its resource**, word by word: every word of the term is a field of the route on its
+   own (the word alone names a field surface the route serves), or a word of the route's
+   *head* (its name, keywords and summary, see ``_registry/lexicon.py``), or, in a term of
+   several words, at least a word of its texts; and at least one word is a head word. The
+   term then counts as fully served (2 points per semantic id of the term): "issues" on
+   ``issues/list-for-repo`` (whose records *are* issues), "customer emails" on Stripe's
+   ``GetCustomers`` (customer: its resource, emails: its ``email`` field), "open issues"
+   on the issues listing (issues: its resource, open: its description). The words that
+   are the route's fields enter its need; the others do not (the records are that thing).
+
+A route that explains neither way does not serve the query. Explicit ``fields=`` terms and
+terms of unspaced scripts have no words to read as a resource: only fields explain them.
+Equal points let the lexical score decide between a field reading and a resource reading,
+so "issues" goes to the endpoint whose texts are about issues, not to the one whose records
+merely carry an ``issue`` field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .._registry import FieldMatch, Route, surface_key
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One query word of a term: its forms (the word, then its singular candidates) and the
+    field surface it names on its own (``key`` and ``sids``; empty when none)."""
+
+    forms: tuple[str, ...]
+    key: str = ""
+    sids: tuple[str, ...] = ()
+    sid_keys: tuple[tuple[str, str], ...] = field(init=False, compare=False, repr=False)
+    """``(sid, surface_key(sid))`` pairs, computed once (route matches are keyed by them)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sid_keys", tuple((sid, surface_key(sid)) for sid in self.sids))
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A field term: its surface ``key``, its semantic ids (sorted) and its query words.
+
+    ``parts`` are empty when the term cannot be read as a resource (explicit fields,
+    unspaced scripts)."""
+
+    key: str
+    sids: tuple[str, ...]
+    parts: tuple[Part, ...] = ()
+    sid_keys: tuple[tuple[str, str], ...] = field(init=False, compare=False, repr=False)
+    """``(sid, surface_key(sid))`` pairs, computed once (route matches are keyed by them)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sid_keys", tuple((sid, surface_key(sid)) for sid in self.sids))
+
+
+Explanation = tuple[tuple[tuple[str, str], ...], dict[str, FieldMatch], int]
+"""How one route explains every term: the need it serves (``(sid, surface)`` pairs in term
+order), the evidence ranking it (sid -> best match by the semantic id) and its points."""
+
+
+def explain(route: Route, terms: Sequence[Term]) -> Explanation | list[str]:
+    """The :class:`Explanation` of *terms* by *route*, or the semantic ids it cannot serve.
+
+    Runs once per route and reading when an ordering is built, so it stays lean.
+    """
+    matches = route.matches
+    pairs: list[tuple[str, str]] = []
+    evidence: dict[str, FieldMatch] = {}
+    missing: list[str] = []
+    points = 0
+    for term in terms:
+        keys = term.sid_keys
+        if len(keys) == 1:  # the common case, without allocating
+            sid, key = keys[0]
+            match = matches.get(key)
+            if match is not None:
+                if sid not in evidence:
+                    evidence[sid] = match
+                    points += 1 if match.kind == "alias" else 2
+                pairs.append((sid, term.key))
+                continue
+            served = None
+        else:
+            served = _served(matches, keys)
+        if served is not None:
+            for sid, match in served:
+                if sid not in evidence:
+                    evidence[sid] = match
+                    points += 1 if match.kind == "alias" else 2
+                pairs.append((sid, term.key))
+            continue
+        parts = _as_resource(route, term)
+        if parts is None:
+            missing.extend(sid for sid, key in term.sid_keys if key not in matches)
+            continue
+        points += 2 * len(term.sids)
+        for part, found in parts:
+            for sid, match in found:
+                evidence.setdefault(sid, match)
+                pairs.append((sid, part.key))
+    if missing:
+        return list(dict.fromkeys(missing))
+    return tuple(pairs), evidence, points
+
+
+def _served(
+    matches: dict[str, FieldMatch], sid_keys: Sequence[tuple[str, str]]
+) -> list[tuple[str, FieldMatch]] | None:
+    """The route's match for each semantic id, or None when one is not served."""
+    out: list[tuple[str, FieldMatch]] = []
+    for sid, key in sid_keys:
+        match = matches.get(key)
+        if match is None:
+            return None
+        out.append((sid, match))
+    return out
+
+
+def _as_resource(route: Route, term: Term) -> list[tuple[Part, list[tuple[str, FieldMatch]]]] | None:
+    """The term read word by word as the route's resource (see the module docstring)."""
+    if not term.parts:
+        return None
+    lexical = route.lexical
+    several = len(term.parts) > 1
+    named = False
+    out: list[tuple[Part, list[tuple[str, FieldMatch]]]] = []
+    for part in term.parts:
+        served = _served(route.matches, part.sid_keys) if part.sids and several else None
+        if served is not None:
+            out.append((part, served))
+        elif lexical.names(part.forms):
+            named = True
+        elif not (several and lexical.matches(part.forms)):
+            return None
+    return out if named else None
