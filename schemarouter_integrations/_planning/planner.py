@@ -41,6 +41,7 @@ few dictionary look-ups plus schema checks of the routes that end up in, or just
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -317,4 +318,10 @@ def _explain(
         why = f"same-provider fallback ({candidate.provider})"
     else:
         why = f"cross-provider fallback ({candidate.provider})"
-    return f"{why}; serves {served}; read_only={route.endpoint.read_only}"
+    origin = _ORIGINAL_NAME.match(route.endpoint.description)
+    named = f"; operationId {origin.group(1)}" if origin else ""
+    return f"{why}; serves {served}; read_only={route.endpoint.read_only}{named}"
+
+
+_ORIGINAL_NAME = re.compile(r"^operationId (\S+):")
+"""An adapter that renamed an operation starts its description with ``operationId <id>:``."""

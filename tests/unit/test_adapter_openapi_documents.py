@@ -216,6 +216,18 @@ async def test_a_renamed_operation_shows_its_operation_id_in_the_description() -
     assert spec.endpoints[0].description == "operationId issues/list-for-repo: List repository issues."
 
 
+async def test_a_renamed_operation_shows_its_operation_id_in_the_plan_explanation() -> None:
+    from schemarouter_integrations import PlanRequest, SchemaRouter
+
+    doc = document({"/repos/{owner}/issues": get("issues/list-for-repo")})
+    spec, _, _ = await build({DOC_URL: doc})
+    router = SchemaRouter()
+    router.register(spec)
+    plan = router.plan(PlanRequest(query="issues", fields=[], preferred_tools=[spec.name]))
+    assert plan.primary is not None
+    assert "operationId issues/list-for-repo" in plan.explain()
+
+
 async def test_the_description_holds_summary_and_description_bounded() -> None:
     operation = {"operationId": "x", "summary": "Find things", "description": "<p>Long</p> " + "word " * 200}
     doc = document({"/x": {"get": {**operation, "responses": ok(ITEM)}}})
