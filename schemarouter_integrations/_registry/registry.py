@@ -92,16 +92,20 @@ class Registry:
             self.bind(spec.name, invoker)
 
     def remove_tool(self, name: str) -> ToolSpec:
-        spec = self._tools.pop(name, None)
-        if spec is None:
+        if name not in self._tools:
             raise RegistrationError(f"no tool named {name!r} is registered")
         self.remove_routes(name)
+        spec = self._tools.pop(name)
         self._changed()
         return spec
 
     def remove_routes(self, tool: str) -> None:
-        for path in [p for p, r in self._routes.items() if r.tool.name == tool]:
-            self.lexicon.remove(path, self._routes.pop(path).lexical)
+        """Drop the routes of *tool* (its current contract's endpoints: no scan of the registry)."""
+        spec = self._tools.get(tool)
+        for endpoint in spec.endpoints if spec is not None else ():
+            route = self._routes.pop(f"{tool}.{endpoint.name}", None)
+            if route is not None:
+                self.lexicon.remove(route.path, route.lexical)
 
     def tool(self, name: str) -> ToolSpec | None:
         return self._tools.get(name)
