@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -31,27 +32,62 @@ class SurfaceIndex:
 
     ``spaced`` and ``unspaced`` hold the exact surfaces; ``inflected`` holds each spaced surface
     under the singular candidates of its last word (``lattice vectors`` under ``lattice vector``,
-    see :mod:`.words`), for queries that name it in the singular.
+    see :mod:`.words`), for queries that name it in the singular. The registry keeps it
+    current route by route (:meth:`add`, :meth:`remove`), so no change rebuilds it whole.
     """
 
-    def __init__(self, routes: list[Route]) -> None:
+    def __init__(self, routes: Iterable[Route] = ()) -> None:
         self.spaced: dict[str, set[str]] = {}
         self.unspaced: dict[str, set[str]] = {}
         self.inflected: dict[str, set[str]] = {}
-        self.routes_by_sid: dict[str, list[Route]] = {}
-        self.max_words = 1
+        self._counts: Counter[tuple[int, str, str]] = Counter()  # (table, key, sid) -> routes
+        self._words: Counter[int] = Counter()  # words in a key -> keys
         for route in routes:
-            for key, match in route.matches.items():
-                sid = match.field.sid
-                target = self.unspaced if is_unspaced(key) else self.spaced
-                target.setdefault(key, set()).add(sid)
-                self.max_words = max(self.max_words, key.count(" ") + 1)
-                if target is self.spaced:
-                    head, _, last = key.rpartition(" ")
-                    for form in singular_forms(last, CONTRACT_MIN_LETTERS):
-                        self.inflected.setdefault(f"{head} {form}" if head else form, set()).add(sid)
-            for sid in {m.field.sid for m in route.matches.values()}:
-                self.routes_by_sid.setdefault(sid, []).append(route)
+            self.add(route)
+
+    @property
+    def max_words(self) -> int:
+        """The most words any surface has (the longest phrase need extraction tries)."""
+        return max(self._words, default=1)
+
+    def add(self, route: Route) -> None:
+        for key, sid in self._entries(route):
+            self._change(key, sid, +1)
+
+    def remove(self, route: Route) -> None:
+        for key, sid in self._entries(route):
+            self._change(key, sid, -1)
+
+    @staticmethod
+    def _entries(route: Route) -> Iterator[tuple[str, str]]:
+        for key, match in route.matches.items():
+            yield key, match.field.sid
+
+    def _change(self, key: str, sid: str, delta: int) -> None:
+        spaced = not is_unspaced(key)
+        tables = [(0, key)] if spaced else [(1, key)]
+        if spaced:
+            head, _, last = key.rpartition(" ")
+            tables.extend(
+                (2, f"{head} {form}" if head else form) for form in singular_forms(last, CONTRACT_MIN_LETTERS)
+            )
+        for table, entry in tables:
+            counted = (table, entry, sid)
+            self._counts[counted] += delta
+            target = (self.spaced, self.unspaced, self.inflected)[table]
+            if self._counts[counted] > 0:
+                target.setdefault(entry, set()).add(sid)
+                continue
+            del self._counts[counted]
+            sids = target.get(entry)
+            if sids is not None:
+                sids.discard(sid)
+                if not sids:
+                    del target[entry]
+        words = key.count(" ") + 1
+        self._words[words] += delta
+        if self._words[words] <= 0:
+            del self._words[words]
 
     def semantic_ids(self, text: str) -> set[str]:
         key = surface_key(text)
@@ -65,7 +101,7 @@ class Registry:
         self._tools: dict[str, ToolSpec] = {}
         self._bindings: dict[str, Binding] = {}
         self._routes: dict[str, Route] = {}
-        self._index: SurfaceIndex | None = None
+        self._index = SurfaceIndex()
         self.lexicon = LexicalIndex()
         """BM25 postings of every route's own texts, kept current route by route."""
         self.version = 0
@@ -87,6 +123,7 @@ class Registry:
             route = Route.build(spec, endpoint)
             self._routes[route.path] = route
             self.lexicon.add(route.path, route.lexical)
+            self._index.add(route)
         self._changed()
         if invoker is not None:
             self.bind(spec.name, invoker)
@@ -106,6 +143,7 @@ class Registry:
             route = self._routes.pop(f"{tool}.{endpoint.name}", None)
             if route is not None:
                 self.lexicon.remove(route.path, route.lexical)
+                self._index.remove(route)
 
     def tool(self, name: str) -> ToolSpec | None:
         return self._tools.get(name)
@@ -127,8 +165,7 @@ class Registry:
 
     @property
     def index(self) -> SurfaceIndex:
-        if self._index is None:
-            self._index = SurfaceIndex(list(self._routes.values()))
+        """The field surfaces of every route, kept current route by route."""
         return self._index
 
     def derived(self, kind: Callable[[], D]) -> D:
@@ -144,7 +181,6 @@ class Registry:
         self._derived.clear()
 
     def _changed(self) -> None:
-        self._index = None
         self.drop_derived()
         self.version += 1
 
