@@ -172,6 +172,7 @@ class Plan(BaseModel):
 
     _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
     _unreached: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
+    _not_serving: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -192,15 +193,19 @@ class Plan(BaseModel):
         *,
         rejections: list[tuple[str, str, str]],
         unreached: Callable[[], list[tuple[str, str, str]]] | None = None,
+        not_serving: Callable[[], list[tuple[str, str, str]]] | None = None,
         **fields: Any,
     ) -> Plan:
         """Build a plan from trusted planner output without re-validating it.
 
-        *unreached* lazily gives the rejections of candidates the planner never had to look at.
+        *not_serving* (the routes that serve nothing of the need, listed first) and
+        *unreached* (candidates the planner never had to look at) are computed lazily, when
+        ``rejected`` is first read.
         """
         plan = cls.model_construct(**fields)
         plan._rejections = rejections
         plan._unreached = unreached
+        plan._not_serving = not_serving
         return plan
 
     @computed_field  # type: ignore[prop-decorator]
@@ -208,7 +213,8 @@ class Plan(BaseModel):
     def rejected(self) -> list[Rejection]:
         """One entry per candidate left out: ``tool``, ``endpoint``, ``reason``."""
         build: Callable[..., Rejection] = Rejection.model_construct
-        raw = list(self._rejections)
+        raw = list(self._not_serving()) if self._not_serving is not None else []
+        raw.extend(self._rejections)
         if self._unreached is not None:
             raw.extend(self._unreached())
         return [build(tool=t, endpoint=e, reason=r) for t, e, r in raw]

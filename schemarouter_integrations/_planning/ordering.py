@@ -15,7 +15,7 @@ these lists only as far as it needs to.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .._registry import FieldMatch, Registry, Route
@@ -53,7 +53,22 @@ class Ordering:
     ranked: list[Candidate] = field(default_factory=list)
     by_tool: dict[str, list[Candidate]] = field(default_factory=dict)
     by_provider: dict[str | None, list[Candidate]] = field(default_factory=dict)
-    not_serving: list[tuple[str, str, str]] = field(default_factory=list)
+    refused: list[tuple[str, str, str]] = field(default_factory=list)
+    """Routes looked at that serve nothing of the reading, with the reason."""
+    unseen: Callable[[], list[tuple[str, str, str]]] | None = None
+    """The reasons of the routes the candidate index ruled out unseen (computed when asked)."""
+    _not_serving: list[tuple[str, str, str]] | None = None
+
+    @property
+    def not_serving(self) -> list[tuple[str, str, str]]:
+        """Every route that does not serve the reading, with its reason, sorted (built on
+        first use: a plan reads it only when its rejections are read)."""
+        if self._not_serving is None:
+            rows = list(self.refused)
+            if self.unseen is not None:
+                rows.extend(self.unseen())
+            self._not_serving = sorted(rows)
+        return self._not_serving
 
     def in_order(self, preferred: Sequence[str]) -> Iterator[Candidate]:
         """Every candidate: *preferred* tools first (in their order), then by rank."""
@@ -101,25 +116,26 @@ def build_ordering(
     ordering = Ordering()
     scored: list[tuple[tuple[int, float, float, str, str], Candidate]] = []
     last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
-    for route in registry.routes():
+    possible = _possible(registry, terms, lexical, restrict)
+    if possible is None:
+        routes: Iterable[Route] = registry.routes()
+    else:
+        routes = [route for path in sorted(possible) if (route := registry.route(path)) is not None]
+        ordering.unseen = lambda: [
+            _refusal(route, terms, restrict) for route in registry.routes() if route.path not in possible
+        ]
+    for route in routes:
         words_score = lexical.get(route.path, 0.0)
         if restrict and not terms and words_score <= 0.0:
-            ordering.not_serving.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            ordering.refused.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         explained = explain(route, terms)
         if isinstance(explained, list):
-            names = ", ".join(map(repr, explained))
-            ordering.not_serving.append(
-                (
-                    route.tool.name,
-                    route.endpoint.name,
-                    f"exposes no field for {names} (no matching semantic id, name or alias)",
-                )
-            )
+            ordering.refused.append(_no_field(route, explained))
             continue
         pairs, evidence, points = explained
         if restrict and not pairs and words_score <= 0.0:
-            ordering.not_serving.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            ordering.refused.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if pairs != last[0]:  # neighbouring routes mostly read the query alike
             last = (pairs, Need.of(pairs))
@@ -133,9 +149,57 @@ def build_ordering(
         )
         scored.append((rank, Candidate(route, evidence, need)))
     scored.sort(key=lambda item: item[0])
-    ordering.not_serving.sort()
     for _, candidate in scored:
         ordering.ranked.append(candidate)
         ordering.by_tool.setdefault(candidate.tool, []).append(candidate)
         ordering.by_provider.setdefault(candidate.provider, []).append(candidate)
     return ordering
+
+
+def _possible(
+    registry: Registry, terms: Sequence[Term], lexical: dict[str, float], restrict: bool
+) -> set[str] | None:
+    """The paths that can serve the reading at all (None: every route may).
+
+    A route explains a term by its fields (it holds the term's match keys: the field index
+    knows which routes do) or as its resource (then a word of the term is one of its words:
+    the lexical postings know which routes hold it). Routes outside this set are ruled out
+    without being looked at, so a cold plan costs the routes that could answer, not the
+    registry's size.
+    """
+    index = registry.index
+    if not terms:
+        return set(lexical) if restrict else None
+    possible: set[str] | None = None
+    for term in terms:
+        by_fields: set[str] | None = None
+        for _, key in term.sid_keys:
+            paths = index.routes_by_key.get(key, set())
+            by_fields = set(paths) if by_fields is None else by_fields & paths
+        serving = by_fields or set()
+        for part in term.parts:
+            for form in part.forms:
+                serving.update(registry.lexicon.paths_with(form))
+        possible = serving if possible is None else possible & serving
+        if not possible:
+            break
+    return possible
+
+
+def _no_field(route: Route, missing: list[str]) -> tuple[str, str, str]:
+    names = ", ".join(map(repr, missing))
+    return (
+        route.tool.name,
+        route.endpoint.name,
+        f"exposes no field for {names} (no matching semantic id, name or alias)",
+    )
+
+
+def _refusal(route: Route, terms: Sequence[Term], restrict: bool) -> tuple[str, str, str]:
+    """Why a route ruled out unseen serves nothing of the reading."""
+    if not terms:
+        return (route.tool.name, route.endpoint.name, NO_WORD_MATCHES)
+    explained = explain(route, terms)
+    if isinstance(explained, list):
+        return _no_field(route, explained)
+    return (route.tool.name, route.endpoint.name, NO_WORD_MATCHES)  # pragma: no cover - not possible

@@ -143,7 +143,6 @@ def compile_plan(
     walk = _Walk(request, registry, cooldown_left, executable_only)
     reading = _reading(request, walk)
     ordering = reading.ordering or _ordering(reading, walk)
-    walk.rejected.extend(ordering.not_serving)
     preferred = request.preferred_tools
 
     primary = walk.first_passing(ordering.in_order(preferred), heads_chain=True)
@@ -155,6 +154,7 @@ def compile_plan(
     calls = [_cached_call(c, walk, scope) for c, scope in chain]
     need = primary.need if primary is not None else reading.need
     return Plan.compiled(
+        not_serving=lambda: ordering.not_serving,
         rejections=walk.rejected,
         unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
         request=request,

@@ -149,6 +149,10 @@ class LexicalIndex:
                 if not posting:
                     del self._postings[term]
 
+    def paths_with(self, term: str) -> Iterable[str]:
+        """The routes whose texts hold *term* (any part)."""
+        return self._postings.get(term, {}).keys()
+
     def scores(self, words: Sequence[Sequence[str]]) -> dict[str, float]:
         """BM25F score per route path (only paths scoring above zero) for the query *words*,
         each given as its forms (the word first, then its singular candidates)."""

@@ -40,6 +40,8 @@ class SurfaceIndex:
         self.spaced: dict[str, set[str]] = {}
         self.unspaced: dict[str, set[str]] = {}
         self.inflected: dict[str, set[str]] = {}
+        self.routes_by_key: dict[str, set[str]] = {}
+        """Match key (a normalised surface) -> paths of the routes whose fields it names."""
         self._counts: Counter[tuple[int, str, str]] = Counter()  # (table, key, sid) -> routes
         self._words: Counter[int] = Counter()  # words in a key -> keys
         for route in routes:
@@ -53,10 +55,16 @@ class SurfaceIndex:
     def add(self, route: Route) -> None:
         for key, sid in self._entries(route):
             self._change(key, sid, +1)
+            self.routes_by_key.setdefault(key, set()).add(route.path)
 
     def remove(self, route: Route) -> None:
         for key, sid in self._entries(route):
             self._change(key, sid, -1)
+            paths = self.routes_by_key.get(key)
+            if paths is not None:
+                paths.discard(route.path)
+                if not paths:
+                    del self.routes_by_key[key]
 
     @staticmethod
     def _entries(route: Route) -> Iterator[tuple[str, str]]:
