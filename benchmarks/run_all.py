@@ -35,6 +35,9 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(results, indent=2, sort_keys=True))
     print(f"\nresults written to {out / 'latest.json'}")
+    from benchmarks.report import write_report
+
+    print(f"report written to {write_report(results)}")
 
 
 if __name__ == "__main__":
