@@ -16,6 +16,7 @@ BENCHMARKS = [
     "benchmarks.fleet_bench",
     "benchmarks.registration_bench",
     "benchmarks.registry_bench",
+    "benchmarks.tool_overhead_bench",
 ]
 
 

@@ -21,6 +21,10 @@ face only translates to its framework's types:
 * ``run`` - :func:`run_for_model`, one model call: validate the arguments, stream the run
   through the face's event hook, map the end to a :class:`ModelOutcome` (records text, or a
   message for the model, or the propagated error).
+* ``invocation`` - :class:`ToolInvocation` / :func:`invoking` / :func:`current_invocation`:
+  the face's tool name and tool-call id, current while a run streams (for tracing).
+* ``summary`` - :func:`route_summary` / :func:`failure_summary`: JSON-able accounts of how a
+  call ended, for traces and tool artifacts.
 * ``events`` - :func:`trace_payload`, an event's JSON payload for traces without the bulky
   result; :func:`event_from_json`, the typed event back from its JSON payload.
 """
@@ -37,6 +41,7 @@ from .arguments import (
     python_type,
 )
 from .events import event_from_json, trace_payload
+from .invocation import ToolInvocation, current_invocation, invoking
 from .messages import (
     MODEL_ERRORS,
     MODEL_FIXABLE_STATUSES,
@@ -46,6 +51,7 @@ from .messages import (
 )
 from .options import HasRegistry, RegistrySource, ToolOptions, model_routes
 from .run import EventHook, ModelOutcome, StreamsRuns, run_for_model
+from .summary import failure_summary, route_summary
 from .surface import ToolSurface, describe_tool
 
 __all__ = [
@@ -60,16 +66,21 @@ __all__ = [
     "ModelOutcome",
     "RegistrySource",
     "StreamsRuns",
+    "ToolInvocation",
     "ToolOptions",
     "ToolSurface",
     "arguments_model",
     "canonical_arguments",
+    "current_invocation",
     "describe_tool",
     "event_from_json",
+    "failure_summary",
+    "invoking",
     "model_error_message",
     "model_routes",
     "python_type",
     "result_content",
+    "route_summary",
     "run_for_model",
     "trace_payload",
     "validation_message",

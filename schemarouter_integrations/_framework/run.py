@@ -23,6 +23,7 @@ from .._planning import PlanRequest
 from ..errors import SchemaRouterError
 from ..events import RouterEvent, RunEndEvent, RunErrorEvent, ToolResult
 from .arguments import ModelArguments
+from .invocation import ToolInvocation, invoking
 from .messages import model_error_message, result_content, validation_message
 from .options import ToolOptions
 
@@ -75,6 +76,7 @@ async def run_for_model(
     on_event: EventHook | None = None,
     max_records: int = 20,
     validated: bool = False,
+    invocation: ToolInvocation | None = None,
 ) -> ModelOutcome:
     """Answer the model's *values* (``query`` plus canonical arguments) through *router*.
 
@@ -82,6 +84,7 @@ async def run_for_model(
     it already). The run follows *options* (the application's settings); *on_event* sees
     every event before the next one is produced. Raises the run's error when the model
     cannot act on it, and :class:`SchemaRouterError` when the run ended without either.
+    *invocation* (the face's tool name and call id) is current while the run streams.
     """
     try:
         checked = values if validated else arguments.model.model_validate(values).model_dump()
@@ -89,9 +92,30 @@ async def run_for_model(
     except ValidationError as exc:
         return ModelOutcome(content=validation_message(exc), exception=exc)
     events: list[RouterEvent] = []
+    with invoking(invocation):
+        ended = await _stream(router, request, options.budget, on_event, events)
+    if isinstance(ended, ToolResult):
+        content = result_content(ended, max_records=max_records)
+        return ModelOutcome(content=content, result=ended, events=tuple(events))
+    if ended is None:
+        raise SchemaRouterError("the router run ended without a result or an error")
+    message = model_error_message(ended)
+    if message is None or not isinstance(ended, Exception):
+        raise ended
+    return ModelOutcome(content=message, exception=ended, events=tuple(events))
+
+
+async def _stream(
+    router: StreamsRuns,
+    request: PlanRequest,
+    budget: RunBudget | None,
+    on_event: EventHook | None,
+    events: list[RouterEvent],
+) -> ToolResult | BaseException | None:
+    """Stream one run into *events* through *on_event*; the result or the error it ended with."""
     ended: ToolResult | BaseException | None = None
     # closed here even when cancelled while a hook handles an event, not later by the GC
-    async with aclosing(router.stream(request, budget=options.budget)) as stream:
+    async with aclosing(router.stream(request, budget=budget)) as stream:
         async for event in stream:
             events.append(event)
             if on_event is not None:
@@ -102,12 +126,4 @@ async def run_for_model(
                 ended = event.result
             elif isinstance(event, RunErrorEvent):
                 ended = event.exception
-    if isinstance(ended, ToolResult):
-        content = result_content(ended, max_records=max_records)
-        return ModelOutcome(content=content, result=ended, events=tuple(events))
-    if ended is None:
-        raise SchemaRouterError("the router run ended without a result or an error")
-    message = model_error_message(ended)
-    if message is None or not isinstance(ended, Exception):
-        raise ended
-    return ModelOutcome(content=message, exception=ended, events=tuple(events))
+    return ended

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any, Literal
 
 import anyio
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
+from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field, PrivateAttr
 
@@ -14,8 +16,10 @@ from .._execution import RunBudget
 from .._framework import (
     EventHook,
     ModelArguments,
+    ToolInvocation,
     ToolOptions,
     ToolSurface,
+    failure_summary,
     run_for_model,
     validation_message,
 )
@@ -24,6 +28,34 @@ from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import ToolResult
 from ._tracing import RunTracing
+
+_tool_call_id: ContextVar[str | None] = ContextVar("schemarouter_langchain_tool_call_id", default=None)
+"""The model's tool-call id of the tool run in progress (LangChain hands it to ``run`` only)."""
+
+
+class RouterToolException(ToolException):
+    """A routing failure the model can act on; ``artifact`` is the failure summary (JSON-able)."""
+
+    def __init__(self, message: str, *, artifact: dict[str, Any], tool_name: str) -> None:
+        super().__init__(message)
+        self.artifact = artifact
+        self.tool_name = tool_name
+        self.tool_call_id = _tool_call_id.get()
+
+
+def tool_error_output(exc: ToolException) -> Any:
+    """The default ``handle_tool_error``: for a tool call, an error ``ToolMessage`` whose
+    artifact is the failure summary; otherwise the message text."""
+    content = str(exc.args[0]) if exc.args else "Tool execution error"
+    if isinstance(exc, RouterToolException) and exc.tool_call_id is not None:
+        return ToolMessage(
+            content,
+            artifact=exc.artifact,
+            tool_call_id=exc.tool_call_id,
+            name=exc.tool_name,
+            status="error",
+        )
+    return content
 
 
 class SchemaRouterTool(BaseTool):
@@ -37,6 +69,8 @@ class SchemaRouterTool(BaseTool):
     ``(content, artifact)``: compact text for the model and the :class:`ToolResult`.
     Routing errors the model can act on come back as tool error messages; programming
     errors propagate. Router events are dispatched as custom events named by their type.
+    A failed tool call's ``ToolMessage`` (``status="error"``) carries the failure summary
+    (error, routes tried, each attempt's reason) as its artifact.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -77,7 +111,7 @@ class SchemaRouterTool(BaseTool):
             fields=fields,
         )
         surface = ToolSurface(router, options=options, description=description)
-        kwargs.setdefault("handle_tool_error", True)
+        kwargs.setdefault("handle_tool_error", tool_error_output)
         kwargs.setdefault("handle_validation_error", validation_message)
         super().__init__(
             router=router,
@@ -137,6 +171,20 @@ class SchemaRouterTool(BaseTool):
         return super()._parse_input(tool_input, tool_call_id)
 
     # -- running ---------------------------------------------------------------------
+    def run(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        token = _tool_call_id.set(kwargs.get("tool_call_id"))
+        try:
+            return super().run(tool_input, *args, **kwargs)
+        finally:
+            _tool_call_id.reset(token)
+
+    async def arun(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        token = _tool_call_id.set(kwargs.get("tool_call_id"))
+        try:
+            return await super().arun(tool_input, *args, **kwargs)
+        finally:
+            _tool_call_id.reset(token)
+
     def _run(
         self,
         query: str,
@@ -145,11 +193,9 @@ class SchemaRouterTool(BaseTool):
     ) -> tuple[str, ToolResult]:
         tracing = RunTracing(run_manager)
         try:
-            content, result = run_sync(lambda: self._execute(query, arguments, tracing.emit))
+            return run_sync(lambda: self._execute(query, arguments, tracing, tracing.emit))
         finally:
             tracing.close()
-        tracing.finish(result)
-        return content, result
 
     async def _arun(
         self,
@@ -159,15 +205,13 @@ class SchemaRouterTool(BaseTool):
     ) -> tuple[str, ToolResult]:
         tracing = RunTracing(run_manager)
         try:
-            content, result = await self._execute(query, arguments, tracing.aemit)
+            return await self._execute(query, arguments, tracing, tracing.aemit)
         finally:
             with anyio.CancelScope(shield=True):
                 await tracing.aclose()
-        tracing.finish(result)
-        return content, result
 
     async def _execute(
-        self, query: str, arguments: dict[str, Any], emit: EventHook
+        self, query: str, arguments: dict[str, Any], tracing: RunTracing, emit: EventHook
     ) -> tuple[str, ToolResult]:
         """One routed run, each event mirrored by *emit*; a ``ToolException`` for the model."""
         outcome = await run_for_model(
@@ -178,7 +222,13 @@ class SchemaRouterTool(BaseTool):
             on_event=emit,
             max_records=self.max_records,
             validated=True,  # LangChain checked them against ``args_schema``
+            invocation=ToolInvocation(self.name, _tool_call_id.get(), "langchain"),
         )
         if outcome.result is None:
-            raise ToolException(outcome.content) from outcome.exception
+            summary = failure_summary(outcome.exception or ToolException(outcome.content), outcome.events)
+            tracing.fail(summary)
+            raise RouterToolException(outcome.content, artifact=summary, tool_name=self.name) from (
+                outcome.exception
+            )
+        tracing.finish(outcome.result, max_records=self.max_records)
         return outcome.content, outcome.result

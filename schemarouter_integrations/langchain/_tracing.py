@@ -12,7 +12,13 @@ For every router event of a tool run :class:`RunTracing`
    the tool's callback manager so every tracer records the route tree.
 
 At the end it writes the answering route, provider, access mode and fallback count into the
-tool run's metadata. Nothing is dispatched without a run manager (no parent run exists).
+tool run's metadata and replaces the tool run's outputs by a compact summary (the records
+and the route, not the whole ``ToolResult`` with its plan and events); a failed run gets an
+error and the routes tried with their reasons (:meth:`RunTracing.fail`).
+
+It costs nothing nobody asked for: no custom event is dispatched unless a handler takes
+custom events, no child run is started without a handler, and the LangGraph custom stream
+(``stream_mode="custom"``) gets the events only inside a graph.
 """
 
 from __future__ import annotations
@@ -24,8 +30,10 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from langchain_core.callbacks import (
+    AsyncCallbackHandler,
     AsyncCallbackManager,
     AsyncCallbackManagerForToolRun,
+    BaseCallbackHandler,
     CallbackManager,
     CallbackManagerForToolRun,
     adispatch_custom_event,
@@ -33,7 +41,7 @@ from langchain_core.callbacks import (
 )
 from langchain_core.tracers.langchain import LangChainTracer
 
-from .._framework import trace_payload
+from .._framework import route_summary, trace_payload
 from ..events import (
     RouterEvent,
     RunEndEvent,
@@ -43,6 +51,7 @@ from ..events import (
     ToolResult,
     ToolStartEvent,
 )
+from ._graph import graph_writer
 
 AnyToolRunManager = CallbackManagerForToolRun | AsyncCallbackManagerForToolRun
 METADATA_PREFIX = "schemarouter_"
@@ -76,9 +85,15 @@ class RunTracing:
     def __init__(self, run_manager: AnyToolRunManager | None) -> None:
         self.run_manager = run_manager
         self.tool_runs = _tracer_runs(run_manager)
+        children = run_manager.get_child() if run_manager is not None else None
+        # without a handler there is nobody to tell: no custom events, no child runs
         self._children: CallbackManager | AsyncCallbackManager | None = (
-            run_manager.get_child() if run_manager is not None else None
+            children if children is not None and children.handlers else None
         )
+        self._custom = self._children is not None and any(
+            _wants_custom_events(handler) for handler in self._children.handlers
+        )
+        self._graph = graph_writer()
         self._open: dict[str, Any] = {}
 
     # -- sync ------------------------------------------------------------------------
@@ -87,7 +102,10 @@ class RunTracing:
         self._record(event)
         if not isinstance(self._children, CallbackManager):
             return
-        dispatch_custom_event(event.type, event.model_dump(mode="json"), config={"callbacks": self._children})
+        if self._custom:
+            dispatch_custom_event(
+                event.type, event.model_dump(mode="json"), config={"callbacks": self._children}
+            )
         for action in self._actions(event):
             if isinstance(action, _Start):
                 self._open[action.path] = _with_metadata(self._children, action).on_tool_start(
@@ -113,9 +131,10 @@ class RunTracing:
         self._record(event)
         if not isinstance(self._children, AsyncCallbackManager):
             return
-        await adispatch_custom_event(
-            event.type, event.model_dump(mode="json"), config={"callbacks": self._children}
-        )
+        if self._custom:
+            await adispatch_custom_event(
+                event.type, event.model_dump(mode="json"), config={"callbacks": self._children}
+            )
         for action in self._actions(event):
             if isinstance(action, _Start):
                 self._open[action.path] = await _with_metadata(self._children, action).on_tool_start(
@@ -136,8 +155,10 @@ class RunTracing:
             await self._open.pop(path).on_tool_error(RouteAttemptError(reason))
 
     # -- shared ----------------------------------------------------------------------
-    def finish(self, result: ToolResult) -> None:
-        """Write the answering route, provider and fallback count into the run metadata."""
+    def finish(self, result: ToolResult, *, max_records: int = 20) -> None:
+        """Write the answering route, provider and fallback count into the run metadata, and
+        the records (at most *max_records*) with a route summary as the run's outputs."""
+        outputs = {"records": result.records[:max_records], "route": route_summary(result)}
         metadata = {
             f"{METADATA_PREFIX}route": result.access_path,
             f"{METADATA_PREFIX}provider": result.provider,
@@ -146,11 +167,36 @@ class RunTracing:
             f"{METADATA_PREFIX}routes_tried": list(result.route),
             f"{METADATA_PREFIX}records": len(result.records),
         }
+        self._annotate(metadata, outputs)
+
+    def fail(self, summary: dict[str, Any]) -> None:
+        """Mark the tool run failed: the error, the routes tried and each attempt's reason.
+
+        *summary* is the failure summary of the run (``failure_summary``); it is also the
+        run's outputs.
+        """
+        metadata = {
+            f"{METADATA_PREFIX}error_type": summary.get("error_type"),
+            f"{METADATA_PREFIX}routes_tried": list(summary.get("routes_tried") or []),
+            f"{METADATA_PREFIX}attempts": list(summary.get("attempts") or []),
+            f"{METADATA_PREFIX}fallbacks": summary.get("fallbacks", 0),
+        }
+        self._annotate(
+            metadata, {"error": summary}, error=f"{summary.get('error_type')}: {summary.get('error')}"
+        )
+
+    def _annotate(self, metadata: dict[str, Any], outputs: dict[str, Any], error: str | None = None) -> None:
         for run in self.tool_runs:
             # a fresh dict: the metadata dict may be shared with the callback manager
             run.extra["metadata"] = {**(run.extra.get("metadata") or {}), **metadata}
+            run.extra["__omit_auto_outputs"] = True  # the tracer keeps these outputs at the end
+            run.outputs = outputs
+            if error is not None:
+                run.error = error
 
     def _record(self, event: RouterEvent) -> None:
+        if self._graph is not None:
+            self._graph(trace_payload(event))
         if not self.tool_runs:
             return
         entry = {
@@ -186,6 +232,14 @@ class RunTracing:
         if isinstance(event, RunEndEvent | RunErrorEvent):
             return [_End(path, error="the run ended before the route finished") for path in self._open]
         return []
+
+
+def _wants_custom_events(handler: BaseCallbackHandler) -> bool:
+    """True when *handler* does something with custom events (it overrides ``on_custom_event``)."""
+    if getattr(handler, "ignore_custom_event", False):
+        return False
+    method = getattr(type(handler), "on_custom_event", None)
+    return method not in (None, BaseCallbackHandler.on_custom_event, AsyncCallbackHandler.on_custom_event)
 
 
 def _with_metadata(manager: _M, action: _Start) -> _M:

@@ -3,7 +3,8 @@
 ``SchemaRouterToolSpec(router, ...).to_tool_list()`` gives agents one ``FunctionTool`` whose
 arguments are ``query`` plus the canonical arguments of the registered endpoints. Every
 router event of a call is dispatched through LlamaIndex's instrumentation dispatcher, inside
-a span around the routed call, as a ``BaseEvent`` subclass (``ToolFallbackEvent``, ...).
+a span around the routed call, as a ``BaseEvent`` subclass (``ToolFallbackEvent``, ...),
+and, inside an agent workflow, to ``handler.stream_events()`` as ``RouterStreamEvent``.
 
 Needs the extra: ``pip install "schemarouter-integrations[llamaindex]"``.
 """
@@ -39,6 +40,7 @@ from ._events import (
     instrumentation_event,
 )
 from ._tool_spec import SchemaRouterToolSpec, instrument_router
+from ._workflow import RouterStreamEvent
 
 __all__ = [
     "HealthProbeEvent",
@@ -47,6 +49,7 @@ __all__ = [
     "RouteAvailableEvent",
     "RoutePrunedEvent",
     "RouteUnavailableEvent",
+    "RouterStreamEvent",
     "RunEndEvent",
     "RunErrorEvent",
     "RunStartEvent",

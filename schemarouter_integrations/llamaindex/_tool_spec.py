@@ -15,12 +15,20 @@ from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 
 from .._execution import RunBudget
-from .._framework import ModelArguments, ModelOutcome, ToolOptions, ToolSurface, run_for_model
+from .._framework import (
+    ModelArguments,
+    ModelOutcome,
+    ToolInvocation,
+    ToolOptions,
+    ToolSurface,
+    run_for_model,
+)
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import RouterEvent
 from ._events import dispatch_router_event, package_dispatcher
+from ._workflow import CONTEXT_PARAMETER, with_context_parameter, write_to_stream
 
 __all__ = ["SchemaRouterToolSpec", "instrument_router"]
 
@@ -53,7 +61,9 @@ class SchemaRouterToolSpec(BaseToolSpec):
     Routing failures the model can act on (no route, every route unavailable, budget,
     invalid arguments) come back as ``is_error=True`` outputs with a readable message;
     programming and configuration errors propagate. Every router event of the call is
-    dispatched as an instrumentation event inside a span around the call.
+    dispatched as an instrumentation event inside a span around the call and, inside an
+    agent workflow (which hands the tool its ``Context``), written to the workflow's event
+    stream as a ``RouterStreamEvent`` too.
     """
 
     def __init__(
@@ -121,16 +131,21 @@ class SchemaRouterToolSpec(BaseToolSpec):
         spec_functions: list[SPEC_FUNCTION_TYPE] | None = None,
         func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
     ) -> list[FunctionTool]:
-        """One ``FunctionTool`` over :meth:`call` / :meth:`acall`; the arguments are ignored."""
+        """One ``FunctionTool`` over :meth:`call` / :meth:`acall`; the arguments are ignored.
+
+        The functions ask an agent workflow for its ``Context`` (outside one it is ``None``).
+        """
         metadata = self.metadata
         self._issued.append(weakref.ref(metadata))
+        fn, async_fn = with_context_parameter(self.call, self.acall)
         return [
             FunctionTool(
-                fn=self.call,
-                async_fn=self.acall,
+                fn=fn,
+                async_fn=async_fn,
                 metadata=metadata,
                 callback=_as_output,
                 async_callback=_as_output_async,
+                partial_params={CONTEXT_PARAMETER: None},
             )
         ]
 
@@ -144,9 +159,14 @@ class SchemaRouterToolSpec(BaseToolSpec):
 
     @dispatcher.span
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
-        """Async :meth:`call`. Runs inside a span; every router event is dispatched in it."""
+        """Async :meth:`call`. Runs inside a span; every router event is dispatched in it
+        (and written to the workflow stream when a workflow ``Context`` is passed)."""
+        workflow = kwargs.pop(CONTEXT_PARAMETER, None)
         kwargs = _by_name(args, kwargs)
         self.refresh()
+        on_event: Callable[[RouterEvent], object] = partial(dispatch_router_event, dispatcher=dispatcher)
+        if workflow is not None:
+            on_event = partial(_both, on_event, workflow)
         token = _in_tool_call.set(True)
         try:
             outcome = await run_for_model(
@@ -154,8 +174,9 @@ class SchemaRouterToolSpec(BaseToolSpec):
                 kwargs,
                 arguments=self._surface.arguments,
                 options=self.options,
-                on_event=partial(dispatch_router_event, dispatcher=dispatcher),
+                on_event=on_event,
                 max_records=self.max_records,
+                invocation=ToolInvocation(self.name, None, "llamaindex"),
             )
         finally:
             _in_tool_call.reset(token)
@@ -187,6 +208,11 @@ def instrument_router(router: SchemaRouter, dispatcher: Dispatcher | None = None
             dispatch_router_event(event, target)
 
     return router.subscribe(sink)
+
+
+def _both(dispatch: Callable[[RouterEvent], object], workflow: Any, event: RouterEvent) -> None:
+    dispatch(event)
+    write_to_stream(workflow, event)
 
 
 def fit_description(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str:

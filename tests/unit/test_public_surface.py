@@ -17,6 +17,7 @@ PUBLIC_MODULES = [
     "schemarouter_integrations.events",
     "schemarouter_integrations.langchain",
     "schemarouter_integrations.llamaindex",
+    "schemarouter_integrations.otel",
     "schemarouter_integrations.stores",
 ]
 

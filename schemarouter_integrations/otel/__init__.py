@@ -1,0 +1,28 @@
+"""OpenTelemetry for router runs: a span per run, a child span per attempted route, metrics.
+
+``instrument(router)`` subscribes to the router's events and records, for every run, a span
+``execute_tool <tool name>`` (OpenTelemetry GenAI conventions, plus OpenInference attributes
+so Phoenix shows it as a tool) nested under the caller's current span, one child span per
+attempted route (``mp_api.search``) with ``error.type`` and ERROR status on the routes that
+failed, and span events named as the router events (``tool.retry``, ``tool.fallback``,
+``route.unavailable``). A run that fell back and answered has no error status; a failed run
+has. Counters of fallbacks and route failures, a gauge of active cooldowns and a histogram
+of run durations go to the meter provider.
+
+Needs the ``otel`` extra: ``pip install "schemarouter-integrations[otel]"``.
+"""
+
+from __future__ import annotations
+
+try:
+    import opentelemetry.trace  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a test with the module hidden
+    raise ImportError(
+        "schemarouter_integrations.otel needs opentelemetry-api; install the extra: "
+        'pip install "schemarouter-integrations[otel]"'
+    ) from exc
+
+from ._attributes import DEFAULT_TOOL_NAME, error_type
+from ._instrument import Instrumentation, instrument
+
+__all__ = ["DEFAULT_TOOL_NAME", "Instrumentation", "error_type", "instrument"]
