@@ -11,11 +11,13 @@ beside it as usual.
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.context import Context
+from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import CallToolResult, InputRequiredResult, LoggingLevel, TextContent, Tool, ToolAnnotations
 
 from .._execution import RunBudget
@@ -28,6 +30,12 @@ from ..events import RouterEvent, ToolFallbackEvent, ToolResult
 __all__ = ["OUTPUT_SCHEMA", "RouterMCPServer", "router_mcp_server"]
 
 logger = logging.getLogger(__name__)
+
+# Log messages are deprecated by the 2026-07-28 protocol yet still delivered to clients that
+# opt in (``log_level``); they are how router events reach the client, so say it once here.
+warnings.filterwarnings(
+    "ignore", message="The logging capability is deprecated", category=MCPDeprecationWarning
+)
 
 Mode = Literal["fallback", "gather"]
 LOGGER_NAME = "schemarouter"

@@ -67,7 +67,7 @@ def check_target(target: Any) -> McpTarget:
     if isinstance(target, str):
         if not target.startswith(("http://", "https://")):
             raise RegistrationError(
-                f"add_mcp() needs an http(s) URL, a command line or an MCPServer: {target!r}"
+                f"add_mcp() target must be an http(s) URL, a command line or an MCPServer: {target!r}"
             )
         return target
     if (
