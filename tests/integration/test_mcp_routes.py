@@ -188,7 +188,7 @@ async def test_a_killed_stdio_server_falls_back_cools_down_and_reconnects_when_i
         new_pid = int(pid_file.read_text())
         assert new_pid != pid and alive(new_pid)
     # the router closed its sessions: the subprocess is gone
-    for _ in range(100):  # noqa: ASYNC110 - polling another process, no event to wait on
+    for _ in range(100):
         if not alive(new_pid):
             break
         await anyio.sleep(0.05)
