@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
 from functools import partial
 from types import TracebackType
@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     import httpx
 
     from .adapters._clients import HttpClients
-    from .adapters._options import CallableOptions, UrlOptions
+    from .adapters._mcp.session import McpTarget
+    from .adapters._options import CallableOptions, McpOptions, UrlOptions
 
 Clock = Callable[[], float]
 SINK_GRACE_SECONDS = 5.0
@@ -80,6 +81,7 @@ class SchemaRouter:
         self._background = Background(self.availability_store, self._health, sleep=self._executor.sleep)
         self._given_http_client = http_client
         self._http_clients: HttpClients | None = None
+        self._closers: list[Callable[[], Awaitable[None]]] = []  # adapters' sessions, run by aclose()
 
     # -- registration and bindings ---------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -161,6 +163,19 @@ class SchemaRouter:
             fields=fields,
             **options,
         )
+        self.register(spec, invoker)
+        return spec
+
+    async def add_mcp(self, target: McpTarget, *, name: str, **options: Unpack[McpOptions]) -> ToolSpec:
+        """Register the tools of an MCP server (command line, URL or ``MCPServer``) as endpoints.
+
+        ``read_only`` is the application's word (``True`` or tool names); the session is
+        kept open between calls and closed by :meth:`aclose`. See ``adapters/_mcp``.
+        """
+        from .adapters._mcp.route import build_mcp_route
+
+        spec, invoker = await build_mcp_route(target, name=name, **options)
+        self._closers.append(invoker.aclose)
         self.register(spec, invoker)
         return spec
 
@@ -334,15 +349,17 @@ class SchemaRouter:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Stop the monitor and background services and close the HTTP client."""
+        """Stop the monitor and background services, close the HTTP client and MCP sessions."""
         # The background task group was entered in this task: it is exited here directly,
         # not inside a new cancel scope (anyio requires it to be the innermost scope).
         try:
             await self._background.close()
         finally:
-            if self._http_clients is not None:
-                with anyio.CancelScope(shield=True):
+            with anyio.CancelScope(shield=True):
+                if self._http_clients is not None:
                     await self._http_clients.aclose()
+                for close in self._closers:  # sessions reopen on use; each aclose() closes them
+                    await close()
 
     def _route(self, tool: str, endpoint: str) -> RouteRef:
         spec = self.registry.tool(tool)

@@ -97,6 +97,7 @@ class _Walk:
         chosen = heads_chain and route.tool.name in request.preferred_tools
         if read_only is not True and (automatic or not chosen):
             label = "mutating (read_only=False)" if read_only is False else "unclassified (read_only unset)"
+            label += _server_hints(route.endpoint.description)
             rule = (
                 "every call of an automatic fallback chain must be read_only=True"
                 if automatic
@@ -320,8 +321,17 @@ def _explain(
         why = f"cross-provider fallback ({candidate.provider})"
     origin = _ORIGINAL_NAME.match(route.endpoint.description)
     named = f"; operationId {origin.group(1)}" if origin else ""
-    return f"{why}; serves {served}; read_only={route.endpoint.read_only}{named}"
+    hints = _server_hints(route.endpoint.description)
+    return f"{why}; serves {served}; read_only={route.endpoint.read_only}{hints}{named}"
 
 
 _ORIGINAL_NAME = re.compile(r"^operationId (\S+):")
 """An adapter that renamed an operation starts its description with ``operationId <id>:``."""
+_SERVER_HINTS = re.compile(r"^MCP tool \S+ \(server hints, untrusted: ([^)]*)\)")
+"""The MCP adapter starts a description with the server's annotations, which decide nothing."""
+
+
+def _server_hints(description: str) -> str:
+    """`` (server hints, untrusted: readOnlyHint=true)`` when an adapter recorded them."""
+    found = _SERVER_HINTS.match(description)
+    return f" (server hints, untrusted: {found.group(1)})" if found else ""

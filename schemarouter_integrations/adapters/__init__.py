@@ -1,9 +1,10 @@
 """Adapters: OpenAPI, OPTIMADE and Python callables as access paths, with one HTTP error map.
 
-Public here are the helpers an application uses beside ``SchemaRouter.add_url``: trusted
-health probes for registered HTTP routes (:func:`openapi_operation_probe`,
-:func:`optimade_info_probe`) and the HTTP error map for invokers written by hand
-(:func:`http_failure`, :func:`parse_retry_after`). The adapters themselves are private
+Public here are the helpers an application uses beside ``SchemaRouter.add_url`` and
+``add_mcp``: trusted health probes for registered HTTP routes (:func:`openapi_operation_probe`,
+:func:`optimade_info_probe`) and MCP routes (:func:`mcp_ping_probe`, needs the ``mcp``
+extra), and the HTTP error map for invokers written by hand (:func:`http_failure`,
+:func:`parse_retry_after`). The adapters themselves are private
 modules, imported only when a route of their kind is added.
 """
 
@@ -13,15 +14,23 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._http_errors import http_failure, parse_retry_after
+    from ._mcp.probe import mcp_ping_probe
     from ._probes import openapi_operation_probe, optimade_info_probe
 
-__all__ = ["http_failure", "openapi_operation_probe", "optimade_info_probe", "parse_retry_after"]
+__all__ = [
+    "http_failure",
+    "mcp_ping_probe",
+    "openapi_operation_probe",
+    "optimade_info_probe",
+    "parse_retry_after",
+]
 
 _LAZY = {
     "http_failure": "._http_errors",
     "parse_retry_after": "._http_errors",
     "openapi_operation_probe": "._probes",
     "optimade_info_probe": "._probes",
+    "mcp_ping_probe": "._mcp.probe",
 }
 
 

@@ -19,7 +19,14 @@ from pydantic import TypeAdapter, ValidationError
 from .._contracts import FieldSpec, RetryPolicy, ServerProjectionSpec
 from ..errors import RegistrationError
 
-__all__ = ["CallableOptions", "OpenApiOptions", "OptimadeOptions", "UrlOptions", "check_options"]
+__all__ = [
+    "CallableOptions",
+    "McpOptions",
+    "OpenApiOptions",
+    "OptimadeOptions",
+    "UrlOptions",
+    "check_options",
+]
 
 FieldOverride = FieldSpec | str | Mapping[str, Any]
 """One ``fields=`` entry: a FieldSpec, a bare name, or a FieldSpec as a dict."""
@@ -74,6 +81,18 @@ class CallableOptions(TypedDict, total=False):
     records_path: Sequence[str] | None
     output_schema: Mapping[str, Any] | None
     timeout_seconds: float | None
+
+
+class McpOptions(TypedDict, total=False):
+    """``add_mcp(target, name=..., ...)`` options (see ``adapters/_mcp/route.py``)."""
+
+    provider: str | None
+    access_mode: str | None
+    tools: Sequence[str] | None
+    read_only: bool | Sequence[str] | None
+    fields: FieldsOption | None
+    headers: Mapping[str, str] | None
+    timeout_seconds: float
 
 
 Checked = TypeVar("Checked", bound=Mapping[str, Any])

@@ -17,6 +17,7 @@ PUBLIC_MODULES = [
     "schemarouter_integrations.events",
     "schemarouter_integrations.langchain",
     "schemarouter_integrations.llamaindex",
+    "schemarouter_integrations.mcp",
     "schemarouter_integrations.otel",
     "schemarouter_integrations.stores",
 ]
@@ -74,7 +75,7 @@ def test_importing_the_package_imports_no_adapter_yaml_http_or_framework_module(
     code = (
         "import sys, schemarouter_integrations\n"
         "heavy = ('schemarouter_integrations.adapters', 'yaml', 'httpx', 'langchain_core', 'llama_index', "
-        "'redis', 'optimade')\n"
+        "'redis', 'optimade', 'mcp')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,0 +1,54 @@
+"""``mcp_ping_probe``: a health probe that pings the session of a registered MCP route."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp_types import METHOD_NOT_FOUND
+
+from ...errors import InvocationError, RegistrationError, SchemaValidationError
+from .route import McpInvoker
+
+__all__ = ["mcp_ping_probe"]
+
+Probe = Callable[[], Awaitable[bool]]
+
+
+def mcp_ping_probe(router: Any, tool: str) -> Probe:
+    """``async () -> bool``: True when the MCP server behind *tool* answers a ``ping``.
+
+    The probe uses the route's own session and opens it again when it is gone, so a server
+    that came back is found by the probe (and its paths reopen). A server that speaks only
+    the 2026-07-28 protocol, where ``ping`` was removed, is asked for its tool listing
+    instead. Register it for each read-only endpoint:
+    ``router.register_health_probe(tool, endpoint, mcp_ping_probe(router, tool))``.
+    """
+    _invoker(router, tool)  # refuse a tool that is not an MCP route now, not on the first probe
+
+    async def ping(client: Client) -> None:
+        try:
+            await client.session.send_ping()
+        except MCPError as exc:
+            if exc.code != METHOD_NOT_FOUND:
+                raise
+            await client.list_tools(cache_mode="refresh")
+
+    async def probe() -> bool:
+        try:
+            await _invoker(router, tool).session.run(ping, doing="ping")
+        except (InvocationError, SchemaValidationError, RegistrationError):
+            return False
+        return True
+
+    return probe
+
+
+def _invoker(router: Any, tool: str) -> McpInvoker:
+    binding = router.registry.binding(tool)
+    invoker = binding.invoker if binding is not None else None
+    if not isinstance(invoker, McpInvoker):
+        raise RegistrationError(f"{tool!r} is not bound to an MCP invoker (register it with add_mcp)")
+    return invoker

@@ -1,0 +1,24 @@
+"""MCP: the router as an MCP server (:func:`router_mcp_server`, :func:`serve_mcp`).
+
+``router_mcp_server(router, ...)`` returns an ``mcp`` SDK ``MCPServer`` with one read-only
+tool over the router (the model-facing schema of the LangChain and LlamaIndex tools);
+``serve_mcp(router, transport="stdio" | "http")`` serves it until stopped. MCP servers as
+routes are added with ``await router.add_mcp(...)``.
+
+Needs the ``mcp`` extra: ``pip install "schemarouter-integrations[mcp]"``.
+"""
+
+from __future__ import annotations
+
+try:
+    import mcp.server  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised without the extra only
+    raise ImportError(
+        "schemarouter_integrations.mcp needs the mcp SDK; install the extra: "
+        'pip install "schemarouter-integrations[mcp]"'
+    ) from exc
+
+from ._serve import TRANSPORTS, serve_mcp
+from ._server import OUTPUT_SCHEMA, RouterMCPServer, router_mcp_server
+
+__all__ = ["OUTPUT_SCHEMA", "TRANSPORTS", "RouterMCPServer", "router_mcp_server", "serve_mcp"]

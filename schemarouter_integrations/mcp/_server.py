@@ -1,0 +1,278 @@
+"""``router_mcp_server``: the router as an MCP server with one read-only tool.
+
+The tool is not registered with the SDK's function-based ``ToolManager``: its input schema
+is the framework core's model-facing schema (``query`` plus canonical arguments, see
+``_framework/surface.py``), which follows the registry. :class:`RouterMCPServer` therefore
+answers ``tools/list`` and ``tools/call`` for it itself (by overriding ``MCPServer.list_tools``
+and ``MCPServer.call_tool``); tools the application adds with ``@server.tool()`` are served
+beside it as usual.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.context import Context
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types import CallToolResult, InputRequiredResult, LoggingLevel, TextContent, Tool, ToolAnnotations
+
+from .._execution import RunBudget
+from .._framework import ModelOutcome, ToolOptions, ToolSurface, run_for_model, trace_payload
+from .._planning.models import FallbackScope
+from .._router import SchemaRouter
+from ..errors import ConfigurationError
+from ..events import RouterEvent, ToolFallbackEvent, ToolResult
+
+__all__ = ["OUTPUT_SCHEMA", "RouterMCPServer", "router_mcp_server"]
+
+logger = logging.getLogger(__name__)
+
+# Log messages are deprecated by the 2026-07-28 protocol yet still delivered to clients that
+# opt in (``log_level``); they are how router events reach the client, so say it once here.
+warnings.filterwarnings(
+    "ignore", message="The logging capability is deprecated", category=MCPDeprecationWarning
+)
+
+Mode = Literal["fallback", "gather"]
+LOGGER_NAME = "schemarouter"
+_LEVELS: dict[str, LoggingLevel] = {
+    "tool.retry": "warning",
+    "tool.error": "warning",
+    "tool.fallback": "warning",
+    "route.unavailable": "warning",
+    "run.error": "error",
+}
+"""Log level of each router event type sent to the client (others: ``info``)."""
+
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "records": {
+            "type": "array",
+            "items": {"type": "object"},
+            "description": "The records, with canonical field names.",
+        },
+        "answered_by": {"type": "string", "description": "The access path (tool.endpoint) that answered."},
+        "provider": {"type": ["string", "null"]},
+        "access_mode": {"type": ["string", "null"]},
+        "route": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The access paths tried, in order.",
+        },
+        "fallbacks": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "from": {"type": "string"},
+                    "to": {"type": "string"},
+                    "reason": {"type": "string"},
+                    "scope": {"type": "string"},
+                },
+                "required": ["from", "to", "reason"],
+            },
+            "description": "The fallbacks taken, in order.",
+        },
+    },
+    "required": ["records", "route", "fallbacks"],
+}
+"""The ``outputSchema`` of the router's tool: what ``structuredContent`` holds."""
+
+
+class RouterMCPServer(MCPServer):
+    """An ``MCPServer`` whose tool *tool_name* answers through a :class:`SchemaRouter`."""
+
+    def __init__(
+        self,
+        router: SchemaRouter,
+        *,
+        name: str,
+        tool_name: str,
+        description: str | None,
+        options: ToolOptions,
+        mode: Mode,
+        max_records: int,
+    ) -> None:
+        self.router = router
+        self.tool_name = tool_name
+        self.options = options
+        self.mode: Mode = mode
+        self.max_records = max_records
+        self.surface = ToolSurface(router, options=options, description=description)
+        super().__init__(name, instructions=self.surface.description)
+
+    # -- what the client sees --------------------------------------------------------
+    def router_tool(self) -> Tool:
+        """The tool definition as of now (rebuilt when the registry changed)."""
+        self.surface.refresh()
+        return Tool(
+            name=self.tool_name,
+            title="Data lookup",
+            description=self.surface.description,
+            input_schema=self.surface.arguments.json_schema(),
+            output_schema=OUTPUT_SCHEMA,
+            annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=True),
+        )
+
+    async def list_tools(self) -> list[Tool]:
+        own = [tool for tool in await super().list_tools() if tool.name != self.tool_name]
+        return [self.router_tool(), *own]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        if name != self.tool_name:
+            return await super().call_tool(name, arguments, context)
+        self.surface.refresh()
+        notifier = _Notifier(context)
+        if self.mode == "gather":
+            return await self._gather(arguments, notifier)
+        outcome = await run_for_model(
+            self.router,
+            arguments,
+            arguments=self.surface.arguments,
+            options=self.options,
+            on_event=notifier,
+            max_records=self.max_records,
+        )
+        return outcome_result(outcome)
+
+    async def _gather(self, arguments: dict[str, Any], notifier: _Notifier) -> CallToolResult:
+        """``mode="gather"``: every eligible route answers (``router.gather``); records merged."""
+        from pydantic import ValidationError
+
+        from .._framework import model_error_message, validation_message
+
+        try:
+            checked = self.surface.arguments.model.model_validate(arguments).model_dump()
+        except ValidationError as exc:
+            return error_result(validation_message(exc))
+        request = self.options.request(checked["query"], self.surface.arguments.to_canonical(checked))
+        gather: Any = getattr(self.router, "gather", None)  # the federation feature's router.gather
+        try:
+            gathered = await gather(request, budget=self.options.budget)
+        except Exception as exc:
+            message = model_error_message(exc)
+            if message is None:
+                raise
+            return error_result(message)
+        results: list[ToolResult] = list(gathered.results)
+        for result in results:
+            for event in result.events:
+                await notifier(event)
+        structured = {
+            "records": list(gathered.records),
+            "route": [path for result in results for path in result.route],
+            "fallbacks": [],
+            "answered_by": ", ".join(result.access_path for result in results),
+        }
+        text = f"Answered by {structured['answered_by']}; {len(structured['records'])} record(s)."
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+
+
+def router_mcp_server(
+    router: SchemaRouter,
+    *,
+    name: str = "schemarouter",
+    tool_name: str = "data_lookup",
+    description: str | None = None,
+    fallback_scope: FallbackScope = "disabled",
+    max_fallbacks: int = 3,
+    preferred_tools: Sequence[str] = (),
+    budget: RunBudget | None = None,
+    fields: Sequence[str] | None = None,
+    mode: Mode = "fallback",
+    max_records: int = 20,
+) -> RouterMCPServer:
+    """The router as an ``MCPServer`` with one read-only tool named *tool_name*.
+
+    ``tools/list`` shows ``query`` plus the canonical arguments (the schema the LangChain and
+    LlamaIndex tools show, rebuilt when the registry changes), an ``outputSchema`` and the
+    annotations ``readOnlyHint``, ``idempotentHint`` and ``openWorldHint``. ``tools/call``
+    answers ``structuredContent`` (``records``, ``route``, ``fallbacks``, ``answered_by``)
+    with the records as compact text; no route, every route unavailable, the budget and bad
+    arguments are ``isError`` results with a model-readable message, and programming errors
+    stay on the server. Each router event of a call is sent to the client as a log message
+    (logger ``"schemarouter"``, data = the event's JSON) and, when the client sent a progress
+    token, as a progress notification. Scope, fallbacks, preferred tools, budget and fields
+    are the application's settings; the client can neither see nor change them.
+    """
+    if mode not in ("fallback", "gather"):
+        raise ConfigurationError(f"mode must be 'fallback' or 'gather', got {mode!r}")
+    if mode == "gather" and not callable(getattr(router, "gather", None)):
+        raise ConfigurationError("mode='gather' needs a router with gather() (the federation feature)")
+    if isinstance(max_records, bool) or not isinstance(max_records, int) or max_records < 1:
+        raise ConfigurationError(f"max_records must be a positive integer, got {max_records!r}")
+    options = ToolOptions.from_settings(
+        fallback_scope=fallback_scope,
+        max_fallbacks=max_fallbacks,
+        preferred_tools=preferred_tools,
+        budget=budget,
+        fields=fields,
+    )
+    options.request("")  # reject invalid settings now, not on the first call
+    return RouterMCPServer(
+        router,
+        name=name,
+        tool_name=tool_name,
+        description=description,
+        options=options,
+        mode=mode,
+        max_records=max_records,
+    )
+
+
+def outcome_result(outcome: ModelOutcome) -> CallToolResult:
+    """A model outcome as an MCP tool result: structured records, or an ``isError`` message."""
+    result = outcome.result
+    if result is None:
+        return error_result(outcome.content)
+    fallbacks = [
+        {
+            "from": f"{e.from_tool}.{e.from_endpoint}",
+            "to": f"{e.to_tool}.{e.to_endpoint}",
+            "reason": e.reason,
+            "scope": e.scope,
+        }
+        for e in result.events
+        if isinstance(e, ToolFallbackEvent)
+    ]
+    structured = {
+        "records": list(result.records),
+        "answered_by": result.access_path,
+        "provider": result.provider,
+        "access_mode": result.access_mode,
+        "route": list(result.route),
+        "fallbacks": fallbacks,
+    }
+    return CallToolResult(
+        content=[TextContent(type="text", text=outcome.content)], structured_content=structured
+    )
+
+
+def error_result(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+class _Notifier:
+    """Sends each router event of one call to the client: a log message and a progress step."""
+
+    def __init__(self, context: Context[Any, Any] | None) -> None:
+        self.context = context
+        self.steps = 0
+
+    async def __call__(self, event: RouterEvent) -> None:
+        context = self.context
+        if context is None:
+            return
+        self.steps += 1
+        try:
+            await context.log(_LEVELS.get(event.type, "info"), trace_payload(event), logger_name=LOGGER_NAME)
+            await context.report_progress(self.steps, None, event.type)
+        except Exception:  # a client that went away must not fail the run
+            logger.debug("could not notify the MCP client of %s", event.type, exc_info=True)
