@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from functools import partial
 from types import TracebackType
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from ._availability import Availability, CooldownTracker
+from ._availability.settings import check_settings
 from ._contracts import CooldownPolicy, ToolSpec
 from ._execution import Executor, PlanSource, RunBudget, RunContext, Sleep
 from ._execution.sinks import EventBus, EventSink
@@ -23,14 +24,8 @@ from ._inspection import RouterSnapshot, router_snapshot
 from ._planning import Plan, PlanRequest, compile_plan
 from ._registry import BindingState, Invoker, Registry, RouteRef
 from ._sync import run_sync
-from .errors import (
-    ConfigurationError,
-    InvalidCallbackError,
-    PlanningError,
-    RegistrationError,
-    SchemaRouterError,
-)
-from .events import RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
+from .errors import PlanningError, RegistrationError, SchemaRouterError
+from .events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
 from .stores import AvailabilityStore, MemoryAvailabilityStore
 
 if TYPE_CHECKING:
@@ -39,6 +34,7 @@ if TYPE_CHECKING:
     import httpx
 
     from .adapters._clients import HttpClients
+    from .adapters._optimade.federation import FederationReport
     from .adapters._options import CallableOptions, UrlOptions
 
 Clock = Callable[[], float]
@@ -66,7 +62,7 @@ class SchemaRouter:
         max_response_bytes: int = 10 * 1024 * 1024,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
-        _check_settings(cooldown, clock, availability_store, sleep, max_response_bytes)
+        check_settings(cooldown, clock, availability_store, sleep, max_response_bytes)
         self.clock: Clock = clock or time.monotonic
         self.availability_store = availability_store or MemoryAvailabilityStore()
         self.availability_store.attach(self.clock)
@@ -135,6 +131,28 @@ class SchemaRouter:
         )
         self.register(spec, invoker)
         return spec
+
+    async def add_optimade_federation(
+        self,
+        source: str | Sequence[str] | None = None,
+        *,
+        include: Sequence[str] | None = None,
+        exclude: Sequence[str] | None = None,
+        headers: Mapping[str, Mapping[str, str]] | None = None,
+        timeout_seconds: float = 10.0,
+        concurrency: int = 8,
+        probes: bool = True,
+        field_aliases: Mapping[str, str | Sequence[str]] | None = None,
+    ) -> FederationReport:
+        """Register every database of an OPTIMADE federation as a tool (again: refresh).
+
+        See :mod:`.adapters._optimade.federation`; *headers* maps provider id -> headers.
+        """
+        from .adapters._optimade.federation import add_federation
+
+        return await add_federation(
+            self, source, include, exclude, headers, timeout_seconds, concurrency, probes, field_aliases
+        )
 
     def add_callable(
         self,
@@ -262,6 +280,26 @@ class SchemaRouter:
                     )
             raise
 
+    async def gather(
+        self,
+        request: PlanRequest | Plan | str,
+        *,
+        budget: RunBudget | None = None,
+        max_routes: int | None = None,
+        on_event: EventSink | None = None,
+    ) -> GatherResult:
+        """Run every compatible read-only route of the plan at once and collect each answer.
+
+        Cross-provider unless the request says ``same_provider`` (:mod:`._execution.gather`);
+        *on_event* sees each event after the sinks. ``AllRoutesUnavailableError``: none answered.
+        """
+
+        asked = request if isinstance(request, Plan) else _request(request)
+        publish = self.events.publisher(on_event)
+        return await self._executor.gatherer.run(
+            asked, self.plan_executable, budget, publish, max_routes=max_routes
+        )
+
     def subscribe(self, handler: EventSink) -> Callable[[], None]:
         """Add an event sink (sync or async) for every run; returns an unsubscribe function."""
         return self.events.subscribe(handler)
@@ -349,26 +387,6 @@ class SchemaRouter:
         if spec is None or spec.endpoint(endpoint) is None:
             raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
         return self.registry.identity(tool, endpoint)
-
-
-def _check_settings(
-    cooldown: object, clock: object, store: object, sleep: object, max_response_bytes: object
-) -> None:
-    if cooldown is not None and not isinstance(cooldown, CooldownPolicy):
-        raise ConfigurationError(f"cooldown must be a CooldownPolicy, got {type(cooldown).__name__}")
-    if store is not None and not isinstance(store, AvailabilityStore):
-        raise ConfigurationError(
-            f"availability_store must be an AvailabilityStore, got {type(store).__name__}"
-        )
-    for name, fn in (("clock", clock), ("sleep", sleep)):
-        if fn is not None and not callable(fn):
-            raise InvalidCallbackError(f"{name} must be callable, got {type(fn).__name__}")
-    if (
-        isinstance(max_response_bytes, bool)
-        or not isinstance(max_response_bytes, int)
-        or max_response_bytes < 1
-    ):
-        raise ConfigurationError(f"max_response_bytes must be a positive integer, got {max_response_bytes!r}")
 
 
 def _request(request: PlanRequest | str) -> PlanRequest:

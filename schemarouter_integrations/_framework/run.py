@@ -20,9 +20,10 @@ from pydantic import ValidationError
 
 from .._execution import RunBudget
 from .._planning import PlanRequest
-from ..errors import SchemaRouterError
-from ..events import RouterEvent, RunEndEvent, RunErrorEvent, ToolResult
+from ..errors import ConfigurationError, SchemaRouterError
+from ..events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, ToolResult
 from .arguments import ModelArguments
+from .gathering import gather_content
 from .messages import model_error_message, result_content, validation_message
 from .options import ToolOptions
 
@@ -54,6 +55,8 @@ class ModelOutcome:
     result: ToolResult | None = None
     exception: Exception | None = None
     events: tuple[RouterEvent, ...] = ()
+    gathered: GatherResult | None = None
+    """``mode="gather"``: what the gather collected (``result`` is then its first answer)."""
 
     @property
     def is_error(self) -> bool:
@@ -62,8 +65,15 @@ class ModelOutcome:
 
     @property
     def records(self) -> list[dict[str, Any]]:
-        """The records of the answer (empty on error)."""
+        """The records of the answer (empty on error); a gather's records are tagged."""
+        if self.gathered is not None:
+            return self.gathered.records
         return list(self.result.records) if self.result is not None else []
+
+    @property
+    def artifact(self) -> ToolResult | GatherResult | None:
+        """What a face hands the application: the :class:`GatherResult`, else the result."""
+        return self.gathered if self.gathered is not None else self.result
 
 
 async def run_for_model(
@@ -88,6 +98,8 @@ async def run_for_model(
         request = options.request(checked["query"], arguments.to_canonical(checked))
     except ValidationError as exc:
         return ModelOutcome(content=validation_message(exc), exception=exc)
+    if options.mode == "gather":
+        return await _gather_for_model(router, request, options, on_event, max_records)
     events: list[RouterEvent] = []
     ended: ToolResult | BaseException | None = None
     # closed here even when cancelled while a hook handles an event, not later by the GC
@@ -111,3 +123,29 @@ async def run_for_model(
     if message is None or not isinstance(ended, Exception):
         raise ended
     return ModelOutcome(content=message, exception=ended, events=tuple(events))
+
+
+async def _gather_for_model(
+    router: object, request: PlanRequest, options: ToolOptions, on_event: EventHook | None, max_records: int
+) -> ModelOutcome:
+    """``mode="gather"``: every compatible route at once, answers side by side."""
+    gather = getattr(router, "gather", None)
+    if gather is None:
+        raise ConfigurationError("mode='gather' needs a router with gather() (a SchemaRouter)")
+    events: list[RouterEvent] = []
+
+    async def hook(event: RouterEvent) -> None:
+        events.append(event)
+        handled = on_event(event) if on_event is not None else None
+        if inspect.isawaitable(handled):
+            await handled
+
+    try:
+        gathered: GatherResult = await gather(request, budget=options.budget, on_event=hook)
+    except Exception as exc:
+        message = model_error_message(exc)
+        if message is None:
+            raise
+        return ModelOutcome(content=message, exception=exc, events=tuple(events))
+    content = gather_content(gathered, max_records=max_records)
+    return ModelOutcome(content=content, result=gathered.results[0], events=tuple(events), gathered=gathered)

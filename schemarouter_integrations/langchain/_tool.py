@@ -13,7 +13,9 @@ from pydantic import ConfigDict, Field, PrivateAttr
 from .._execution import RunBudget
 from .._framework import (
     EventHook,
+    Mode,
     ModelArguments,
+    ModelOutcome,
     ToolOptions,
     ToolSurface,
     run_for_model,
@@ -22,7 +24,7 @@ from .._framework import (
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
-from ..events import ToolResult
+from ..events import GatherResult, ToolResult
 from ._tracing import RunTracing
 
 
@@ -49,6 +51,8 @@ class SchemaRouterTool(BaseTool):
     preferred_tools: tuple[str, ...] = ()
     budget: RunBudget | None = None
     fields: tuple[str, ...] | None = None
+    mode: Mode = "fallback"
+    """``"gather"``: every compatible route at once, values side by side; artifact a ``GatherResult``."""
     max_records: int = Field(default=20, ge=1)
     """Records shown to the model in the content (all of them stay in the artifact)."""
 
@@ -67,6 +71,7 @@ class SchemaRouterTool(BaseTool):
         preferred_tools: Sequence[str] = (),
         budget: RunBudget | None = None,
         fields: Sequence[str] | None = None,
+        mode: Mode = "fallback",
         **kwargs: Any,
     ) -> None:
         options = ToolOptions.from_settings(
@@ -75,6 +80,7 @@ class SchemaRouterTool(BaseTool):
             preferred_tools=preferred_tools,
             budget=budget,
             fields=fields,
+            mode=mode,
         )
         surface = ToolSurface(router, options=options, description=description)
         kwargs.setdefault("handle_tool_error", True)
@@ -114,6 +120,7 @@ class SchemaRouterTool(BaseTool):
             preferred_tools=self.preferred_tools,
             budget=self.budget,
             fields=self.fields,
+            mode=self.mode,
         )
 
     @property
@@ -142,33 +149,35 @@ class SchemaRouterTool(BaseTool):
         query: str,
         run_manager: CallbackManagerForToolRun | None = None,
         **arguments: Any,
-    ) -> tuple[str, ToolResult]:
+    ) -> tuple[str, ToolResult | GatherResult]:
         tracing = RunTracing(run_manager)
         try:
-            content, result = run_sync(lambda: self._execute(query, arguments, tracing.emit))
+            outcome = run_sync(lambda: self._execute(query, arguments, tracing.emit))
         finally:
             tracing.close()
-        tracing.finish(result)
-        return content, result
+        return self._finish(tracing, outcome)
 
     async def _arun(
         self,
         query: str,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **arguments: Any,
-    ) -> tuple[str, ToolResult]:
+    ) -> tuple[str, ToolResult | GatherResult]:
         tracing = RunTracing(run_manager)
         try:
-            content, result = await self._execute(query, arguments, tracing.aemit)
+            outcome = await self._execute(query, arguments, tracing.aemit)
         finally:
             with anyio.CancelScope(shield=True):
                 await tracing.aclose()
-        tracing.finish(result)
-        return content, result
+        return self._finish(tracing, outcome)
 
-    async def _execute(
-        self, query: str, arguments: dict[str, Any], emit: EventHook
-    ) -> tuple[str, ToolResult]:
+    @staticmethod
+    def _finish(tracing: RunTracing, outcome: ModelOutcome) -> tuple[str, ToolResult | GatherResult]:
+        assert outcome.result is not None and outcome.artifact is not None  # errors raised already
+        tracing.finish(outcome.result)
+        return outcome.content, outcome.artifact
+
+    async def _execute(self, query: str, arguments: dict[str, Any], emit: EventHook) -> ModelOutcome:
         """One routed run, each event mirrored by *emit*; a ``ToolException`` for the model."""
         outcome = await run_for_model(
             self.router,
@@ -181,4 +190,4 @@ class SchemaRouterTool(BaseTool):
         )
         if outcome.result is None:
             raise ToolException(outcome.content) from outcome.exception
-        return outcome.content, outcome.result
+        return outcome
