@@ -53,7 +53,9 @@ class FederationReport:
     unchanged), sorted; ``skipped``: what was left out (a provider id, or the tool name of a
     database) -> why; ``unchanged``: the registered tools whose contract was already
     registered as is (not registered again, fingerprint kept); ``removed``: tools of an
-    earlier call on the same source that the federation no longer lists.
+    earlier call on the same source (the same URL; the bundled list; any list of database
+    URLs) that the federation no longer lists. A database still listed that fails this time
+    keeps its earlier contract (its health is the cooldowns' business).
     """
 
     registered: list[str]
@@ -390,4 +392,5 @@ def _database_id(url: str) -> str:
 
 
 def _source_key(source: Source) -> str:
-    return "bundled" if source is None else source if isinstance(source, str) else "\n".join(source)
+    """Which earlier walk a refresh replaces: the same URL, the bundled list, or any list of URLs."""
+    return "bundled" if source is None else source if isinstance(source, str) else "database URLs"
