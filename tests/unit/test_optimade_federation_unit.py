@@ -7,8 +7,8 @@ import pytest
 
 from schemarouter_integrations.adapters._optimade.canonical import CANONICAL_FIELDS, canonical_table
 from schemarouter_integrations.adapters._optimade.contract import entry_fields
-from schemarouter_integrations.adapters._optimade.federation import bundled_providers
 from schemarouter_integrations.adapters._optimade.invoker import MAX_REQUEST_DELAY_SECONDS, request_delay
+from schemarouter_integrations.adapters._optimade.links import bundled_providers
 from schemarouter_integrations.errors import RegistrationError
 
 PROPERTIES = {

@@ -11,20 +11,17 @@ reported in :attr:`FederationReport.skipped` and never holds up the others.
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import math
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urljoin
 
 import anyio
 import httpx
 
-from ..._contracts import ToolSpec
+from ..._contracts import RetryPolicy, ToolSpec
 from ...errors import RegistrationError, SchemaRouterError
 from .._documents import load_document
 from .._fields import as_dict, safe_name
@@ -34,11 +31,14 @@ from .._route import UrlRegistration
 from .._url import check_headers
 from . import build_optimade_route
 from .canonical import canonical_table
-from .discovery import VERSIONED, discover, entry_types
+from .discovery import VERSIONED, discover
 from .invoker import OptimadeInvoker, next_link
+from .links import attributes, bundled_providers, database_id, prefix, served
 
 __all__ = ["Database", "FederationReport", "FederationRoute", "Walk", "add_federation"]
 
+FEDERATION_RETRY = RetryPolicy(max_attempts=2, backoff_seconds=0.5, max_backoff_seconds=5.0)
+"""Each database's retry policy: one retry, after Retry-After when the database sends one."""
 MAX_LINK_PAGES = 10
 """Pages of a providers list or ``/links`` listing followed (``links.next``, same origin)."""
 ENDPOINT = "search_structures"
@@ -167,12 +167,12 @@ class Walk:
                 listed = await self.entries(source)
             except RegistrationError:
                 listed = []
-            if listed and not any(_attributes(e).get("link_type") == "child" for e in listed):
+            if listed and not any(attributes(e).get("link_type") == "child" for e in listed):
                 return await self.from_providers(listed)
             return await self.from_index(None, source.removesuffix("/links"))
         if not all(isinstance(url, str) for url in source):
             raise RegistrationError("source must be None, a URL, or a list of database base URLs")
-        return [Database(None, _database_id(url), url) for url in source]
+        return [Database(None, database_id(url), url) for url in source]
 
     async def from_providers(self, providers: list[dict[str, Any]]) -> list[Database]:
         found: dict[str, list[Database]] = {}
@@ -185,7 +185,7 @@ class Walk:
 
         async with anyio.create_task_group() as group:
             for entry in providers:
-                provider, base = entry.get("id"), _attributes(entry).get("base_url")
+                provider, base = entry.get("id"), attributes(entry).get("base_url")
                 if not isinstance(provider, str) or not self.wanted(provider):
                     continue
                 if not isinstance(base, str) or not base:
@@ -199,19 +199,19 @@ class Walk:
         root = base.rstrip("/")
         versioned = root if VERSIONED.search(httpx.URL(root).path) else f"{root}/v1"
         if provider is None:
-            provider = _prefix(await self.document(f"{versioned}/info"))
+            provider = prefix(await self.document(f"{versioned}/info"))
             if provider is None:
                 raise RegistrationError(f"{public_url(root)}: its /info names no provider prefix")
             if not self.wanted(provider):
                 return []
         out = []
         for entry in await self.entries(f"{versioned}/links"):
-            attributes, database = _attributes(entry), entry.get("id")
-            if attributes.get("link_type") != "child" or not isinstance(database, str):
+            link, database = attributes(entry), entry.get("id")
+            if link.get("link_type") != "child" or not isinstance(database, str):
                 continue
             name = safe_name(f"{provider}_{database}")
-            aggregate = attributes.get("aggregate", "ok")
-            url = attributes.get("base_url")
+            aggregate = link.get("aggregate", "ok")
+            url = link.get("base_url")
             url = url.get("href") if isinstance(url, dict) else url
             if aggregate not in ("ok", None):
                 self.skipped[name] = f"its index says aggregate={aggregate!r}"
@@ -230,14 +230,14 @@ async def build_database(walk: Walk, db: Database, options: FederationOptions) -
             headers = options.headers.get(db.provider or "", {})
             target = walk.target(db.url, headers)
             base, info = await discover(target, db.url)
-            provider = db.provider or _prefix(info)
+            provider = db.provider or prefix(info)
             if provider is None:
                 raise RegistrationError("its /info names no provider prefix")
             if db.provider is None and not walk.wanted(provider):
                 return None
             name = safe_name(f"{provider}_{db.database}")
             what = name
-            if "structures" not in _served(info):
+            if "structures" not in served(info):
                 raise RegistrationError("serves no structures")
             if db.provider is None and provider in options.headers:
                 target = walk.target(db.url, options.headers[provider])
@@ -246,7 +246,7 @@ async def build_database(walk: Walk, db: Database, options: FederationOptions) -
                 name,
                 provider,
                 "optimade",
-                {"entries": "structures", "canonical_fields": options.table},
+                {"entries": "structures", "canonical_fields": options.table, "retry": FEDERATION_RETRY},
             )
             spec, invoker = await build_optimade_route(
                 db.url, registration, target=target, discovered=(base, info)
@@ -350,45 +350,6 @@ def _apply(
         unchanged=unchanged,
         removed=removed,
     )
-
-
-def bundled_providers() -> list[dict[str, Any]]:
-    """The providers list shipped with ``optimade`` (``optimade/server/data/providers.json``)."""
-    spec = importlib.util.find_spec("optimade")
-    if spec is None or not spec.submodule_search_locations:
-        raise RegistrationError(
-            "source=None reads the providers list shipped with optimade: "
-            "install the [optimade] extra, or pass a providers-list URL or database URLs"
-        )
-    path = Path(next(iter(spec.submodule_search_locations))) / "server" / "data" / "providers.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8")).get("data")
-    except (OSError, ValueError, AttributeError) as exc:
-        raise RegistrationError(f"could not read the bundled providers list {path}: {exc}") from None
-    return [item for item in data or () if isinstance(item, dict)]
-
-
-def _served(info: Any) -> list[str]:
-    """The entry types a database's ``/info`` says it serves (none when it says nothing valid)."""
-    try:
-        return entry_types(as_dict(as_dict(as_dict(info).get("data")).get("attributes")), None)
-    except RegistrationError:
-        return []
-
-
-def _attributes(entry: Mapping[str, Any]) -> dict[str, Any]:
-    return as_dict(entry.get("attributes"))
-
-
-def _prefix(info: Any) -> str | None:
-    prefix = as_dict(as_dict(as_dict(info).get("meta")).get("provider")).get("prefix")
-    return prefix if isinstance(prefix, str) and prefix else None
-
-
-def _database_id(url: str) -> str:
-    """A database id for a bare base URL: its last path segment that is not a version."""
-    segments = [s for s in httpx.URL(url).path.split("/") if s and not VERSIONED.search(f"/{s}")]
-    return segments[-1] if segments else "main"
 
 
 def _source_key(source: Source) -> str:
