@@ -15,6 +15,7 @@ from ._contracts import (
 )
 from ._execution import RunBudget
 from ._planning import Plan, PlanRequest, ToolCall
+from ._registry.reports import FederationReport
 from ._router import SchemaRouter
 from .errors import (
     AllRoutesUnavailableError,
@@ -29,14 +30,16 @@ from .errors import (
     SchemaValidationError,
     StaleFingerprintError,
 )
-from .events import RouterEvent, ToolResult
+from .events import GatherResult, RouterEvent, ToolResult
 
 __all__ = [
     "AllRoutesUnavailableError",
     "BudgetExceededError",
     "CooldownPolicy",
     "EndpointSpec",
+    "FederationReport",
     "FieldSpec",
+    "GatherResult",
     "InvocationUnavailableError",
     "NoRouteError",
     "NonRetryableInvocationError",

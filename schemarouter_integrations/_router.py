@@ -8,11 +8,12 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
 from functools import partial
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 
 from ._availability import Availability, CooldownTracker
+from ._availability.settings import check_settings
 from ._contracts import CooldownPolicy, ToolSpec
 from ._execution import Executor, PlanSource, RunBudget, RunContext, Sleep
 from ._execution.sinks import EventBus, EventSink
@@ -22,32 +23,23 @@ from ._health.service import HealthService
 from ._inspection import RouterSnapshot, router_snapshot
 from ._planning import Plan, PlanRequest, compile_plan
 from ._registry import BindingState, Invoker, Registry, RouteRef
+from ._sources import DataSources
 from ._sync import run_sync
-from .errors import (
-    ConfigurationError,
-    InvalidCallbackError,
-    PlanningError,
-    RegistrationError,
-    SchemaRouterError,
-)
-from .events import RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
+from .errors import PlanningError, RegistrationError, SchemaRouterError
+from .events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
 from .stores import AvailabilityStore, MemoryAvailabilityStore
 
 if TYPE_CHECKING:
-    from typing import Unpack
-
     import httpx
 
     from .adapters._clients import HttpClients
-    from .adapters._mcp.session import McpTarget
-    from .adapters._options import CallableOptions, McpOptions, UrlOptions
 
 Clock = Callable[[], float]
 SINK_GRACE_SECONDS = 5.0
 """How long sinks may take to hear ``run.error`` of a cancelled run before it is abandoned."""
 
 
-class SchemaRouter:
+class SchemaRouter(DataSources):
     """One dependable data tool over many access paths.
 
     ``cooldown`` bounds how long failed paths stay out of planning; ``clock`` (monotonic
@@ -67,7 +59,7 @@ class SchemaRouter:
         max_response_bytes: int = 10 * 1024 * 1024,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
-        _check_settings(cooldown, clock, availability_store, sleep, max_response_bytes)
+        check_settings(cooldown, clock, availability_store, sleep, max_response_bytes)
         self.clock: Clock = clock or time.monotonic
         self.availability_store = availability_store or MemoryAvailabilityStore()
         self.availability_store.attach(self.clock)
@@ -105,79 +97,6 @@ class SchemaRouter:
 
     def binding_state(self, name: str) -> BindingState:
         return self.registry.binding_state(name)
-
-    async def add_url(
-        self,
-        url: str,
-        *,
-        kind: str,
-        name: str,
-        provider: str | None = None,
-        access_mode: str | None = None,
-        headers: dict[str, str] | None = None,
-        base_url: str | None = None,
-        timeout_seconds: float = 10.0,
-        **options: Unpack[UrlOptions],
-    ) -> ToolSpec:
-        """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker."""
-        from .adapters._url import build_url_route
-
-        spec, invoker = await build_url_route(
-            url,
-            kind=kind,
-            name=name,
-            provider=provider,
-            access_mode=access_mode,
-            headers=headers,
-            base_url=base_url,
-            timeout_seconds=timeout_seconds,
-            client=lambda: self.http_client,
-            max_response_bytes=self.max_response_bytes,
-            **options,
-        )
-        self.register(spec, invoker)
-        return spec
-
-    def add_callable(
-        self,
-        fn: Callable[..., Any],
-        *,
-        name: str,
-        provider: str | None = None,
-        access_mode: str | None = "python",
-        endpoint: str | None = None,
-        read_only: bool | None = None,
-        fields: Any = None,
-        **options: Unpack[CallableOptions],
-    ) -> ToolSpec:
-        """Register a sync or async Python function as a tool with one endpoint."""
-        from .adapters._python import build_callable_route
-
-        spec, invoker = build_callable_route(
-            fn,
-            name=name,
-            provider=provider,
-            access_mode=access_mode,
-            endpoint=endpoint,
-            read_only=read_only,
-            fields=fields,
-            **options,
-        )
-        self.register(spec, invoker)
-        return spec
-
-    async def add_mcp(self, target: McpTarget, *, name: str, **options: Unpack[McpOptions]) -> ToolSpec:
-        """Register the tools of an MCP server (command line, URL or ``MCPServer``) as endpoints.
-
-        ``read_only`` is the application's word (``True`` or tool names); the session is
-        kept open between calls and closed by :meth:`aclose`. See ``adapters/_mcp``.
-        """
-        from .adapters._mcp.route import build_mcp_route
-
-        spec, invoker = await build_mcp_route(target, name=name, **options)
-        self._closers.append(invoker.aclose)
-        self.register(spec, invoker)
-        return spec
 
     @property
     def http_client(self) -> httpx.AsyncClient:
@@ -277,6 +196,26 @@ class SchemaRouter:
                     )
             raise
 
+    async def gather(
+        self,
+        request: PlanRequest | Plan | str,
+        *,
+        budget: RunBudget | None = None,
+        max_routes: int | None = None,
+        on_event: EventSink | None = None,
+    ) -> GatherResult:
+        """Run every compatible read-only route of the plan at once and collect each answer.
+
+        Cross-provider unless the request says ``same_provider`` (:mod:`._execution.gather`);
+        *on_event* sees each event after the sinks. ``AllRoutesUnavailableError``: none answered.
+        """
+
+        asked = request if isinstance(request, Plan) else _request(request)
+        publish = self.events.publisher(on_event)
+        return await self._executor.gatherer.run(
+            asked, self.plan_executable, budget, publish, max_routes=max_routes
+        )
+
     def subscribe(self, handler: EventSink) -> Callable[[], None]:
         """Add an event sink (sync or async) for every run; returns an unsubscribe function."""
         return self.events.subscribe(handler)
@@ -366,26 +305,6 @@ class SchemaRouter:
         if spec is None or spec.endpoint(endpoint) is None:
             raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
         return self.registry.identity(tool, endpoint)
-
-
-def _check_settings(
-    cooldown: object, clock: object, store: object, sleep: object, max_response_bytes: object
-) -> None:
-    if cooldown is not None and not isinstance(cooldown, CooldownPolicy):
-        raise ConfigurationError(f"cooldown must be a CooldownPolicy, got {type(cooldown).__name__}")
-    if store is not None and not isinstance(store, AvailabilityStore):
-        raise ConfigurationError(
-            f"availability_store must be an AvailabilityStore, got {type(store).__name__}"
-        )
-    for name, fn in (("clock", clock), ("sleep", sleep)):
-        if fn is not None and not callable(fn):
-            raise InvalidCallbackError(f"{name} must be callable, got {type(fn).__name__}")
-    if (
-        isinstance(max_response_bytes, bool)
-        or not isinstance(max_response_bytes, int)
-        or max_response_bytes < 1
-    ):
-        raise ConfigurationError(f"max_response_bytes must be a positive integer, got {max_response_bytes!r}")
 
 
 def _request(request: PlanRequest | str) -> PlanRequest:

@@ -1,5 +1,6 @@
 """Typed router events and the result of a run. Every event is a pydantic model and
-serialises to JSON; ``run.end`` carries the run's :class:`ToolResult`."""
+serialises to JSON; ``run.end`` carries the run's :class:`ToolResult`. A gather's result
+is a :class:`GatherResult`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from . import errors as _errors
 from ._planning.models import CallScope
 from ._planning.models import Plan as _Plan
 from .errors import AttemptRecord
@@ -16,6 +18,7 @@ __all__ = [
     "EVENT_TYPES",
     "AnyRouterEvent",
     "AttemptRecord",
+    "GatherResult",
     "HealthProbeEvent",
     "PlanCompiledEvent",
     "RouteAvailableEvent",
@@ -238,6 +241,32 @@ class ToolResult(BaseModel):
     def fallbacks(self) -> int:
         """How many fallbacks the run took (``tool.fallback`` events, binding fallbacks included)."""
         return sum(1 for event in self.events if event.type == "tool.fallback")
+
+
+class GatherResult(BaseModel):
+    """What ``router.gather`` collected: one :class:`ToolResult` per route that answered.
+
+    ``results`` are in plan order (primary first); ``failures`` maps the access path of each
+    route that did not answer to its error; ``events`` are the whole gather's events;
+    :attr:`records` is every record of every result with ``provider`` and ``tool`` added.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    results: list[ToolResult]
+    failures: dict[str, _errors.SchemaRouterError] = Field(default_factory=dict)
+    events: list[AnyRouterEvent] = Field(default_factory=list)
+    plan: _Plan
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """Every record, tagged with the ``provider`` and ``tool`` that returned it (the tags
+        win over fields of the same name)."""
+        return [
+            {**record, "provider": result.provider, "tool": result.tool}
+            for result in self.results
+            for record in result.records
+        ]
 
 
 # ``RunEndEvent.result`` and ``ToolResult.events`` refer to each other: resolve both here.

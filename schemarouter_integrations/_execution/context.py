@@ -6,9 +6,9 @@ import time
 import uuid
 from typing import Any, TypeVar
 
-from .._planning import ToolCall
+from .._planning import Plan, ToolCall
 from ..errors import AttemptRecord
-from ..events import RouterEvent, RunErrorEvent
+from ..events import PlanCompiledEvent, RouterEvent, RunErrorEvent
 
 E = TypeVar("E", bound=RouterEvent)
 
@@ -50,3 +50,14 @@ class RunContext:
             attempts=list(self.attempts),
             exception=exc,
         )
+
+
+def compiled_event(plan: Plan, ctx: RunContext) -> PlanCompiledEvent:
+    """The run's ``plan.compiled`` event."""
+    return ctx.event(
+        PlanCompiledEvent,
+        need=list(plan.need),
+        primary=plan.primary.access_path if plan.primary else None,
+        fallbacks=[c.access_path for c in plan.fallbacks],
+        rejected=len(plan.rejected),
+    )

@@ -13,10 +13,11 @@ from .._availability import Availability
 from .._planning import Plan
 from .._registry import Registry
 from ..errors import SchemaRouterError
-from ..events import PlanCompiledEvent, RoutePrunedEvent, RouterEvent, RunEndEvent, ToolResult
+from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, ToolResult
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
-from .context import RunContext
+from .context import RunContext, compiled_event
+from .gather import Gatherer
 from .preflight import preflight
 
 PlanSource = Plan | Callable[[], Plan]
@@ -39,6 +40,7 @@ class Executor:
         self.availability = availability
         self.sleep = sleep
         self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng)
+        self.gatherer = Gatherer(registry, availability, self._chain)
 
     async def run(
         self, source: PlanSource, budget: RunBudget | None, ctx: RunContext
@@ -51,13 +53,7 @@ class Executor:
         """
         try:
             plan = source if isinstance(source, Plan) else source()
-            yield ctx.event(
-                PlanCompiledEvent,
-                need=list(plan.need),
-                primary=plan.primary.access_path if plan.primary else None,
-                fallbacks=[c.access_path for c in plan.fallbacks],
-                rejected=len(plan.rejected),
-            )
+            yield compiled_event(plan, ctx)
             steps, pruned = preflight(plan, self.registry, self.availability)
             for item in pruned:
                 yield ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)

@@ -49,6 +49,17 @@ class EventBus:
             except Exception:
                 logger.exception("event sink %r failed on %s; the run goes on", sink, event.type)
 
+    def publisher(self, extra: EventSink | None) -> Callable[[RouterEvent], Awaitable[None]]:
+        """``publish``, then hand the event to *extra* too (sync or async) when given."""
+
+        async def publish(event: RouterEvent) -> None:
+            await self.publish(event)
+            handled = extra(event) if extra is not None else None
+            if inspect.isawaitable(handled):
+                await handled
+
+        return publish
+
     def publish_sync(self, event: RouterEvent) -> None:
         """Deliver from sync code. Sync sinks run at once; an async sink's awaitable is
         scheduled on the running asyncio loop, or driven to completion when none runs."""

@@ -18,6 +18,8 @@ face only translates to its framework's types:
   :func:`model_error_message`, the message a model can act on for routing errors, ``None``
   for errors that must propagate (programming and configuration errors);
   :func:`validation_message`, the account of invalid model arguments.
+* ``gathering`` - :func:`gather_content`, the answers of a gather side by side per
+  provider (``mode="gather"``).
 * ``run`` - :func:`run_for_model`, one model call: validate the arguments, stream the run
   through the face's event hook, map the end to a :class:`ModelOutcome` (records text, or a
   message for the model, or the propagated error).
@@ -41,6 +43,7 @@ from .arguments import (
     python_type,
 )
 from .events import event_from_json, trace_payload
+from .gathering import GathersRuns, gather_content
 from .invocation import ToolInvocation, current_invocation, invoking
 from .messages import (
     MODEL_ERRORS,
@@ -49,7 +52,7 @@ from .messages import (
     result_content,
     validation_message,
 )
-from .options import HasRegistry, RegistrySource, ToolOptions, model_routes
+from .options import HasRegistry, Mode, RegistrySource, ToolOptions, model_routes
 from .run import EventHook, ModelOutcome, StreamsRuns, run_for_model
 from .summary import failure_summary, route_summary
 from .surface import ToolSurface, describe_tool
@@ -61,7 +64,9 @@ __all__ = [
     "RESERVED_ARGUMENTS",
     "CanonicalArgument",
     "EventHook",
+    "GathersRuns",
     "HasRegistry",
+    "Mode",
     "ModelArguments",
     "ModelOutcome",
     "RegistrySource",
@@ -75,6 +80,7 @@ __all__ = [
     "describe_tool",
     "event_from_json",
     "failure_summary",
+    "gather_content",
     "invoking",
     "model_error_message",
     "model_routes",

@@ -5,14 +5,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
 from .._registry import Registry, Route
 
-__all__ = ["HasRegistry", "RegistrySource", "ToolOptions", "model_routes", "registry_of"]
+__all__ = ["HasRegistry", "Mode", "RegistrySource", "ToolOptions", "model_routes", "registry_of"]
+
+Mode = Literal["fallback", "gather"]
+"""``"fallback"``: one answer, through the fallback chain; ``"gather"``: every compatible
+route at once, the answers side by side (``router.gather``)."""
 
 
 class HasRegistry(Protocol):
@@ -35,6 +39,7 @@ class ToolOptions:
     preferred_tools: tuple[str, ...] = ()
     budget: RunBudget | None = None
     fields: tuple[str, ...] | None = None
+    mode: Mode = "fallback"
 
     @classmethod
     def from_settings(
@@ -45,6 +50,7 @@ class ToolOptions:
         preferred_tools: Sequence[str] = (),
         budget: RunBudget | None = None,
         fields: Sequence[str] | None = None,
+        mode: Mode = "fallback",
     ) -> ToolOptions:
         """The options from a framework tool's keyword settings (any sequences of names)."""
         return cls(
@@ -53,6 +59,7 @@ class ToolOptions:
             preferred_tools=tuple(preferred_tools),
             budget=budget,
             fields=tuple(fields) if fields is not None else None,
+            mode=mode,
         )
 
     def settings(self) -> dict[str, Any]:

@@ -20,9 +20,10 @@ from pydantic import ValidationError
 
 from .._execution import RunBudget
 from .._planning import PlanRequest
-from ..errors import SchemaRouterError
-from ..events import RouterEvent, RunEndEvent, RunErrorEvent, ToolResult
+from ..errors import ConfigurationError, SchemaRouterError
+from ..events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, ToolResult
 from .arguments import ModelArguments
+from .gathering import gather_content
 from .invocation import ToolInvocation, invoking
 from .messages import model_error_message, result_content, validation_message
 from .options import ToolOptions
@@ -55,6 +56,8 @@ class ModelOutcome:
     result: ToolResult | None = None
     exception: Exception | None = None
     events: tuple[RouterEvent, ...] = ()
+    gathered: GatherResult | None = None
+    """``mode="gather"``: what the gather collected (``result`` is then its first answer)."""
 
     @property
     def is_error(self) -> bool:
@@ -63,8 +66,15 @@ class ModelOutcome:
 
     @property
     def records(self) -> list[dict[str, Any]]:
-        """The records of the answer (empty on error)."""
+        """The records of the answer (empty on error); a gather's records are tagged."""
+        if self.gathered is not None:
+            return self.gathered.records
         return list(self.result.records) if self.result is not None else []
+
+    @property
+    def artifact(self) -> ToolResult | GatherResult | None:
+        """What a face hands the application: the :class:`GatherResult`, else the result."""
+        return self.gathered if self.gathered is not None else self.result
 
 
 async def run_for_model(
@@ -91,6 +101,9 @@ async def run_for_model(
         request = options.request(checked["query"], arguments.to_canonical(checked))
     except ValidationError as exc:
         return ModelOutcome(content=validation_message(exc), exception=exc)
+    if options.mode == "gather":
+        with invoking(invocation):
+            return await _gather_for_model(router, request, options, on_event, max_records)
     events: list[RouterEvent] = []
     with invoking(invocation):
         ended = await _stream(router, request, options.budget, on_event, events)
@@ -127,3 +140,29 @@ async def _stream(
             elif isinstance(event, RunErrorEvent):
                 ended = event.exception
     return ended
+
+
+async def _gather_for_model(
+    router: object, request: PlanRequest, options: ToolOptions, on_event: EventHook | None, max_records: int
+) -> ModelOutcome:
+    """``mode="gather"``: every compatible route at once, answers side by side."""
+    gather = getattr(router, "gather", None)
+    if gather is None:
+        raise ConfigurationError("mode='gather' needs a router with gather() (a SchemaRouter)")
+    events: list[RouterEvent] = []
+
+    async def hook(event: RouterEvent) -> None:
+        events.append(event)
+        handled = on_event(event) if on_event is not None else None
+        if inspect.isawaitable(handled):
+            await handled
+
+    try:
+        gathered: GatherResult = await gather(request, budget=options.budget, on_event=hook)
+    except Exception as exc:
+        message = model_error_message(exc)
+        if message is None:
+            raise
+        return ModelOutcome(content=message, exception=exc, events=tuple(events))
+    content = gather_content(gathered, max_records=max_records)
+    return ModelOutcome(content=content, result=gathered.results[0], events=tuple(events), gathered=gathered)

@@ -62,10 +62,15 @@ class OpenApiOptions(HttpOptions, total=False):
 
 
 class OptimadeOptions(HttpOptions, total=False):
-    """``add_url(kind="optimade", ...)``; mappings are keyed by endpoint name or entry type."""
+    """``add_url(kind="optimade", ...)``; mappings are keyed by endpoint name or entry type.
+
+    ``canonical_fields`` maps canonical field names to provider property names
+    (``{"band_gap": ["_gnome_bandgap"]}``): a listed property named there becomes that field.
+    """
 
     max_pages: int
     entries: str | Iterable[str] | None
+    canonical_fields: Mapping[str, Sequence[str]] | None
 
 
 class UrlOptions(OpenApiOptions, OptimadeOptions, total=False):

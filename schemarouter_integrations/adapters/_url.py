@@ -23,7 +23,7 @@ from ._optimade import build_optimade_route
 from ._options import UrlOptions
 from ._route import UrlRegistration
 
-__all__ = ["KINDS", "build_url_route"]
+__all__ = ["KINDS", "build_url_route", "check_headers"]
 
 KINDS = ("openapi", "optimade")
 
@@ -62,7 +62,7 @@ async def build_url_route(
         home = origin_of(url)
     except (ValueError, httpx.InvalidURL) as exc:
         raise RegistrationError(f"add_url() needs an absolute http(s) URL: {exc}") from None
-    secrets = _headers(headers)
+    secrets = check_headers(headers)
     registration = UrlRegistration(kind, name, provider, access_mode, options)
     if kind == "optimade":
         if base_url is not None:
@@ -80,7 +80,8 @@ async def build_url_route(
     )
 
 
-def _headers(headers: Mapping[str, str] | None) -> dict[str, str]:
+def check_headers(headers: Mapping[str, str] | None) -> dict[str, str]:
+    """*headers* as a plain dict of strings; line breaks and NULs are refused."""
     out: dict[str, str] = {}
     for key, value in (headers or {}).items():
         if not isinstance(key, str) or not isinstance(value, str):

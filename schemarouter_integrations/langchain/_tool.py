@@ -15,6 +15,7 @@ from pydantic import ConfigDict, Field, PrivateAttr
 from .._execution import RunBudget
 from .._framework import (
     EventHook,
+    Mode,
     ModelArguments,
     ToolInvocation,
     ToolOptions,
@@ -26,7 +27,7 @@ from .._framework import (
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
-from ..events import ToolResult
+from ..events import GatherResult, ToolResult
 from ._tracing import RunTracing
 
 _tool_call_id: ContextVar[str | None] = ContextVar("schemarouter_langchain_tool_call_id", default=None)
@@ -83,6 +84,8 @@ class SchemaRouterTool(BaseTool):
     preferred_tools: tuple[str, ...] = ()
     budget: RunBudget | None = None
     fields: tuple[str, ...] | None = None
+    mode: Mode = "fallback"
+    """``"gather"``: every compatible route at once, values side by side; artifact a ``GatherResult``."""
     max_records: int = Field(default=20, ge=1)
     """Records shown to the model in the content (all of them stay in the artifact)."""
 
@@ -101,6 +104,7 @@ class SchemaRouterTool(BaseTool):
         preferred_tools: Sequence[str] = (),
         budget: RunBudget | None = None,
         fields: Sequence[str] | None = None,
+        mode: Mode = "fallback",
         **kwargs: Any,
     ) -> None:
         options = ToolOptions.from_settings(
@@ -109,6 +113,7 @@ class SchemaRouterTool(BaseTool):
             preferred_tools=preferred_tools,
             budget=budget,
             fields=fields,
+            mode=mode,
         )
         surface = ToolSurface(router, options=options, description=description)
         kwargs.setdefault("handle_tool_error", tool_error_output)
@@ -148,6 +153,7 @@ class SchemaRouterTool(BaseTool):
             preferred_tools=self.preferred_tools,
             budget=self.budget,
             fields=self.fields,
+            mode=self.mode,
         )
 
     @property
@@ -190,7 +196,7 @@ class SchemaRouterTool(BaseTool):
         query: str,
         run_manager: CallbackManagerForToolRun | None = None,
         **arguments: Any,
-    ) -> tuple[str, ToolResult]:
+    ) -> tuple[str, ToolResult | GatherResult]:
         tracing = RunTracing(run_manager)
         try:
             return run_sync(lambda: self._execute(query, arguments, tracing, tracing.emit))
@@ -202,7 +208,7 @@ class SchemaRouterTool(BaseTool):
         query: str,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **arguments: Any,
-    ) -> tuple[str, ToolResult]:
+    ) -> tuple[str, ToolResult | GatherResult]:
         tracing = RunTracing(run_manager)
         try:
             return await self._execute(query, arguments, tracing, tracing.aemit)
@@ -212,7 +218,7 @@ class SchemaRouterTool(BaseTool):
 
     async def _execute(
         self, query: str, arguments: dict[str, Any], tracing: RunTracing, emit: EventHook
-    ) -> tuple[str, ToolResult]:
+    ) -> tuple[str, ToolResult | GatherResult]:
         """One routed run, each event mirrored by *emit*; a ``ToolException`` for the model."""
         outcome = await run_for_model(
             self.router,
@@ -231,4 +237,5 @@ class SchemaRouterTool(BaseTool):
                 outcome.exception
             )
         tracing.finish(outcome.result, max_records=self.max_records)
-        return outcome.content, outcome.result
+        artifact = outcome.artifact  # the GatherResult with mode="gather"
+        return outcome.content, artifact if artifact is not None else outcome.result

@@ -16,6 +16,7 @@ from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSp
 
 from .._execution import RunBudget
 from .._framework import (
+    Mode,
     ModelArguments,
     ModelOutcome,
     ToolInvocation,
@@ -57,7 +58,8 @@ class SchemaRouterToolSpec(BaseToolSpec):
     Scope, fallbacks, preferred tools, budget and fields are the application's settings;
     the model can neither see nor change them.
 
-    Each call returns a ``ToolOutput`` whose ``raw_output`` is the :class:`ToolResult`.
+    Each call returns a ``ToolOutput`` whose ``raw_output`` is the :class:`ToolResult` (with
+    ``mode="gather"``: the ``GatherResult``, every compatible route at once).
     Routing failures the model can act on (no route, every route unavailable, budget,
     invalid arguments) come back as ``is_error=True`` outputs with a readable message;
     programming and configuration errors propagate. Every router event of the call is
@@ -78,6 +80,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
         budget: RunBudget | None = None,
         fields: Sequence[str] | None = None,
         max_records: int = 20,
+        mode: Mode = "fallback",
     ) -> None:
         self.router = router
         self.name = name
@@ -88,6 +91,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
             preferred_tools=preferred_tools,
             budget=budget,
             fields=fields,
+            mode=mode,
         )
         self.options.request("")  # reject invalid settings now, not on the model's first call
         self.max_records = max_records
@@ -188,7 +192,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
             tool_name=self.name,
             content=outcome.content,
             raw_input=_raw_input(kwargs),
-            raw_output=outcome.content if outcome.result is None else outcome.result,
+            raw_output=outcome.content if outcome.result is None else outcome.artifact,
             is_error=outcome.is_error,
             exception=outcome.exception,
         )

@@ -224,10 +224,11 @@ def build_structures() -> list[dict[str, Any]]:
     ]
 
 
-def write_jsonl(path: Path = STRUCTURES_JSONL) -> Path:
+def write_jsonl(path: Path = STRUCTURES_JSONL, structures: list[dict[str, Any]] | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     header = {"x-optimade": {"meta": {"api_version": "1.2.0"}}}
-    lines = [json.dumps(header)] + [json.dumps(s) for s in build_structures()]
+    chosen = build_structures() if structures is None else structures
+    lines = [json.dumps(header)] + [json.dumps(s) for s in chosen]
     path.write_text("\n".join(lines) + "\n")
     return path
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import schemarouter_integrations
 
 API_NAMES = {
+    "FederationReport",  # API.md: the OPTIMADE federation and gathering
+    "GatherResult",
     "SchemaRouter",
     "ToolSpec",
     "EndpointSpec",

@@ -11,6 +11,8 @@ Records are flattened (``id``, ``type`` and every attribute at top level) and re
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..._contracts import ToolSpec
 from ...errors import RegistrationError
 from .._fields import as_dict, safe_name, short_description
@@ -29,14 +31,21 @@ _KEYED = ("fields", "retry", "cost_units")
 
 
 async def build_optimade_route(
-    url: str, registration: UrlRegistration, *, target: HttpTarget
+    url: str,
+    registration: UrlRegistration,
+    *,
+    target: HttpTarget,
+    discovered: tuple[str, dict[str, Any]] | None = None,
 ) -> tuple[ToolSpec, OptimadeInvoker]:
-    """Discover the OPTIMADE API at *url* and build its contract and invoker."""
+    """Discover the OPTIMADE API at *url* and build its contract and invoker.
+
+    *discovered* is the versioned base URL and ``/info`` document when already read.
+    """
     route = RouteBuilder(registration, OptimadeOptions, noun="endpoint", keyed=_KEYED)
     max_pages = route.options.get("max_pages", DEFAULT_MAX_PAGES)
     if not isinstance(max_pages, int) or isinstance(max_pages, bool) or not 1 <= max_pages <= 1000:
         raise RegistrationError("max_pages must be an integer from 1 to 1000")
-    base, info = await discover(target, url)
+    base, info = discovered if discovered is not None else await discover(target, url)
     attributes = as_dict(as_dict(info.get("data")).get("attributes"))
     version = str(attributes.get("api_version", "")).lstrip("v")
     if not version.startswith("1."):

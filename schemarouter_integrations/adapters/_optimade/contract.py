@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec
 from .._fields import complete_projection, short_description
 from .._options import OptimadeOptions
 from .._route import RouteBuilder
+from .canonical import CANONICAL_ALIASES, lookup
 
 _STRING = {"type": "string", "minLength": 1}
 IDENTITY_PROPERTIES = frozenset({"id", "chemical_formula_reduced"})
@@ -26,8 +27,12 @@ def entry_endpoint(
 ) -> EndpointSpec:
     """The search endpoint of one entry type; ``fields=`` as a list applies to structures."""
     names = (endpoint, entry)
+    canonical = route.options.get("canonical_fields")
     fields = route.fields(
-        entry_fields(properties, prefix), names, applies=entry == "structures", what=f"endpoint {endpoint!r}"
+        entry_fields(properties, prefix, canonical),
+        names,
+        applies=entry == "structures",
+        what=f"endpoint {endpoint!r}",
     )
     return route.endpoint(
         endpoint,
@@ -42,23 +47,43 @@ def entry_endpoint(
     )
 
 
-def entry_fields(properties: Mapping[str, Any], prefix: str | None) -> list[FieldSpec]:
-    """Fields of one entry type: standard names kept, ``_<prefix>_<name>`` shortened to ``<name>``."""
+def entry_fields(
+    properties: Mapping[str, Any],
+    prefix: str | None,
+    canonical: Mapping[str, Sequence[str]] | None = None,
+) -> list[FieldSpec]:
+    """Fields of one entry type: standard names kept, ``_<prefix>_<name>`` shortened to ``<name>``.
+
+    With a *canonical* table (canonical name -> wire names, see :mod:`.canonical`), a listed
+    property that the table names becomes the canonical field instead (``_gnome_bandgap`` ->
+    ``band_gap``), keeping its short name and wire name as aliases.
+    """
     standard = {wire for wire in properties if not wire.startswith("_")}
     marker = f"_{prefix}_" if prefix else None
+    mapped = lookup(canonical, properties) if canonical else {}
     taken: set[str] = set()
     fields: list[FieldSpec] = []
     for wire in sorted(properties, key=lambda w: (w not in standard, w)):
         meta = properties[wire] if isinstance(properties[wire], dict) else {}
         name = wire
-        if marker and wire.startswith(marker) and len(wire) > len(marker):
-            short = wire[len(marker) :]
-            if short not in standard and short not in taken:
-                name = short
-        taken.add(name)
+        short = (
+            wire[len(marker) :] if marker and wire.startswith(marker) and len(wire) > len(marker) else None
+        )
+        if short is not None and short not in standard and short not in taken:
+            name = short
         description = short_description(meta.get("description"))
         if isinstance(meta.get("unit"), str) and meta["unit"]:
             description = f"{description} (unit: {meta['unit']})".strip()
+        served = [c for c in mapped.get(wire, ()) if c.name not in standard and c.name not in taken]
+        whole = next((c for c in served if len(c.path) == 1), None)
+        for nested in (c for c in served if len(c.path) > 1):
+            taken.add(nested.name)
+            fields.append(_canonical_field(nested.name, list(nested.path), (), description))
+        if whole is not None:
+            taken.add(whole.name)
+            fields.append(_canonical_field(whole.name, [wire], (wire, short or wire), description))
+            continue
+        taken.add(name)
         fields.append(
             FieldSpec(
                 name=name,
@@ -69,6 +94,12 @@ def entry_fields(properties: Mapping[str, Any], prefix: str | None) -> list[Fiel
             )
         )
     return fields
+
+
+def _canonical_field(name: str, path: list[str], names: Sequence[str], description: str) -> FieldSpec:
+    """A canonical field read from a provider property (its own names kept as aliases)."""
+    aliases = dict.fromkeys(a for a in (*names, *CANONICAL_ALIASES.get(name, ())) if a != name)
+    return FieldSpec(name=name, semantic_id=name, path=path, aliases=list(aliases), description=description)
 
 
 def input_schema(entry: str, properties: Mapping[str, Any]) -> dict[str, Any]:

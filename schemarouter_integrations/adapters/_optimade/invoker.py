@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urljoin
+
+import anyio
 
 from ...errors import NonRetryableInvocationError
 from .._http import HttpTarget, public_url
@@ -12,17 +16,34 @@ from .._http_errors import error_document_message
 from .._route import HttpInvoker
 from .filter import build_filter
 
+MAX_REQUEST_DELAY_SECONDS = 5.0
+"""The longest ``meta.request_delay`` honoured (the reference server refuses more than 5 s)."""
+
 
 class OptimadeInvoker(HttpInvoker[str]):
     """The trusted invoker of an OPTIMADE tool: ``await invoker(call) -> {"data": [...]}``.
 
     ``endpoints`` maps each endpoint name to the entry type it lists (``"structures"``).
+    A page's ``meta.request_delay`` (seconds, at most :data:`MAX_REQUEST_DELAY_SECONDS`) is
+    left between that response and this invoker's next request, next page or next call.
     """
 
     def __init__(self, target: HttpTarget, base: str, entries: Mapping[str, str], *, max_pages: int) -> None:
         super().__init__(target, entries)
         self.base = base
         self.max_pages = max_pages
+        self._not_before = 0.0
+
+    async def _polite(self, url: str, params: list[tuple[str, str]] | None) -> Any:
+        """One GET, after the delay the database asked for; remembers the next delay."""
+        wait = self._not_before - time.monotonic()
+        if wait > 0:
+            await anyio.sleep(wait)
+        document = await self.target.fetch_json("GET", url, params=params)
+        delay = request_delay(document)
+        if delay:
+            self._not_before = max(self._not_before, time.monotonic() + delay)
+        return document
 
     def __repr__(self) -> str:
         return f"OptimadeInvoker(base={public_url(self.base)!r}, entries={sorted(self.endpoints)})"
@@ -43,7 +64,7 @@ class OptimadeInvoker(HttpInvoker[str]):
         records: list[dict[str, Any]] = []
         pages, more = 0, False
         while True:
-            document = await self.target.fetch_json("GET", url, params=params if pages == 0 else None)
+            document = await self._polite(url, params if pages == 0 else None)
             pages += 1
             records.extend(flatten(item) for item in page_entries(document, f"GET /{entry}"))
             following = next_link(document)
@@ -80,6 +101,15 @@ def page_entries(document: Any, what: str) -> list[Mapping[str, Any]]:
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
         raise NonRetryableInvocationError(f"{what}: 'data' is not a list of entry resources")
     return items
+
+
+def request_delay(document: Any) -> float:
+    """The page's ``meta.request_delay`` in seconds, bounded to ``[0, MAX_REQUEST_DELAY_SECONDS]``."""
+    meta = document.get("meta") if isinstance(document, dict) else None
+    value = meta.get("request_delay") if isinstance(meta, dict) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return 0.0
+    return min(max(float(value), 0.0), MAX_REQUEST_DELAY_SECONDS)
 
 
 def next_link(document: Mapping[str, Any]) -> str | None:

@@ -1,0 +1,135 @@
+"""How access paths are added to a router: from a URL, a federation, a function, an MCP server.
+
+:class:`DataSources` is the part of :class:`~schemarouter_integrations.SchemaRouter` that
+turns a source into contracts and invokers; each adapter is imported only when it is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from ._contracts import ToolSpec
+from ._registry import Invoker
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    import httpx
+
+    from ._registry.reports import FederationReport
+    from .adapters._mcp.session import McpTarget
+    from .adapters._optimade.federation import FederationRouter
+    from .adapters._options import CallableOptions, McpOptions, UrlOptions
+
+__all__ = ["DataSources"]
+
+
+class DataSources:
+    """``add_url``, ``add_optimade_federation``, ``add_callable`` and ``add_mcp``."""
+
+    max_response_bytes: int
+    _closers: list[Callable[[], Awaitable[None]]]
+
+    if TYPE_CHECKING:  # provided by SchemaRouter
+
+        def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None: ...
+
+        @property
+        def http_client(self) -> httpx.AsyncClient: ...
+
+    async def add_url(
+        self,
+        url: str,
+        *,
+        kind: str,
+        name: str,
+        provider: str | None = None,
+        access_mode: str | None = None,
+        headers: dict[str, str] | None = None,
+        base_url: str | None = None,
+        timeout_seconds: float = 10.0,
+        **options: Unpack[UrlOptions],
+    ) -> ToolSpec:
+        """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker."""
+        from .adapters._url import build_url_route
+
+        spec, invoker = await build_url_route(
+            url,
+            kind=kind,
+            name=name,
+            provider=provider,
+            access_mode=access_mode,
+            headers=headers,
+            base_url=base_url,
+            timeout_seconds=timeout_seconds,
+            client=lambda: self.http_client,
+            max_response_bytes=self.max_response_bytes,
+            **options,
+        )
+        self.register(spec, invoker)
+        return spec
+
+    async def add_optimade_federation(
+        self,
+        source: str | Sequence[str] | None = None,
+        *,
+        include: Sequence[str] | None = None,
+        exclude: Sequence[str] | None = None,
+        headers: Mapping[str, Mapping[str, str]] | None = None,
+        timeout_seconds: float = 10.0,
+        concurrency: int = 8,
+        probes: bool = True,
+        field_aliases: Mapping[str, str | Sequence[str]] | None = None,
+    ) -> FederationReport:
+        """Register every database of an OPTIMADE federation as a tool (again: refresh).
+
+        See :mod:`.adapters._optimade.federation`; *headers* maps provider id -> headers.
+        """
+        from .adapters._optimade.federation import add_federation
+
+        router = cast("FederationRouter", self)  # always a SchemaRouter
+        return await add_federation(
+            router, source, include, exclude, headers, timeout_seconds, concurrency, probes, field_aliases
+        )
+
+    def add_callable(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str,
+        provider: str | None = None,
+        access_mode: str | None = "python",
+        endpoint: str | None = None,
+        read_only: bool | None = None,
+        fields: Any = None,
+        **options: Unpack[CallableOptions],
+    ) -> ToolSpec:
+        """Register a sync or async Python function as a tool with one endpoint."""
+        from .adapters._python import build_callable_route
+
+        spec, invoker = build_callable_route(
+            fn,
+            name=name,
+            provider=provider,
+            access_mode=access_mode,
+            endpoint=endpoint,
+            read_only=read_only,
+            fields=fields,
+            **options,
+        )
+        self.register(spec, invoker)
+        return spec
+
+    async def add_mcp(self, target: McpTarget, *, name: str, **options: Unpack[McpOptions]) -> ToolSpec:
+        """Register the tools of an MCP server (command line, URL or ``MCPServer``) as endpoints.
+
+        ``read_only`` is the application's word (``True`` or tool names); the session is
+        kept open between calls and closed by :meth:`aclose`. See ``adapters/_mcp``.
+        """
+        from .adapters._mcp.route import build_mcp_route
+
+        spec, invoker = await build_mcp_route(target, name=name, **options)
+        self._closers.append(invoker.aclose)
+        self.register(spec, invoker)
+        return spec
