@@ -34,12 +34,14 @@ from .events import RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, Tool
 from .stores import AvailabilityStore, MemoryAvailabilityStore
 
 if TYPE_CHECKING:
+    import os
     from typing import Unpack
 
     import httpx
 
     from .adapters._clients import HttpClients
     from .adapters._options import CallableOptions, UrlOptions
+    from .config import RouterConfig
 
 Clock = Callable[[], float]
 SINK_GRACE_SECONDS = 5.0
@@ -80,6 +82,17 @@ class SchemaRouter:
         self._background = Background(self.availability_store, self._health, sleep=self._executor.sleep)
         self._given_http_client = http_client
         self._http_clients: HttpClients | None = None
+
+    @classmethod
+    async def from_config(cls, path_or_config: str | os.PathLike[str] | RouterConfig) -> SchemaRouter:
+        """The router a landscape file (TOML) declares: store, cooldowns, routes and probes.
+
+        A bad file raises ``ConfigurationError`` naming the file, line and key; see
+        :mod:`schemarouter_integrations.config`.
+        """
+        from .config import build_router
+
+        return await build_router(cls, path_or_config)
 
     # -- registration and bindings ---------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
