@@ -164,9 +164,10 @@ def _keys_in(raw: Any, loc: tuple[str | int, ...]) -> KeyPath:
     keys: list[str | int] = []
     current = raw
     for index, step in enumerate(loc):
-        if (isinstance(current, dict) and step in current) or (
-            isinstance(current, list) and isinstance(step, int) and 0 <= step < len(current)
-        ):
+        inside = isinstance(current, dict) and step in current
+        if isinstance(current, list) and isinstance(step, int):
+            inside = 0 <= step < len(current)
+        if inside:
             keys.append(step)
             current = current[step]
         elif index == len(loc) - 1 and isinstance(current, dict) and isinstance(step, str):
