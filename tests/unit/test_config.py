@@ -187,7 +187,7 @@ async def test_a_federation_route_needs_the_federation() -> None:
     if hasattr(SchemaRouter, "add_optimade_federation"):
         pytest.skip("the router has add_optimade_federation: covered by the federation tests")
     config = parse_config('[routes.all]\nkind = "optimade_federation"\ninclude = ["oqmd"]\n')
-    with pytest.raises(LandscapeError, match="needs router.add_optimade_federation"):
+    with pytest.raises(LandscapeError, match=r"needs router\.add_optimade_federation"):
         await SchemaRouter.from_config(config)
 
 
