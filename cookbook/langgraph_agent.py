@@ -58,9 +58,8 @@ async def main() -> None:
     stored = next(m for m in state.values["messages"] if isinstance(m, ToolMessage)).artifact
     result = ToolResult.model_validate(stored)
     print(f"Checkpointed artifact: {type(stored).__name__}; restored: {type(result).__name__}")
-    print(
-        f"Restored ToolResult: {result.tool}.{result.endpoint}, route {result.route}, records {result.records}"
-    )
+    print(f"Restored ToolResult: {result.tool}.{result.endpoint}, route {result.route}")
+    print(f"  records: {result.records}")
 
 
 if __name__ == "__main__":
