@@ -15,6 +15,7 @@ BENCHMARKS = [
     "benchmarks.invoke_bench",
     "benchmarks.fleet_bench",
     "benchmarks.registration_bench",
+    "benchmarks.with_fallbacks_bench",
 ]
 
 
