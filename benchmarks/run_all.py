@@ -17,6 +17,7 @@ BENCHMARKS = [
     "benchmarks.registration_bench",
     "benchmarks.registry_bench",
     "benchmarks.tool_overhead_bench",
+    "benchmarks.with_fallbacks_bench",
 ]
 
 

@@ -30,9 +30,12 @@ from .events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, RunSt
 from .stores import AvailabilityStore, MemoryAvailabilityStore
 
 if TYPE_CHECKING:
+    import os
+
     import httpx
 
     from .adapters._clients import HttpClients
+    from .config import RouterConfig
 
 Clock = Callable[[], float]
 SINK_GRACE_SECONDS = 5.0
@@ -74,6 +77,17 @@ class SchemaRouter(DataSources):
         self._given_http_client = http_client
         self._http_clients: HttpClients | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []  # adapters' sessions, run by aclose()
+
+    @classmethod
+    async def from_config(cls, path_or_config: str | os.PathLike[str] | RouterConfig) -> SchemaRouter:
+        """The router a landscape file (TOML) declares: store, cooldowns, routes and probes.
+
+        A bad file raises ``ConfigurationError`` naming the file, line and key; see
+        :mod:`schemarouter_integrations.config`.
+        """
+        from .config import build_router
+
+        return await build_router(cls, path_or_config)
 
     # -- registration and bindings ---------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:

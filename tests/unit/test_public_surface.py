@@ -13,6 +13,7 @@ import pytest
 PUBLIC_MODULES = [
     "schemarouter_integrations",
     "schemarouter_integrations.adapters",
+    "schemarouter_integrations.config",
     "schemarouter_integrations.errors",
     "schemarouter_integrations.events",
     "schemarouter_integrations.langchain",

@@ -1,0 +1,139 @@
+"""The ``schemarouter-integrations`` command line (Typer): one command per job, thin.
+
+Every command that reads a landscape takes ``--config FILE`` (or ``SCHEMAROUTER_CONFIG``) and
+``--json``. Exit codes: 0 answered / ok, 1 failed, 2 usage or configuration error, 3 no route
+or every route unavailable.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+import typer
+
+from ..config import RouterConfig, load_config
+from ..errors import ConfigurationError
+from . import _run
+from ._run import USAGE, Output
+
+__all__ = ["app"]
+
+app = typer.Typer(
+    name="schemarouter-integrations",
+    help="One dependable data tool over many access paths: plan, query and probe a landscape file.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+ConfigOption = Annotated[
+    Path, typer.Option("--config", "-c", envvar="SCHEMAROUTER_CONFIG", help="The landscape file (TOML).")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+QueryArgument = Annotated[str, typer.Argument(help='The question, e.g. "What is the band gap of Si?"')]
+ArgOption = Annotated[
+    list[str] | None,
+    typer.Option("--arg", "-a", help="A canonical argument NAME=VALUE (VALUE as JSON when it parses)."),
+]
+
+
+def _with_config(path: Path, as_json: bool, work: Callable[[RouterConfig, Output], Awaitable[int]]) -> None:
+    output = Output(as_json=as_json)
+    try:
+        config = load_config(path)
+    except ConfigurationError as exc:
+        raise typer.Exit(output.error(USAGE, exc)) from None
+
+    async def main() -> int:
+        try:
+            return await work(config, output)
+        except Exception as exc:  # every error ends as a message and an exit code
+            return output.error(_run.exit_code(exc), exc)
+
+    raise typer.Exit(anyio.run(main))
+
+
+def _arguments(pairs: list[str] | None, as_json: bool) -> dict[str, object]:
+    try:
+        return _run.parse_arguments(pairs or [])
+    except ConfigurationError as exc:
+        raise typer.Exit(Output(as_json=as_json).error(USAGE, exc)) from None
+
+
+@app.command()
+def validate(config: ConfigOption, as_json: JsonOption = False) -> None:
+    """Check a landscape file without contacting any service."""
+    raise typer.Exit(_run.validate(config, Output(as_json=as_json)))
+
+
+@app.command()
+def plan(
+    query: QueryArgument, config: ConfigOption, arg: ArgOption = None, as_json: JsonOption = False
+) -> None:
+    """Show the compiled plan: the chain and every rejected candidate with its reason."""
+    arguments = _arguments(arg, as_json)
+    _with_config(config, as_json, lambda c, o: _run.plan(c, query, arguments, o))
+
+
+@app.command()
+def query(
+    query: QueryArgument, config: ConfigOption, arg: ArgOption = None, as_json: JsonOption = False
+) -> None:
+    """Ask the question: retries, fallback and cooldowns as the landscape says."""
+    arguments = _arguments(arg, as_json)
+    _with_config(config, as_json, lambda c, o: _run.query(c, query, arguments, o))
+
+
+@app.command()
+def gather(
+    query: QueryArgument, config: ConfigOption, arg: ArgOption = None, as_json: JsonOption = False
+) -> None:
+    """Ask every route that can answer and merge the records (needs router.gather)."""
+    arguments = _arguments(arg, as_json)
+    _with_config(config, as_json, lambda c, o: _run.gather(c, query, arguments, o))
+
+
+@app.command()
+def inspect(config: ConfigOption, as_json: JsonOption = False) -> None:
+    """Show the registered tools, bindings, probes and the availability store."""
+    _with_config(config, as_json, _run.inspect)
+
+
+@app.command()
+def probe(config: ConfigOption, as_json: JsonOption = False) -> None:
+    """Run every declared health probe once and report its outcome."""
+    _with_config(config, as_json, _run.probe)
+
+
+@app.command()
+def demo(
+    svg: Annotated[Path | None, typer.Option("--svg", help="Also save the output as an SVG picture.")] = None,
+) -> None:
+    """Run the offline demo (cookbook/demo.py of a source checkout)."""
+    script = _demo_script()
+    if script is None:
+        typer.echo("the demo runs from a source checkout: cookbook/demo.py was not found", err=True)
+        raise typer.Exit(USAGE)
+    extra = ["--svg", str(svg)] if svg is not None else []
+    raise typer.Exit(subprocess.call([sys.executable, str(script), *extra]))
+
+
+@app.command("serve-mcp")
+def serve_mcp() -> None:
+    """Serve the router as an MCP server (not available yet)."""
+    typer.echo("serve-mcp needs the mcp extra and the MCP server, which are not available yet", err=True)
+    raise typer.Exit(USAGE)
+
+
+def _demo_script() -> Path | None:
+    checkout = Path(__file__).resolve().parents[2]
+    for root in (Path.cwd(), checkout):
+        script = root / "cookbook" / "demo.py"
+        if script.is_file():
+            return script
+    return None

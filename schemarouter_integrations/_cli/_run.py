@@ -1,0 +1,249 @@
+"""The CLI's work, one async function per command; each returns the process exit code.
+
+Exit codes: 0 answered / ok, 1 failed, 2 usage or configuration error, 3 no route or every
+route unavailable.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from .._router import SchemaRouter
+from ..config import LandscapeError, PythonRoute, RouterConfig, load_config, resolve_target
+from ..errors import AllRoutesUnavailableError, ConfigurationError, NoRouteError, SchemaRouterError
+from ..events import RouterEvent
+from . import _render as render
+
+__all__ = ["FAILED", "NO_ROUTE", "OK", "USAGE", "Output", "parse_arguments"]
+
+OK, FAILED, USAGE, NO_ROUTE = 0, 1, 2, 3
+
+
+class Output:
+    """Where a command writes: JSON on stdout, or rich text (progress only on a terminal)."""
+
+    def __init__(self, *, as_json: bool) -> None:
+        self.as_json = as_json
+        self.out = render.console()
+        self.err = render.console(stderr=True)
+
+    @contextmanager
+    def progress(self, message: str) -> Iterator[None]:
+        if self.as_json or not self.err.is_terminal:
+            yield
+            return
+        with self.err.status(message):
+            yield
+
+    def error(self, code: int, error: BaseException, **extra: Any) -> int:
+        if self.as_json:
+            document: dict[str, Any] = {"ok": False, "error_type": type(error).__name__, "error": str(error)}
+            if isinstance(error, LandscapeError):
+                document |= {
+                    "file": str(error.path),
+                    "line": error.line,
+                    "key": error.key,
+                    "problems": error.problems,
+                }
+            render.print_json(document | extra)
+        else:
+            self.err.print(f"error: {error}", markup=False)
+            for problem in getattr(error, "problems", [])[1:]:
+                self.err.print(f"       {problem}", markup=False)
+        return code
+
+
+def parse_arguments(pairs: list[str]) -> dict[str, Any]:
+    """``["formula=Si", 'elements=["Ga","As"]']`` -> arguments (values JSON when they parse)."""
+    arguments: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise ConfigurationError(f"--arg takes NAME=VALUE, got {pair!r}")
+        try:
+            arguments[name] = json.loads(value)
+        except ValueError:
+            arguments[name] = value
+    return arguments
+
+
+def exit_code(error: BaseException) -> int:
+    if isinstance(error, NoRouteError | AllRoutesUnavailableError):
+        return NO_ROUTE
+    if isinstance(error, ConfigurationError):
+        return USAGE
+    return FAILED
+
+
+@asynccontextmanager
+async def opened(config: RouterConfig, output: Output) -> AsyncIterator[SchemaRouter]:
+    with output.progress(f"Reading {len(config.routes)} route(s) of {config.source} ..."):
+        router = await SchemaRouter.from_config(config)
+    async with router:
+        yield router
+
+
+def validate(path: Path, output: Output) -> int:
+    try:
+        config = load_config(path)
+        for name, route in config.routes.items():
+            if isinstance(route, PythonRoute):
+                _check_import(config, name, route)
+    except ConfigurationError as exc:
+        return output.error(USAGE, exc)
+    if output.as_json:
+        routes = {
+            name: route.model_dump(mode="json", exclude={"headers"})
+            | {"headers": sorted(getattr(route, "headers", {}))}
+            for name, route in config.routes.items()
+        }
+        render.print_json(
+            {"ok": True, "file": str(path), "tool": config.tool.model_dump(mode="json"), "routes": routes}
+        )
+    else:
+        output.out.print(render.routes_table(config))
+        output.out.print(f"{path}: ok ({len(config.routes)} route(s))", markup=False)
+    return OK
+
+
+def _check_import(config: RouterConfig, name: str, route: PythonRoute) -> None:
+    from ..config._build import _python_path
+
+    with _python_path(config):
+        for key in ("function", "probe"):
+            target = getattr(route, key)
+            if target is None:
+                continue
+            try:
+                resolve_target(target)
+            except (ImportError, AttributeError, TypeError) as exc:
+                raise LandscapeError(
+                    f"{config.where('routes', name, key)}: cannot import {target}: {exc}",
+                    path=config.source,
+                    line=None,
+                    key=f"routes.{name}.{key}",
+                ) from None
+
+
+async def plan(config: RouterConfig, query: str, arguments: dict[str, Any], output: Output) -> int:
+    async with opened(config, output) as router:
+        compiled = router.plan_executable(config.tool.request(query, arguments))
+    if output.as_json:
+        render.print_json({"ok": compiled.primary is not None} | render.plan_data(compiled))
+    else:
+        for table in render.plan_tables(compiled):
+            output.out.print(table)
+    return OK if compiled.primary is not None else NO_ROUTE
+
+
+async def query(config: RouterConfig, question: str, arguments: dict[str, Any], output: Output) -> int:
+    request = config.tool.request(question, arguments)
+    async with opened(config, output) as router:
+        started = time.monotonic()
+        with output.progress(f"Asking {question!r} ..."):
+            async for event in router.stream(request, budget=config.tool.budget):
+                line = render.event_line(event)
+                if line is not None and not output.as_json:
+                    output.err.print(f"  {line}", markup=False, highlight=False)
+                if event.type == "run.error":
+                    error = getattr(event, "exception", None) or SchemaRouterError(event.payload()["error"])
+                    return output.error(exit_code(error), error)
+                if event.type == "run.end":
+                    result = event.result  # type: ignore[attr-defined]
+    seconds = time.monotonic() - started
+    if output.as_json:
+        render.print_json(render.result_data(result) | {"seconds": round(seconds, 3)})
+    else:
+        output.out.print(render.records_table(result.records, f"Answer ({len(result.records)} record(s))"))
+        output.out.print(
+            f"Answered by {result.tool}.{result.endpoint} ({result.provider}, {result.access_mode})"
+            f" after trying {' -> '.join(result.route)} in {seconds:.2f} s",
+            markup=False,
+        )
+    return OK
+
+
+async def gather(config: RouterConfig, question: str, arguments: dict[str, Any], output: Output) -> int:
+    request = config.tool.request(question, arguments)
+    async with opened(config, output) as router:
+        run = getattr(router, "gather", None)
+        if run is None:
+            error = ConfigurationError("gather needs router.gather (issue 12), not available in this version")
+            return output.error(USAGE, error)
+        try:
+            with output.progress(f"Gathering {question!r} ..."):
+                result = await run(request, budget=config.tool.budget)
+        except SchemaRouterError as exc:
+            return output.error(exit_code(exc), exc)
+    failures = {path: f"{type(e).__name__}: {e}" for path, e in result.failures.items()}
+    if output.as_json:
+        answered = [f"{r.tool}.{r.endpoint}" for r in result.results]
+        render.print_json({"ok": True, "records": result.records, "answered": answered, "failures": failures})
+    else:
+        output.out.print(render.records_table(result.records, f"Gathered {len(result.records)} record(s)"))
+        for path, reason in failures.items():
+            output.out.print(f"failed: {path}: {reason}", markup=False)
+    return OK
+
+
+async def inspect(config: RouterConfig, output: Output) -> int:
+    async with opened(config, output) as router:
+        snapshot = router.inspect()
+    if output.as_json:
+        render.print_json({"ok": True} | snapshot.model_dump(mode="json"))
+        return OK
+    from rich.table import Table
+
+    table = Table(title="Tools")
+    for column in ("tool", "provider", "access mode", "binding", "endpoints (read-only)"):
+        table.add_column(column)
+    for name, tool in snapshot.tools.items():
+        endpoints = ", ".join(f"{e}{'' if tool.read_only.get(e) else ' (writes)'}" for e in tool.endpoints)
+        binding = snapshot.execution.binding_states.get(name, "-")
+        table.add_row(name, tool.provider or "-", tool.access_mode or "-", binding, endpoints)
+    output.out.print(table)
+    output.out.print(f"probes: {sorted(snapshot.health.probes) or 'none'}", markup=False)
+    output.out.print(f"availability store: {snapshot.health.store.get('kind', '?')}", markup=False)
+    return OK
+
+
+async def probe(config: RouterConfig, output: Output, timeout_seconds: float = 10.0) -> int:
+    async with opened(config, output) as router:
+        probes = router.inspect().health.probes
+        if probes:
+            done, heard = anyio.Event(), set()
+
+            def count(event: RouterEvent) -> None:
+                if event.type == "health.probe":
+                    heard.add(f"{event.tool}.{event.endpoint}")  # type: ignore[attr-defined]
+                    if heard >= set(probes):
+                        done.set()
+
+            unsubscribe = router.subscribe(count)
+            with output.progress(f"Probing {len(probes)} access path(s) ..."):
+                await router.start_health_monitor(
+                    interval_seconds=3600, probe_timeout_seconds=timeout_seconds
+                )
+                with anyio.move_on_after(timeout_seconds + 5):
+                    await done.wait()
+                await router.stop_health_monitor()
+            unsubscribe()
+        snapshot = router.inspect()
+    outcomes = {path: p.model_dump(mode="json") for path, p in snapshot.health.probes.items()}
+    healthy = all(p["last_outcome"] == "ok" for p in outcomes.values())
+    if output.as_json:
+        render.print_json({"ok": healthy, "probes": outcomes, "cooldowns": snapshot.execution.cooldowns})
+    else:
+        if not outcomes:
+            output.out.print("no probes declared (add probe = ... to a route)", markup=False)
+        for path, data in outcomes.items():
+            detail = data["last_error"] or ""
+            output.out.print(f"{path}: {data['last_outcome']} {detail}".rstrip(), markup=False)
+    return OK if healthy else FAILED

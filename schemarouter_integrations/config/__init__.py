@@ -1,0 +1,44 @@
+"""Landscape files: a whole router declared in TOML.
+
+``load_config(path) -> RouterConfig`` reads and checks a file; ``await
+SchemaRouter.from_config(path_or_config)`` builds the router it declares (the store, the
+cooldown policy, every route and its probe). The tool settings (``config.tool``) feed the CLI
+and the framework tools (``SchemaRouterTool(router=router, **config.tool.framework_options())``).
+
+A file that cannot be used raises :class:`LandscapeError` (a ``ConfigurationError``) whose
+message starts ``file:line: key:``. ``"${VAR}"`` anywhere in a string reads the environment;
+a missing variable is an error naming it. Header values are secrets: they are never shown.
+
+Line numbers: ``tomllib`` parses, and the key positions come from a second, line-based scan
+of the same text (``_locate.py``); keys inside inline tables and multi-line arrays are
+reported at the line of their enclosing key.
+"""
+
+from ._build import build_router, resolve_target
+from ._loader import LandscapeError, load_config, parse_config
+from ._models import (
+    AvailabilitySettings,
+    OpenApiRoute,
+    OptimadeFederationRoute,
+    OptimadeRoute,
+    PythonRoute,
+    RouteConfig,
+    RouterConfig,
+    ToolSettings,
+)
+
+__all__ = [
+    "AvailabilitySettings",
+    "LandscapeError",
+    "OpenApiRoute",
+    "OptimadeFederationRoute",
+    "OptimadeRoute",
+    "PythonRoute",
+    "RouteConfig",
+    "RouterConfig",
+    "ToolSettings",
+    "build_router",
+    "load_config",
+    "parse_config",
+    "resolve_target",
+]

@@ -1,0 +1,197 @@
+"""Build a router from a :class:`RouterConfig`: the store, the cooldowns, each route and its probe.
+
+``SchemaRouter.from_config`` calls :func:`build_router` with its own class as *factory*,
+so this layer (below ``_router``) needs no import of the router. Routes are registered in
+file order; when one fails, the router is closed and the error names the file, the line
+and the route: no half-built router is returned.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..errors import ConfigurationError, SchemaRouterError
+from ._loader import LandscapeError, load_config
+from ._models import (
+    OpenApiRoute,
+    OptimadeFederationRoute,
+    OptimadeRoute,
+    PythonRoute,
+    RouteConfig,
+    RouterConfig,
+)
+
+__all__ = ["build_router", "resolve_target"]
+
+R = TypeVar("R")
+
+
+async def build_router(factory: Callable[..., R], source: RouterConfig | str | os.PathLike[str]) -> R:
+    """A router made by *factory* (``SchemaRouter``) with everything *source* declares."""
+    config = source if isinstance(source, RouterConfig) else load_config(source)
+    router = factory(cooldown=config.cooldown, availability_store=config.availability.build())
+    target: Any = router
+    try:
+        with _python_path(config):
+            for name, route in config.routes.items():
+                await _add(target, config, name, route)
+    except BaseException:
+        await target.aclose()
+        raise
+    return router
+
+
+async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig) -> None:
+    try:
+        if isinstance(route, OpenApiRoute | OptimadeRoute):
+            await _add_url(router, name, route)
+        elif isinstance(route, PythonRoute):
+            _add_python(router, config, name, route)
+        else:
+            await _add_federation(router, config, name, route)
+    except LandscapeError:
+        raise
+    except ConfigurationError as exc:
+        raise _located(config, ("routes", name), str(exc)) from exc
+    except SchemaRouterError as exc:
+        raise type(exc)(f"{config.where('routes', name)}: {exc}") from exc
+
+
+async def _add_url(router: Any, name: str, route: OpenApiRoute | OptimadeRoute) -> None:
+    options: dict[str, Any] = {
+        key: getattr(route, key)
+        for key in ("retry", "fields", "cost_units", "description")
+        if getattr(route, key) is not None
+    }
+    if isinstance(route, OpenApiRoute):
+        for key in ("operations", "tags", "records_path", "projection", "validate_output", "base_url"):
+            if getattr(route, key) is not None:
+                options[key] = getattr(route, key)
+    else:
+        for key in ("entries", "max_pages"):
+            if getattr(route, key) is not None:
+                options[key] = getattr(route, key)
+    spec = await router.add_url(
+        route.url,
+        kind=route.kind,
+        name=name,
+        provider=route.provider,
+        access_mode=route.access_mode or route.kind,
+        headers=route.secret_headers() or None,
+        timeout_seconds=route.timeout_seconds,
+        **options,
+    )
+    if route.probe is None:
+        return
+    from ..adapters import openapi_operation_probe, optimade_info_probe
+
+    if isinstance(route, OptimadeRoute):
+        probe = optimade_info_probe(
+            router, route.url, headers=route.secret_headers(), timeout_seconds=route.timeout_seconds
+        )
+    else:
+        probe = openapi_operation_probe(router, name, route.probe, arguments=route.probe_arguments)
+    for endpoint in spec.endpoints:
+        if endpoint.read_only is True:
+            router.register_health_probe(name, endpoint.name, probe)
+
+
+def _add_python(router: Any, config: RouterConfig, name: str, route: PythonRoute) -> None:
+    function = _resolved(config, name, "function", route.function)
+    options: dict[str, Any] = {
+        key: getattr(route, key)
+        for key in ("retry", "cost_units", "records_path", "timeout_seconds", "description")
+        if getattr(route, key) is not None
+    }
+    spec = router.add_callable(
+        function,
+        name=name,
+        provider=route.provider,
+        access_mode=route.access_mode,
+        endpoint=route.endpoint,
+        read_only=route.read_only,
+        fields=route.fields,
+        **options,
+    )
+    if route.probe is not None:
+        probe = _resolved(config, name, "probe", route.probe)
+        for endpoint in spec.endpoints:
+            if endpoint.read_only is True:
+                router.register_health_probe(name, endpoint.name, probe)
+
+
+async def _add_federation(
+    router: Any, config: RouterConfig, name: str, route: OptimadeFederationRoute
+) -> None:
+    add = getattr(router, "add_optimade_federation", None)
+    if add is None:
+        raise _located(
+            config,
+            ("routes", name, "kind"),
+            "kind 'optimade_federation' needs router.add_optimade_federation, "
+            "which this version of schemarouter-integrations does not have yet",
+        )
+    await add(
+        route.source,
+        include=route.include,
+        exclude=route.exclude,
+        headers={k: v.get_secret_value() for k, v in route.headers.items()} or None,
+        timeout_seconds=route.timeout_seconds,
+        concurrency=route.concurrency,
+        probes=route.probes,
+        field_aliases=route.field_aliases,
+    )
+
+
+def resolve_target(target: str) -> Callable[..., Any]:
+    """The callable named ``"package.module:attribute.path"``; ``ImportError``/``AttributeError``."""
+    module_name, _, attribute = target.partition(":")
+    value: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        value = getattr(value, part)
+    if not callable(value):
+        raise TypeError(f"{target} is a {type(value).__name__}, not a callable")
+    return value  # type: ignore[no-any-return]
+
+
+def _resolved(config: RouterConfig, name: str, key: str, target: str) -> Callable[..., Any]:
+    try:
+        value = resolve_target(target)
+    except (ImportError, AttributeError, TypeError) as exc:
+        raise _located(config, ("routes", name, key), f"cannot import {target}: {exc}") from None
+    if key == "probe" and inspect.isclass(value):
+        raise _located(config, ("routes", name, key), f"{target} is a class, not a probe function")
+    return value
+
+
+def _located(config: RouterConfig, keys: tuple[str, ...], message: str) -> LandscapeError:
+    from ._locate import dotted, line_of
+
+    return LandscapeError(
+        f"{config.where(*keys)}: {message}",
+        path=config.source,
+        line=line_of(config._lines, keys),
+        key=dotted(keys),
+    )
+
+
+@contextmanager
+def _python_path(config: RouterConfig) -> Iterator[None]:
+    """``python_path`` folders (relative to the file) on ``sys.path`` while routes are added."""
+    base = config.source.parent if config.source is not None else Path.cwd()
+    added = [str((base / folder).resolve()) for folder in config.python_path]
+    added = [folder for folder in added if folder not in sys.path]
+    sys.path[:0] = added
+    try:
+        yield
+    finally:
+        for folder in added:
+            if folder in sys.path:
+                sys.path.remove(folder)

@@ -1,0 +1,183 @@
+"""``load_config(path)``: read a landscape file into a :class:`RouterConfig`, or say where it is wrong.
+
+Steps: ``tomllib`` parses (a syntax error names its line); every string value has its
+``${VAR}`` references replaced from the environment (a missing variable is an error naming
+it and the key, never a value); pydantic validates. Each problem is reported as
+``file:line: key: message``, lines found by :mod:`._locate`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import ConfigurationError
+from ._locate import KeyPath, describe, dotted, key_lines, line_of
+from ._models import RouterConfig
+
+__all__ = ["LandscapeError", "load_config", "parse_config"]
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+_TAG_ERRORS = {"union_tag_invalid", "union_tag_not_found"}
+
+
+class LandscapeError(ConfigurationError):
+    """A landscape file that cannot be used; ``path``, ``line`` and ``key`` say where.
+
+    ``problems`` lists every ``file:line: key: message`` found (the message shows the first
+    and counts the others). No secret value is ever part of the message.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: Path | None,
+        line: int | None,
+        key: str | None,
+        problems: list[str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.key = key
+        self.problems = problems or [message]
+
+
+def load_config(path: str | os.PathLike[str]) -> RouterConfig:
+    """Read and check the landscape file at *path*; raises :class:`LandscapeError`."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LandscapeError(
+            f"{file}: cannot read the landscape file: {exc.__class__.__name__}: {exc}",
+            path=file,
+            line=None,
+            key=None,
+        ) from None
+    return parse_config(text, source=file)
+
+
+def parse_config(
+    text: str, *, source: Path | None = None, environ: Mapping[str, str] | None = None
+) -> RouterConfig:
+    """:func:`load_config` for TOML text (*source* only names it in errors)."""
+    lines = key_lines(text)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _syntax_error(exc, text, source, lines) from None
+    expanded = _expand(raw, (), os.environ if environ is None else environ, source, lines)
+    try:
+        config = RouterConfig.model_validate(expanded)
+    except ValidationError as exc:
+        raise _invalid(exc, expanded, source, lines) from None
+    config._source = source
+    config._lines = lines
+    return config
+
+
+def _expand(value: Any, keys: KeyPath, environ: Mapping[str, str], source: Path | None, lines: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _expand(v, (*keys, k), environ, source, lines) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_expand(v, (*keys, i), environ, source, lines) for i, v in enumerate(value)]
+    if not isinstance(value, str):
+        return value
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in environ:
+            where = describe(source, lines, keys)
+            raise LandscapeError(
+                f"{where}: environment variable {name} is not set",
+                path=source,
+                line=_line(lines, keys),
+                key=_key(keys),
+            )
+        return environ[name]
+
+    return _VARIABLE.sub(replace, value)
+
+
+def _syntax_error(exc: tomllib.TOMLDecodeError, text: str, source: Path | None, lines: Any) -> LandscapeError:
+    message = str(exc)
+    position = _TOML_POSITION.search(message)
+    line = int(position.group(1)) if position else None
+    key = None
+    if line is not None:
+        for keys, number in lines.items():
+            if number == line:
+                key = _key(keys)
+        if key is None:
+            written = text.splitlines()[line - 1] if line <= len(text.splitlines()) else ""
+            key = written.split("=", 1)[0].strip() or None if "=" in written else None
+    reason = _TOML_POSITION.sub("", message).strip()
+    where = f"{source or '<config>'}:{line}" if line is not None else f"{source or '<config>'}"
+    return LandscapeError(
+        f"{where}: {key or '(top level)'}: invalid TOML: {reason}", path=source, line=line, key=key
+    )
+
+
+def _invalid(exc: ValidationError, raw: Any, source: Path | None, lines: Any) -> LandscapeError:
+    problems: list[tuple[int, str, str, KeyPath]] = []
+    seen: set[tuple[KeyPath, str]] = set()
+    for error in exc.errors(include_input=False, include_url=False):
+        keys = _keys_in(raw, error["loc"])
+        if error["type"] in _TAG_ERRORS:
+            keys = (*keys, "kind")
+        message = _message(error)
+        if (keys, message) in seen:
+            continue
+        seen.add((keys, message))
+        problems.append((_line(lines, keys) or 0, describe(source, lines, keys), message, keys))
+    problems.sort(key=lambda p: p[0])
+    texts = [f"{where}: {message}" for _, where, message, _ in problems]
+    first_line, _, _, first_keys = problems[0]
+    more = f" (and {len(texts) - 1} more problem(s))" if len(texts) > 1 else ""
+    return LandscapeError(
+        texts[0] + more, path=source, line=first_line or None, key=_key(first_keys), problems=texts
+    )
+
+
+def _message(error: Any) -> str:
+    if error["type"] == "extra_forbidden":
+        return "unknown key"
+    if error["type"] == "missing":
+        return "required key is missing"
+    if error["type"] == "union_tag_not_found":
+        return "kind is missing: one of 'openapi', 'optimade', 'optimade_federation', 'python'"
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
+def _keys_in(raw: Any, loc: tuple[str | int, ...]) -> KeyPath:
+    """The error location as keys of the file: union and validator steps are left out."""
+    keys: list[str | int] = []
+    current = raw
+    for index, step in enumerate(loc):
+        inside = isinstance(current, dict) and step in current
+        if isinstance(current, list) and isinstance(step, int):
+            inside = 0 <= step < len(current)
+        if inside:
+            keys.append(step)
+            current = current[step]
+        elif index == len(loc) - 1 and isinstance(current, dict) and isinstance(step, str):
+            keys.append(step)  # a missing key: named, though the file does not have it
+    return tuple(keys)
+
+
+def _line(lines: dict[KeyPath, int], keys: KeyPath) -> int | None:
+    return line_of(lines, keys)
+
+
+def _key(keys: KeyPath) -> str | None:
+    return dotted(keys) if keys else None

@@ -1,0 +1,236 @@
+"""The landscape file as pydantic models: the availability store, cooldowns, tool settings, routes.
+
+Every model forbids unknown keys, so a misspelt key is an error at its line, not a silent
+default. Header values are :class:`~pydantic.SecretStr`: a loaded configuration never shows
+them in ``repr``, ``model_dump`` or an error message.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, field_validator
+
+from .._contracts import CooldownPolicy, FieldSpec, RetryPolicy, ServerProjectionSpec
+from .._execution import RunBudget
+from .._planning import PlanRequest
+from .._planning.models import FallbackScope
+from ..stores import AvailabilityStore, MemoryAvailabilityStore
+
+__all__ = [
+    "AvailabilitySettings",
+    "OpenApiRoute",
+    "OptimadeFederationRoute",
+    "OptimadeRoute",
+    "PythonRoute",
+    "RouteConfig",
+    "RouterConfig",
+    "ToolSettings",
+]
+
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _fields(cls: type[BaseModel], value: Any) -> Any:
+    """``fields = ["formula", {name = "band_gap", path = ["gap"]}]``: bare names become dicts."""
+    if isinstance(value, list):
+        return [{"name": item} if isinstance(item, str) else item for item in value]
+    return value
+
+
+def _target(cls: type[BaseModel], value: str | None) -> str | None:
+    if value is not None and not TARGET.match(value):
+        raise ValueError(f"must be 'package.module:function', got {value!r}")
+    return value
+
+
+class AvailabilitySettings(_Model):
+    """``[availability]``: where cooldowns live. ``store = "memory"`` or a Redis URL."""
+
+    store: str = "memory"
+    namespace: str = Field(default="schemarouter", min_length=1)
+    peer_grace_seconds: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
+
+    @field_validator("store")
+    @classmethod
+    def _store(cls, value: str) -> str:
+        if value != "memory" and not value.startswith(REDIS_SCHEMES):
+            raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
+        return value
+
+    def build(self) -> AvailabilityStore:
+        """The store these settings describe (Redis needs the ``redis`` extra)."""
+        if self.store == "memory":
+            return MemoryAvailabilityStore()
+        from ..stores import RedisAvailabilityStore
+
+        options: dict[str, Any] = {}
+        if self.peer_grace_seconds is not None:
+            options["peer_grace_seconds"] = self.peer_grace_seconds
+        return RedisAvailabilityStore(self.store, namespace=self.namespace, **options)
+
+
+class ToolSettings(_Model):
+    """``[tool]``: the application's settings of the one model-facing tool."""
+
+    name: str = Field(default="data_lookup", pattern=NAME.pattern)
+    description: str | None = None
+    scope: FallbackScope = "disabled"
+    max_fallbacks: int = Field(default=3, ge=0, le=32)
+    preferred_tools: tuple[str, ...] = ()
+    budget: RunBudget | None = None
+    fields: tuple[str, ...] | None = None
+    mode: Literal["fallback", "gather"] = "fallback"
+
+    def request(self, query: str, arguments: dict[str, Any] | None = None) -> PlanRequest:
+        """The plan request for *query* under these settings."""
+        return PlanRequest(
+            query=query,
+            arguments=dict(arguments or {}),
+            preferred_tools=self.preferred_tools,
+            fields=self.fields,
+            fallback_scope=self.scope,
+            max_fallbacks=self.max_fallbacks,
+        )
+
+    def framework_options(self) -> dict[str, Any]:
+        """Keyword settings for ``SchemaRouterTool(router=..., **options)`` or
+        ``SchemaRouterToolSpec(router, **options)``."""
+        options: dict[str, Any] = {
+            "name": self.name,
+            "fallback_scope": self.scope,
+            "max_fallbacks": self.max_fallbacks,
+            "preferred_tools": list(self.preferred_tools),
+            "budget": self.budget,
+        }
+        if self.description is not None:
+            options["description"] = self.description
+        if self.mode != "fallback":
+            options["mode"] = self.mode
+        return options
+
+
+class _Route(_Model):
+    provider: str | None = None
+    access_mode: str | None = None
+
+
+class _HttpRoute(_Route):
+    url: str = Field(min_length=1)
+    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    timeout_seconds: float = Field(default=10.0, gt=0.0, allow_inf_nan=False)
+    retry: RetryPolicy | None = None
+    fields: list[FieldSpec] | None = None
+    cost_units: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
+    description: str | None = None
+
+    names_as_fields = field_validator("fields", mode="before")(_fields)
+
+    def secret_headers(self) -> dict[str, str]:
+        return {name: value.get_secret_value() for name, value in self.headers.items()}
+
+
+class OpenApiRoute(_HttpRoute):
+    """``kind = "openapi"``: an OpenAPI document URL; ``probe`` names a read-only operation."""
+
+    kind: Literal["openapi"]
+    base_url: str | None = None
+    operations: list[str] | None = None
+    tags: list[str] | None = None
+    records_path: list[str] | dict[str, list[str]] | None = None
+    projection: ServerProjectionSpec | None = None
+    validate_output: bool | None = None
+    probe: str | None = None
+    probe_arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class OptimadeRoute(_HttpRoute):
+    """``kind = "optimade"``: an OPTIMADE base URL; ``probe = "info"`` probes ``/v1/info``."""
+
+    kind: Literal["optimade"]
+    entries: list[str] | None = None
+    max_pages: int | None = Field(default=None, ge=1)
+    probe: Literal["info"] | None = None
+
+
+class OptimadeFederationRoute(_Model):
+    """``kind = "optimade_federation"``: every database of a providers list or index."""
+
+    kind: Literal["optimade_federation"]
+    source: str | list[str] | None = None
+    include: list[str] | None = None
+    exclude: list[str] | None = None
+    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    timeout_seconds: float = Field(default=10.0, gt=0.0, allow_inf_nan=False)
+    concurrency: int = Field(default=8, ge=1, le=64)
+    probes: bool = True
+    field_aliases: dict[str, list[str]] | None = None
+
+
+class PythonRoute(_Route):
+    """``kind = "python"``: ``function = "package.module:function"`` (sync or async)."""
+
+    kind: Literal["python"]
+    function: str
+    access_mode: str | None = "python"
+    endpoint: str | None = None
+    read_only: bool | None = None
+    fields: list[FieldSpec] | None = None
+    retry: RetryPolicy | None = None
+    cost_units: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
+    records_path: list[str] | None = None
+    timeout_seconds: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
+    description: str | None = None
+    probe: str | None = None
+    """``"package.module:function"``: a trusted ``() -> bool`` (sync or async)."""
+
+    names_as_fields = field_validator("fields", mode="before")(_fields)
+    check_targets = field_validator("function", "probe")(_target)
+
+
+RouteConfig = Annotated[
+    OpenApiRoute | OptimadeRoute | OptimadeFederationRoute | PythonRoute, Field(discriminator="kind")
+]
+
+
+class RouterConfig(_Model):
+    """A whole landscape: ``[availability]``, ``[cooldown]``, ``[tool]`` and ``[routes.<name>]``.
+
+    ``python_path`` lists folders (relative to the file) put on ``sys.path`` before the
+    ``python`` routes' functions are imported. ``source`` is the file it was read from.
+    """
+
+    availability: AvailabilitySettings = AvailabilitySettings()
+    cooldown: CooldownPolicy = CooldownPolicy()
+    tool: ToolSettings = ToolSettings()
+    python_path: list[str] = Field(default_factory=list)
+    routes: dict[str, RouteConfig] = Field(default_factory=dict)
+
+    _source: Path | None = PrivateAttr(default=None)
+    _lines: dict[tuple[str | int, ...], int] = PrivateAttr(default_factory=dict)
+
+    @field_validator("routes")
+    @classmethod
+    def _names(cls, routes: dict[str, Any]) -> dict[str, Any]:
+        bad = [name for name in routes if not NAME.match(name)]
+        if bad:
+            raise ValueError(f"route names must be letters, digits and _ (a tool name), got {bad}")
+        return routes
+
+    @property
+    def source(self) -> Path | None:
+        return self._source
+
+    def where(self, *keys: str | int) -> str:
+        """``"file:line: key"`` for a key path (its line, or its nearest enclosing key's)."""
+        from ._locate import describe
+
+        return describe(self._source, self._lines, keys)
