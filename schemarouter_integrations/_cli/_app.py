@@ -124,10 +124,13 @@ def demo(
 
 
 @app.command("serve-mcp")
-def serve_mcp() -> None:
-    """Serve the router as an MCP server (not available yet)."""
-    typer.echo("serve-mcp needs the mcp extra and the MCP server, which are not available yet", err=True)
-    raise typer.Exit(USAGE)
+def serve_mcp(
+    config: ConfigOption,
+    transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",
+    port: Annotated[int, typer.Option("--port", help="The HTTP port (transport http).")] = 8000,
+) -> None:
+    """Serve the landscape's router as an MCP server (one read-only tool)."""
+    _with_config(config, False, lambda landscape, _output: _run.serve_mcp(landscape, transport, port))
 
 
 def _demo_script() -> Path | None:

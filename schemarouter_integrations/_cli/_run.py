@@ -247,3 +247,16 @@ async def probe(config: RouterConfig, output: Output, timeout_seconds: float = 1
             detail = data["last_error"] or ""
             output.out.print(f"{path}: {data['last_outcome']} {detail}".rstrip(), markup=False)
     return OK if healthy else FAILED
+
+
+async def serve_mcp(config: RouterConfig, transport: str, port: int) -> int:
+    """Serve the landscape's router over MCP until the client (stdio) or a signal (http) ends it."""
+    if transport not in ("stdio", "http"):
+        raise ConfigurationError(f"--transport must be 'stdio' or 'http', got {transport!r}")
+    try:
+        from ..mcp import serve_mcp as serve
+    except ImportError as exc:
+        raise ConfigurationError(str(exc)) from None
+    router = await SchemaRouter.from_config(config)
+    await serve(router, transport=transport, port=port)  # type: ignore[arg-type]
+    return OK

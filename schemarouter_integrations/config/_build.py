@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from ..errors import ConfigurationError, SchemaRouterError
 from ._loader import LandscapeError, load_config
 from ._models import (
+    McpRoute,
     OpenApiRoute,
     OptimadeFederationRoute,
     OptimadeRoute,
@@ -54,6 +55,8 @@ async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig)
             await _add_url(router, name, route)
         elif isinstance(route, PythonRoute):
             _add_python(router, config, name, route)
+        elif isinstance(route, McpRoute):
+            await _add_mcp(router, name, route)
         else:
             await _add_federation(router, config, name, route)
     except LandscapeError:
@@ -142,12 +145,42 @@ async def _add_federation(
         route.source,
         include=route.include,
         exclude=route.exclude,
-        headers={k: v.get_secret_value() for k, v in route.headers.items()} or None,
+        headers={
+            provider: {k: v.get_secret_value() for k, v in sent.items()}
+            for provider, sent in route.headers.items()
+        }
+        or None,
         timeout_seconds=route.timeout_seconds,
         concurrency=route.concurrency,
         probes=route.probes,
         field_aliases=route.field_aliases,
     )
+
+
+def _plain(headers: dict[str, Any]) -> dict[str, str]:
+    return {name: value.get_secret_value() for name, value in headers.items()}
+
+
+async def _add_mcp(router: Any, name: str, route: McpRoute) -> None:
+    spec = await router.add_mcp(
+        route.target,
+        name=name,
+        provider=route.provider,
+        access_mode=route.access_mode,
+        tools=route.tools,
+        read_only=route.read_only,
+        fields=route.fields,
+        headers={k: v.get_secret_value() for k, v in route.headers.items()} or None,
+        timeout_seconds=route.timeout_seconds,
+    )
+    if route.probe is None:
+        return
+    from ..adapters import mcp_ping_probe
+
+    probe = mcp_ping_probe(router, name)
+    for endpoint in spec.endpoints:
+        if endpoint.read_only is True:
+            router.register_health_probe(name, endpoint.name, probe)
 
 
 def resolve_target(target: str) -> Callable[..., Any]:

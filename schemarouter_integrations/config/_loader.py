@@ -154,7 +154,7 @@ def _message(error: Any) -> str:
     if error["type"] == "missing":
         return "required key is missing"
     if error["type"] == "union_tag_not_found":
-        return "kind is missing: one of 'openapi', 'optimade', 'optimade_federation', 'python'"
+        return "kind is missing: one of 'openapi', 'optimade', 'optimade_federation', 'python', 'mcp'"
     message = str(error["msg"])
     return message.removeprefix("Value error, ")
 

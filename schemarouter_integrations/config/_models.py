@@ -168,7 +168,8 @@ class OptimadeFederationRoute(_Model):
     source: str | list[str] | None = None
     include: list[str] | None = None
     exclude: list[str] | None = None
-    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    headers: dict[str, dict[str, SecretStr]] = Field(default_factory=dict)
+    """Provider id -> the headers sent to that provider's databases only."""
     timeout_seconds: float = Field(default=10.0, gt=0.0, allow_inf_nan=False)
     concurrency: int = Field(default=8, ge=1, le=64)
     probes: bool = True
@@ -196,8 +197,27 @@ class PythonRoute(_Route):
     check_targets = field_validator("function", "probe")(_target)
 
 
+class McpRoute(_Route):
+    """``kind = "mcp"``: an MCP server (a command line, a streamable-HTTP URL) whose tools
+    become endpoints; ``read_only`` is the application's word (``true`` or tool names);
+    ``probe = "ping"`` pings the session."""
+
+    kind: Literal["mcp"]
+    target: str | list[str]
+    access_mode: str | None = "mcp"
+    tools: list[str] | None = None
+    read_only: bool | list[str] | None = None
+    fields: list[FieldSpec] | None = None
+    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    timeout_seconds: float = Field(default=30.0, gt=0.0, allow_inf_nan=False)
+    probe: Literal["ping"] | None = None
+
+    names_as_fields = field_validator("fields", mode="before")(_fields)
+
+
 RouteConfig = Annotated[
-    OpenApiRoute | OptimadeRoute | OptimadeFederationRoute | PythonRoute, Field(discriminator="kind")
+    OpenApiRoute | OptimadeRoute | OptimadeFederationRoute | PythonRoute | McpRoute,
+    Field(discriminator="kind"),
 ]
 
 
