@@ -3,8 +3,7 @@
 Runs offline: ``python cookbook/federation_gather.py``. Two OPTIMADE reference servers play
 OQMD and Alexandria on loopback; ``router.add_optimade_federation([...base URLs])`` registers
 both, and ``router.gather(request)`` asks every route that can answer and merges the records,
-each with its ``provider`` and ``tool``. Needs ``router.gather`` (issue 12): with a version
-that lacks it, the script says so and exits 0.
+each with its ``provider`` and ``tool``.
 """
 
 from __future__ import annotations
@@ -22,18 +21,15 @@ from schemarouter_integrations import PlanRequest, SchemaRouter
 
 
 async def main() -> None:
-    if not hasattr(SchemaRouter, "gather") or not hasattr(SchemaRouter, "add_optimade_federation"):
-        print("needs router.gather (issue 12): not available in this version")
-        return
     servers = [OptimadeServer(), OptimadeServer(provider=ALEXANDRIA)]
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(lambda server: server.start(), servers))
     try:
         async with SchemaRouter() as router:
-            report = await router.add_optimade_federation([s.url for s in servers])  # type: ignore[attr-defined]
+            report = await router.add_optimade_federation([s.url for s in servers])
             print(f"registered: {report.registered}; skipped: {report.skipped}")
             request = PlanRequest(query="band gap", arguments={"formula": "Si"})
-            gathered = await router.gather(request)  # type: ignore[attr-defined]
+            gathered = await router.gather(request)
             for record in gathered.records:
                 print(f"  {record['provider']:<12} {record['tool']:<28} band_gap={record.get('band_gap')}")
             print(f"Gathered {len(gathered.records)} record(s) from {len(gathered.results)} route(s)")

@@ -173,13 +173,9 @@ async def query(config: RouterConfig, question: str, arguments: dict[str, Any], 
 async def gather(config: RouterConfig, question: str, arguments: dict[str, Any], output: Output) -> int:
     request = config.tool.request(question, arguments)
     async with opened(config, output) as router:
-        run = getattr(router, "gather", None)
-        if run is None:
-            error = ConfigurationError("gather needs router.gather (issue 12), not available in this version")
-            return output.error(USAGE, error)
         try:
             with output.progress(f"Gathering {question!r} ..."):
-                result = await run(request, budget=config.tool.budget)
+                result = await router.gather(request, budget=config.tool.budget)
         except SchemaRouterError as exc:
             return output.error(exit_code(exc), exc)
     failures = {path: f"{type(e).__name__}: {e}" for path, e in result.failures.items()}

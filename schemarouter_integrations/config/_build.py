@@ -133,15 +133,7 @@ def _add_python(router: Any, config: RouterConfig, name: str, route: PythonRoute
 async def _add_federation(
     router: Any, config: RouterConfig, name: str, route: OptimadeFederationRoute
 ) -> None:
-    add = getattr(router, "add_optimade_federation", None)
-    if add is None:
-        raise _located(
-            config,
-            ("routes", name, "kind"),
-            "kind 'optimade_federation' needs router.add_optimade_federation, "
-            "which this version of schemarouter-integrations does not have yet",
-        )
-    await add(
+    await router.add_optimade_federation(
         route.source,
         include=route.include,
         exclude=route.exclude,

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from cookbook.services.landscape import LOCAL_LANDSCAPE, LocalLandscape
-from schemarouter_integrations import SchemaRouter
 
 pytestmark = pytest.mark.integration
 
@@ -196,8 +195,6 @@ def test_probe_exits_0_when_every_probe_passes(healthy: dict[str, Any]) -> None:
 
 
 def test_gather(healthy: dict[str, Any]) -> None:
-    if not hasattr(SchemaRouter, "gather"):
-        pytest.skip("needs router.gather (issue 12)")
     done = healthy["gather"]
     assert done.returncode == 0, done.stderr
     providers = {record["provider"] for record in as_json(done)["records"]}

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from cookbook.services.redis_server import require_redis_server
-from schemarouter_integrations import SchemaRouter
 
 pytestmark = pytest.mark.integration
 
@@ -60,8 +59,6 @@ def test_cookbook_entry_runs_offline(
 ) -> None:
     if script == "health_and_fleet.py":
         require_redis_server()  # skipped locally without redis-server, a failure under CI=true
-    if script == "federation_gather.py" and not hasattr(SchemaRouter, "gather"):
-        pytest.skip("needs router.gather (issue 12)")
     done = outputs[script]
     assert done.returncode == 0, done.stderr[-3000:]
     assert ENTRIES[script] in done.stdout, done.stdout[-3000:]

@@ -183,14 +183,6 @@ async def test_a_route_that_cannot_be_imported_names_its_line_and_registers_noth
     )
 
 
-async def test_a_federation_route_needs_the_federation() -> None:
-    if hasattr(SchemaRouter, "add_optimade_federation"):
-        pytest.skip("the router has add_optimade_federation: covered by the federation tests")
-    config = parse_config('[routes.all]\nkind = "optimade_federation"\ninclude = ["oqmd"]\n')
-    with pytest.raises(LandscapeError, match=r"needs router\.add_optimade_federation"):
-        await SchemaRouter.from_config(config)
-
-
 def test_framework_options_are_the_tool_settings() -> None:
     config = parse_config(GOOD, environ=ENV)
     assert config.tool.framework_options() == {
