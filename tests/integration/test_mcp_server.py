@@ -140,3 +140,14 @@ async def test_llama_index_tools_mcp_consumes_the_server(served: Served) -> None
     output = await tool.acall(query="band gap of Si", formula="Si")
     assert not output.is_error
     assert "Answered by mp_api.search" in output.content
+
+
+async def test_in_gather_mode_the_tool_answers_from_every_route_side_by_side() -> None:
+    router, _ = seed_router()
+    server = router_mcp_server(router, mode="gather")
+    async with Client(server) as client:
+        answer = await client.call_tool("data_lookup", SI)
+    assert not answer.is_error
+    assert answer.structured_content is not None
+    providers = {record["provider"] for record in answer.structured_content["records"]}
+    assert len(providers) >= 2
