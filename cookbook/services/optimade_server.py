@@ -12,8 +12,13 @@ Its data are the structures in ``cookbook/services/data/oqmd_structures.jsonl`` 
 types and units, so ``/v1/info/structures`` lists them.
 
 Nothing here needs the network: ``insert_test_data`` is off (it would fetch the providers
-list), ``license`` is unset (its validator does a HEAD request) and there is no index
-meta-database.
+list), ``license`` is unset (its validator does a HEAD request).
+
+For the federation tests each server can be another database (``prefix``, ``provider_fields``
+and ``structures`` of its own), and ``index_links=`` runs the reference index meta-database
+(``optimade.server.main_index:app``, through :mod:`cookbook.services.optimade_index_app`, which
+keeps it offline) serving those links under ``/v1/links``. :func:`start_all` starts several
+servers at once.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ from cookbook.services.optimade_data import (
     write_jsonl,
 )
 from cookbook.services.uvicorn_thread import LOOPBACK, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PROVIDER_PREFIX = "oqmd"
 PROVIDER_NAME = "OQMD test double"
@@ -109,15 +116,22 @@ ALEXANDRIA = ProviderDouble(
 
 
 def optimade_config(
-    base_url: str, jsonl_path: Path, log_dir: Path, provider: ProviderDouble | None = None
+    base_url: str,
+    jsonl_path: Path | None,
+    log_dir: Path,
+    *,
+    prefix: str = PROVIDER_PREFIX,
+    name: str = PROVIDER_NAME,
+    provider_fields: list[dict[str, Any]] | None = None,
+    index_links_path: Path | None = None,
+    request_delay: float | None = None,
 ) -> dict[str, Any]:
     """The ServerConfig document (keys from ``optimade/server/config.py``)."""
-    provider = provider or OQMD
-    return {
+    config: dict[str, Any] = {
         "debug": False,
         "database_backend": "mongomock",
-        "insert_test_data": False,
-        "insert_from_jsonl": str(jsonl_path),
+        "insert_test_data": index_links_path is not None,  # the index inserts its links only then
+        "insert_from_jsonl": str(jsonl_path) if jsonl_path is not None else None,
         "create_default_index": False,
         "base_url": base_url,
         "log_dir": str(log_dir),
@@ -127,13 +141,18 @@ def optimade_config(
         "validate_query_parameters": True,
         "validate_api_response": True,
         "provider": {
-            "prefix": provider.prefix,
-            "name": provider.name,
-            "description": provider.description,
+            "prefix": prefix,
+            "name": name,
+            "description": f"Loopback stand-in for the {name} OPTIMADE API, used in tests.",
             "homepage": None,
         },
-        "provider_fields": {"structures": provider.fields},
+        "provider_fields": {"structures": PROVIDER_FIELDS if provider_fields is None else provider_fields},
     }
+    if index_links_path is not None:
+        config["index_links_path"] = str(index_links_path)
+    if request_delay is not None:
+        config["request_delay"] = request_delay
+    return config
 
 
 class OptimadeServer:
@@ -150,19 +169,33 @@ class OptimadeServer:
         *,
         startup_timeout: float = 60.0,
         jsonl_path: Path | None = None,
-        provider: ProviderDouble = OQMD,
+        prefix: str = PROVIDER_PREFIX,
+        name: str = PROVIDER_NAME,
+        provider_fields: list[dict[str, Any]] | None = None,
+        structures: list[dict[str, Any]] | None = None,
+        index_links: list[dict[str, Any]] | None = None,
+        request_delay: float | None = None,
+        provider: ProviderDouble | None = None,
     ) -> None:
+        if provider is not None and provider is not OQMD:  # a named double sets all four
+            prefix, name, provider_fields = provider.prefix, provider.name, provider.fields
+            structures = provider.structures() if structures is None else structures
         self.startup_timeout = startup_timeout
-        self.provider = provider
-        if jsonl_path is None and provider is OQMD:
+        if jsonl_path is None and structures is None and index_links is None:
             jsonl_path = STRUCTURES_JSONL
             if not jsonl_path.is_file():
                 write_jsonl(jsonl_path)
         self.jsonl_path = jsonl_path
-        self._own_jsonl = jsonl_path is None
-        self.structures = provider.structures()
-        self.provider_fields = provider.prefixed_fields
-        self.prefix = provider.prefix
+        self.structures = build_structures() if structures is None else structures
+        fields = PROVIDER_FIELDS if provider_fields is None else provider_fields
+        self._provider_fields = fields
+        self.provider_fields = tuple(f"_{prefix}_{f['name']}" for f in fields)
+        self.prefix = prefix
+        self.name = name
+        self._custom_structures = structures
+        self.index_links = index_links
+        self.request_delay = request_delay
+        self._started = 0.0
         self._tmp: Path | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._log_file: Any = None
@@ -190,8 +223,6 @@ class OptimadeServer:
 
     def start(self) -> OptimadeServer:
         self._tmp = Path(tempfile.mkdtemp(prefix="optimade-test-"))
-        if self.jsonl_path is None:
-            self.jsonl_path = write_jsonl(self._tmp / "structures.jsonl", self.structures)
         last_error: Exception | None = None
         for _attempt in range(3):  # a freshly picked port can, rarely, be taken meanwhile
             try:
@@ -202,26 +233,51 @@ class OptimadeServer:
         raise RuntimeError(f"could not start the OPTIMADE server: {last_error}")
 
     def _start_once(self) -> None:
-        assert self._tmp is not None
+        self._launch()
+        self._wait()
+
+    def _launch(self) -> None:
+        if self._tmp is None:
+            self._tmp = Path(tempfile.mkdtemp(prefix="optimade-test-"))
         self.port = free_port()
         self.url = f"http://{LOOPBACK}:{self.port}"
         log_dir = self._tmp / "logs"
         log_dir.mkdir(exist_ok=True)
-        assert self.jsonl_path is not None
-        self.config = optimade_config(self.url, self.jsonl_path.resolve(), log_dir, self.provider)
+        jsonl = self.jsonl_path.resolve() if self.jsonl_path is not None else None
+        if self._custom_structures is not None:
+            jsonl = write_jsonl(self._tmp / "structures.jsonl", self._custom_structures)
+        links_path = None
+        if self.index_links is not None:
+            links_path = self._tmp / "index_links.json"
+            links_path.write_text(json.dumps(self.index_links, indent=2))
+        self.config = optimade_config(
+            self.url,
+            jsonl,
+            log_dir,
+            prefix=self.prefix,
+            name=self.name,
+            provider_fields=self._provider_fields,
+            index_links_path=links_path,
+            request_delay=self.request_delay,
+        )
         self.config_path = self._tmp / "optimade_config.json"
         self.config_path.write_text(json.dumps(self.config, indent=2))
         env = {k: v for k, v in os.environ.items() if not k.upper().startswith("OPTIMADE_")}
         env["OPTIMADE_CONFIG_FILE"] = str(self.config_path)
         env["PYTHONUNBUFFERED"] = "1"
         self._log_file = open(self.output_path, "wb")  # noqa: SIM115 - closed in stop()
-        started = time.monotonic()
+        self._started = time.monotonic()
+        app = (
+            "cookbook.services.optimade_index_app:app"
+            if self.index_links is not None
+            else "optimade.server.main:app"
+        )
         self._proc = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
                 "uvicorn",
-                "optimade.server.main:app",
+                app,
                 "--host",
                 LOOPBACK,
                 "--port",
@@ -231,11 +287,15 @@ class OptimadeServer:
                 "--no-access-log",
             ],
             cwd=self._tmp,
-            env=env,
+            env={**env, "PYTHONPATH": os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])},
             stdin=subprocess.DEVNULL,
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
         )
+
+    def _wait(self) -> None:
+        assert self._proc is not None
+        started = self._started
         deadline = started + self.startup_timeout
         with httpx.Client(timeout=2.0) as client:
             while True:
@@ -279,8 +339,6 @@ class OptimadeServer:
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
-        if self._own_jsonl:
-            self.jsonl_path = None
 
     @property
     def running(self) -> bool:
@@ -295,3 +353,20 @@ class OptimadeServer:
 
 class _PortTaken(RuntimeError):
     pass
+
+
+def start_all(servers: list[OptimadeServer]) -> list[OptimadeServer]:
+    """Start *servers* at once (each is a subprocess) and wait until every one answers."""
+    try:
+        for server in servers:
+            server._launch()
+        for server in servers:
+            try:
+                server._wait()
+            except _PortTaken:
+                server.start()
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
+    return servers

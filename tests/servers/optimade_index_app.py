@@ -1,24 +1,11 @@
-"""The reference index meta-database app, kept offline.
+"""Moved to ``cookbook/services/optimade_index_app.py`` (shared by the demo, the cookbook and the tests).
 
-``optimade.server.main_index:app`` inserts the links of ``index_links_path`` and then adds
-the Materials-Consortia providers fetched from providers.optimade.org (falling back to
-GitHub). Tests must not touch the network, so that fetch is replaced by an empty list before
-the app is built; everything else is the reference app as shipped.
+This name stays an alias of that module, so ``tests.servers.optimade_index_app`` and
+``cookbook.services.optimade_index_app`` are one module object (monkeypatching either patches both).
 """
 
-from __future__ import annotations
+import sys
 
-from typing import Any
+from cookbook.services import optimade_index_app as _module
 
-import optimade.server.routers.utils as routers_utils
-
-
-def _no_providers(*args: Any, **kwargs: Any) -> list[Any]:
-    return []
-
-
-routers_utils.get_providers = _no_providers  # type: ignore[assignment]
-
-from optimade.server.main_index import app  # noqa: E402
-
-__all__ = ["app"]
+sys.modules[__name__] = _module
