@@ -15,6 +15,7 @@ from .._execution import RunBudget
 from .._planning import Plan, PlanRequest
 from ..errors import SchemaRouterError
 from ..events import GatherResult, RouterEvent
+from .messages import with_records
 
 __all__ = ["GathersRuns", "gather_content"]
 
@@ -56,19 +57,7 @@ def gather_content(result: GatherResult, *, max_records: int = 20, max_chars: in
         if rows:
             lines.append(f"{name} by provider:")
             lines.extend(f"  {key}: " + "; ".join(values) for key, values in rows.items())
-    lines.append(f"Records ({len(records)}):")
-    used = sum(len(line) + 1 for line in lines)
-    shown = 0
-    for record in records[:max_records]:
-        line = json.dumps(record, ensure_ascii=False, sort_keys=True, default=str)
-        if shown and used + len(line) + 1 > max_chars:
-            break
-        lines.append(line)
-        used += len(line) + 1
-        shown += 1
-    if shown < len(records):
-        lines.append(f"... {len(records) - shown} more record(s) not shown.")
-    return "\n".join(lines)
+    return with_records(lines, records, max_records=max_records, max_chars=max_chars)
 
 
 def _needed_fields(result: GatherResult) -> list[str]:

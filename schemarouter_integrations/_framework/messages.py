@@ -78,7 +78,13 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
         if not any(records):
             lines.append(f"Records ({len(records)}), none with a value.")
             return "\n".join(lines)
-    lines.append(f"Records ({len(records)}):")
+    return with_records(lines, records, max_records=max_records, max_chars=max_chars)
+
+
+def with_records(lines: list[str], records: list[dict[str, Any]], *, max_records: int, max_chars: int) -> str:
+    """*lines* followed by the records as JSON lines, at most *max_records* of them and no
+    more than *max_chars* in all (the first record always), and how many were left out."""
+    lines = [*lines, f"Records ({len(records)}):"]
     used = sum(len(line) + 1 for line in lines)
     shown = 0
     for record in records[:max_records]:
