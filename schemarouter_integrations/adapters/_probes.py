@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from ..errors import InvocationError, PolicyViolationError, RegistrationError
+from ._bindings import bound_invoker
 from ._http import HttpTarget, origin_of
 from ._openapi.invoker import OpenApiInvoker
 from ._optimade.discovery import VERSIONED, is_info_document
@@ -85,11 +86,7 @@ def openapi_operation_probe(
 
 
 def _openapi_invoker(router: Any, tool: str) -> OpenApiInvoker:
-    binding = router.registry.binding(tool)
-    invoker = binding.invoker if binding is not None else None
-    if not isinstance(invoker, OpenApiInvoker):
-        raise RegistrationError(f"{tool!r} is not bound to an OpenAPI invoker (register it with add_url)")
-    return invoker
+    return bound_invoker(router, tool, OpenApiInvoker, what="an OpenAPI invoker", registered_with="add_url")
 
 
 def _client(client_or_router: Any) -> httpx.AsyncClient:

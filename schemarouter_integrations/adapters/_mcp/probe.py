@@ -10,6 +10,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND
 
 from ...errors import InvocationError, RegistrationError, SchemaValidationError
+from .._bindings import bound_invoker
 from .route import McpInvoker
 
 __all__ = ["mcp_ping_probe"]
@@ -47,8 +48,4 @@ def mcp_ping_probe(router: Any, tool: str) -> Probe:
 
 
 def _invoker(router: Any, tool: str) -> McpInvoker:
-    binding = router.registry.binding(tool)
-    invoker = binding.invoker if binding is not None else None
-    if not isinstance(invoker, McpInvoker):
-        raise RegistrationError(f"{tool!r} is not bound to an MCP invoker (register it with add_mcp)")
-    return invoker
+    return bound_invoker(router, tool, McpInvoker, what="an MCP invoker", registered_with="add_mcp")
