@@ -40,6 +40,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ._trusted import Trusted as _Trusted
+
 __all__ = [
     "AllRoutesUnavailableError",
     "AttemptRecord",
@@ -236,9 +238,10 @@ class AttemptRecord(BaseModel):
     @classmethod
     def of(cls, access_path: str, attempt: int, error: BaseException | None = None) -> AttemptRecord:
         """The record of attempt *attempt* on *access_path*, failed with *error* when given."""
+        build = _trusted_attempt if cls is AttemptRecord else cls
         if error is None:
-            return cls(access_path=access_path, attempt=attempt, ok=True)
-        return cls(
+            return build(access_path=access_path, attempt=attempt, ok=True)
+        return build(
             access_path=access_path,
             attempt=attempt,
             ok=False,
@@ -250,6 +253,10 @@ class AttemptRecord(BaseModel):
     def describe(self) -> str:
         outcome = f"{self.error_type}: {self.error}" if not self.ok else "ok"
         return f"{self.access_path} attempt {self.attempt}: {outcome}"
+
+
+_trusted_attempt: _Trusted[AttemptRecord] = _Trusted(AttemptRecord)
+"""The router's own attempt records (a path, a count, an exception's type and text) need no validation."""
 
 
 class AllRoutesUnavailableError(InvocationUnavailableError):

@@ -7,10 +7,29 @@ import uuid
 from typing import Any, TypeVar
 
 from .._planning import Plan, ToolCall
+from .._trusted import Trusted
 from ..errors import AttemptRecord
-from ..events import PlanCompiledEvent, RouterEvent, RunErrorEvent
+from ..events import PlanCompiledEvent, RouterEvent, RunErrorEvent, ToolResult
 
 E = TypeVar("E", bound=RouterEvent)
+_BUILDERS: dict[type[RouterEvent], Trusted[Any]] = {}
+
+
+def trusted_event(cls: type[E], /, **payload: Any) -> E:
+    """A *cls* event from the router's own, already typed values, built without validation.
+
+    Only for payloads the router computed itself (run ids, counters, compiled calls, error
+    texts, floats as floats); anything from outside goes through ``cls(**payload)``.
+    """
+    builder = _BUILDERS.get(cls)
+    if builder is None:
+        builder = _BUILDERS[cls] = Trusted(cls)
+    built: E = builder(**payload)
+    return built
+
+
+trusted_result: Trusted[ToolResult] = Trusted(ToolResult)
+"""Builds a run's :class:`ToolResult` from its own bookkeeping without validating it again."""
 
 
 class RunContext:
@@ -25,9 +44,15 @@ class RunContext:
         self.records: list[dict[str, Any]] = []
 
     def event(self, cls: type[E], /, **payload: Any) -> E:
-        """Build, stamp, record and return a validated *cls* event."""
-        # An explicit timestamp is much cheaper than the field's default factory.
-        event = cls(run_id=self.run_id, seq=len(self.events) + 1, timestamp=time.time(), **payload)
+        """Build, stamp, record and return a *cls* event.
+
+        The payload is the router's own typed data (compiled calls, counters, error texts),
+        so the event is built without validating it again (:func:`trusted_event`);
+        unknown or missing fields still raise ``TypeError``.
+        """
+        event = trusted_event(
+            cls, run_id=self.run_id, seq=len(self.events) + 1, timestamp=time.time(), **payload
+        )
         self.events.append(event)
         return event
 
@@ -59,5 +84,5 @@ def compiled_event(plan: Plan, ctx: RunContext) -> PlanCompiledEvent:
         need=list(plan.need),
         primary=plan.primary.access_path if plan.primary else None,
         fallbacks=[c.access_path for c in plan.fallbacks],
-        rejected=len(plan.rejected),
+        rejected=plan.rejected_count(),
     )

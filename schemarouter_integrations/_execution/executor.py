@@ -13,10 +13,10 @@ from .._availability import Availability
 from .._planning import Plan
 from .._registry import Registry
 from ..errors import SchemaRouterError
-from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, ToolResult
+from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
-from .context import RunContext, compiled_event
+from .context import RunContext, compiled_event, trusted_result
 from .gather import Gatherer
 from .preflight import preflight
 
@@ -62,7 +62,7 @@ class Executor:
             winner = ctx.winner
             if winner is None:  # the chain either sets a winner or raises
                 raise SchemaRouterError("the run ended without a result")
-            result = ToolResult(
+            result = trusted_result(
                 tool=winner.tool,
                 endpoint=winner.endpoint,
                 provider=winner.provider,

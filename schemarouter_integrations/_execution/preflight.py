@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .._availability import Availability
 from .._contracts import EndpointSpec, ToolSpec
 from .._contracts.schemas import compiled_validator, validation_errors
-from .._planning import Plan, ToolCall
+from .._planning import Plan, ToolCall, arguments_known_valid
 from .._registry import Registry
 from ..errors import NoRouteError, PolicyViolationError, SchemaValidationError, StaleFingerprintError
 
@@ -44,14 +44,18 @@ class Pruned:
 class _ArgumentCheck:
     """Validates arguments once per distinct (input schema, arguments) pair of a chain.
 
-    Pairs are compared by ``repr``, which tells ``1``, ``1.0`` and ``True`` apart (``==``
-    does not, JSON Schema does); a different key order only costs another validation.
+    Arguments the planner already found valid for the same endpoint content (fingerprint)
+    and the same canonical JSON are not validated again. Other pairs are compared by
+    ``repr``, which tells ``1``, ``1.0`` and ``True`` apart (``==`` does not, JSON Schema
+    does); a different key order only costs another validation.
     """
 
     def __init__(self) -> None:
         self._seen: dict[tuple[str, str], list[str]] = {}
 
     def errors(self, call: ToolCall, endpoint: EndpointSpec) -> list[str]:
+        if arguments_known_valid(endpoint.fingerprint, call.arguments_key):
+            return []
         key = (repr(endpoint.input_schema), repr(call.arguments))
         errors = self._seen.get(key)
         if errors is None:

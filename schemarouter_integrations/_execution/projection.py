@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._contracts import EndpointSpec, FieldSpec
-from .._contracts.schemas import compiled_validator, validation_errors
+from .._contracts.schemas import response_errors
 from .._planning import ToolCall
 from ..errors import SchemaValidationError
 
@@ -17,8 +17,7 @@ _MISSING = object()
 def records_of(call: ToolCall, endpoint: EndpointSpec, raw: Any) -> list[dict[str, Any]]:
     """Validate *raw* against the output schema, locate its records, project them."""
     if endpoint.output_schema is not None:
-        validator = compiled_validator(endpoint.output_schema, key=f"out:{call.endpoint_fingerprint}")
-        errors = validation_errors(validator, raw)
+        errors = response_errors(endpoint.output_schema, raw, key=f"out:{call.endpoint_fingerprint}")
         if errors:
             raise SchemaValidationError(
                 f"response of {call.access_path} breaks its output schema: {'; '.join(errors)}",

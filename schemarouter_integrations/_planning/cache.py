@@ -37,3 +37,10 @@ ARGUMENT_VERDICTS: BoundedCache[str, BoundedCache[str, str | None]] = BoundedCac
 
 Keyed by content (the fingerprint covers the input schema), so a verdict can never go stale
 and survives contract changes of other tools; a pure memo, oldest entries leave first."""
+
+
+def arguments_known_valid(endpoint_fingerprint: str, arguments_key: str) -> bool:
+    """True when planning already found these arguments valid for this endpoint content, so
+    a run of the same plan need not validate them again."""
+    verdicts = ARGUMENT_VERDICTS.get(endpoint_fingerprint)
+    return verdicts is not None and arguments_key in verdicts and verdicts[arguments_key] is None

@@ -90,9 +90,9 @@ class PlanRequest(Contract):
 
     _check_arguments = field_validator("arguments")(_json_arguments)
 
-    @property
+    @cached_property
     def arguments_key(self) -> str:
-        """The arguments as canonical JSON: equal keys mean equal arguments."""
+        """The arguments as canonical JSON: equal keys mean equal arguments (computed once)."""
         return canonical_json(self.arguments)
 
 
@@ -129,6 +129,11 @@ class ToolCall(Contract):
     def access_path(self) -> str:
         """``"tool.endpoint"``."""
         return f"{self.tool}.{self.endpoint}"
+
+    @cached_property
+    def arguments_key(self) -> str:
+        """The arguments as canonical JSON (computed once; the planner hands its request's over)."""
+        return canonical_json(self.arguments)
 
     @cached_property
     def ref(self) -> RouteRef:
@@ -173,6 +178,7 @@ class Plan(BaseModel):
     _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
     _unreached: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
     _not_serving: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
+    _count: Callable[[], int] | None = PrivateAttr(default=None)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -194,19 +200,32 @@ class Plan(BaseModel):
         rejections: list[tuple[str, str, str]],
         unreached: Callable[[], list[tuple[str, str, str]]] | None = None,
         not_serving: Callable[[], list[tuple[str, str, str]]] | None = None,
+        count: Callable[[], int] | None = None,
         **fields: Any,
     ) -> Plan:
         """Build a plan from trusted planner output without re-validating it.
 
         *not_serving* (the routes that serve nothing of the need, listed first) and
         *unreached* (candidates the planner never had to look at) are computed lazily, when
-        ``rejected`` is first read.
+        ``rejected`` is first read; *count* says how many rejections there are without
+        building them (see :meth:`rejected_count`).
         """
         plan = cls.model_construct(**fields)
-        plan._rejections = rejections
-        plan._unreached = unreached
-        plan._not_serving = not_serving
+        private = plan.__pydantic_private__
+        assert private is not None  # model_construct fills the private defaults
+        private["_rejections"] = rejections  # one dict write each, not BaseModel.__setattr__
+        private["_unreached"] = unreached
+        private["_not_serving"] = not_serving
+        private["_count"] = count
         return plan
+
+    def rejected_count(self) -> int:
+        """``len(plan.rejected)``, without building the rejections when nobody read them yet."""
+        count = self.__pydantic_private__["_count"] if self.__pydantic_private__ else None
+        if count is None or "rejected" in self.__dict__:
+            return len(self.rejected)
+        result: int = count()
+        return result
 
     @computed_field  # type: ignore[prop-decorator]
     @cached_property

@@ -17,13 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route
 from .need import Need
 from .terms import Term, explain
 
+_NO_NEED = Need()
+Rank = tuple[int, float, float, str, str]
+_RANK = attrgetter("rank")
 
-@dataclass(slots=True)
+
 class Candidate:
     """A route that serves the query, with its own need and the best match for each of its
     semantic ids.
@@ -31,33 +35,54 @@ class Candidate:
     ``need`` is what the route serves of the query: the semantic ids of the terms it explains
     by fields, not those it explains as its resource. ``evidence`` is what ranks the route;
     the evidence a compiled call records prefers the surface the request used (see the
-    planner).
+    planner). ``rank`` is its place in the ordering (lower first).
+
+    A route whose fields serve every term gets its evidence built on first read (few
+    candidates are ever read: the chain and the ones just before it).
     """
 
-    route: Route
-    evidence: dict[str, FieldMatch]
-    need: Need = field(default_factory=Need)
-    tool: str = field(init=False)
-    """The route's tool name (read on every step of a walk, so stored, not derived)."""
-    provider: str | None = field(init=False)
+    __slots__ = ("_evidence", "_keys", "need", "provider", "rank", "route", "tool")
 
-    def __post_init__(self) -> None:
-        self.tool = self.route.tool.name
-        self.provider = self.route.provider
+    def __init__(
+        self,
+        route: Route,
+        evidence: dict[str, FieldMatch] | None,
+        need: Need = _NO_NEED,
+        *,
+        keys: tuple[tuple[str, str], ...] = (),
+        rank: Rank = (0, 0.0, 0.0, "", ""),
+    ) -> None:
+        self.route = route
+        self._evidence = evidence
+        self._keys = keys
+        self.need = need
+        self.tool: str = route.tool.name
+        """The route's tool name (read on every step of a walk, so stored, not derived)."""
+        self.provider: str | None = route.provider
+        self.rank = rank
+
+    @property
+    def evidence(self) -> dict[str, FieldMatch]:
+        """Semantic id -> the route's best match for it (by its semantic id key)."""
+        if self._evidence is None:
+            self._evidence = _first_matches(self.route.matches, self._keys)
+        return self._evidence
 
 
 @dataclass(slots=True)
 class Ordering:
-    """Ranked candidates for one reading, indexed by tool and by provider."""
+    """Ranked candidates for one reading; those of one tool or provider are picked on first use."""
 
     ranked: list[Candidate] = field(default_factory=list)
-    by_tool: dict[str, list[Candidate]] = field(default_factory=dict)
-    by_provider: dict[str | None, list[Candidate]] = field(default_factory=dict)
     refused: list[tuple[str, str, str]] = field(default_factory=list)
     """Routes looked at that serve nothing of the reading, with the reason."""
     unseen: Callable[[], list[tuple[str, str, str]]] | None = None
     """The reasons of the routes the candidate index ruled out unseen (computed when asked)."""
+    unseen_count: Callable[[], int] | None = None
+    """How many routes ``unseen`` would list, without explaining them."""
     _not_serving: list[tuple[str, str, str]] | None = None
+    _of_tool: dict[str, list[Candidate]] = field(default_factory=dict)
+    _of_provider: dict[str | None, list[Candidate]] = field(default_factory=dict)
 
     @property
     def not_serving(self) -> list[tuple[str, str, str]]:
@@ -70,20 +95,40 @@ class Ordering:
             self._not_serving = sorted(rows)
         return self._not_serving
 
+    def tool_candidates(self, tool: str) -> list[Candidate]:
+        """The candidates of *tool*, by rank (picked from ``ranked`` once per tool)."""
+        found = self._of_tool.get(tool)
+        if found is None:
+            found = self._of_tool[tool] = [c for c in self.ranked if c.tool == tool]
+        return found
+
+    def provider_candidates(self, provider: str | None) -> list[Candidate]:
+        """The candidates of *provider*, by rank (picked from ``ranked`` once per provider)."""
+        found = self._of_provider.get(provider)
+        if found is None:
+            found = self._of_provider[provider] = [c for c in self.ranked if c.provider == provider]
+        return found
+
+    def not_serving_count(self) -> int:
+        """``len(self.not_serving)``, without building the reasons when they were not asked for."""
+        if self._not_serving is not None or self.unseen_count is None:
+            return len(self.not_serving)
+        return len(self.refused) + self.unseen_count()
+
     def in_order(self, preferred: Sequence[str]) -> Iterator[Candidate]:
         """Every candidate: *preferred* tools first (in their order), then by rank."""
         return self._walk(preferred, self.ranked, None)
 
     def of_provider(self, provider: str, preferred: Sequence[str]) -> Iterator[Candidate]:
         """The candidates of *provider*, preferred tools first, then by rank."""
-        return self._walk(preferred, self.by_provider.get(provider, []), provider)
+        return self._walk(preferred, self.provider_candidates(provider), provider)
 
     def _walk(
         self, preferred: Sequence[str], pool: list[Candidate], provider: str | None
     ) -> Iterator[Candidate]:
         named = set(preferred)
         for tool in dict.fromkeys(preferred):
-            for candidate in self.by_tool.get(tool, ()):
+            for candidate in self.tool_candidates(tool):
                 if provider is None or candidate.provider == provider:
                     yield candidate
         for candidate in pool:
@@ -114,7 +159,6 @@ def build_ordering(
     lexical = registry.lexicon.scores(words) if words else {}
     restrict = restrict and bool(words)
     ordering = Ordering()
-    scored: list[tuple[tuple[int, float, float, str, str], Candidate]] = []
     last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
     possible = _possible(registry, terms, lexical, restrict)
     if possible is None:
@@ -124,22 +168,36 @@ def build_ordering(
         ordering.unseen = lambda: [
             _refusal(route, terms, restrict) for route in registry.routes() if route.path not in possible
         ]
+        ordering.unseen_count = lambda: (
+            registry.route_count() - sum(1 for path in possible if registry.route(path) is not None)
+        )
+    simple = _by_one_field(terms)
+    keys, simple_pairs = simple if simple is not None else ((), ())
+    one_key = keys[0][1] if len(keys) == 1 else None
     for route in routes:
-        words_score = lexical.get(route.path, 0.0)
+        words_score = lexical.get(route.path, 0.0) if lexical else 0.0
         if restrict and not terms and words_score <= 0.0:
             ordering.refused.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
-        explained = explain(route, terms)
-        if isinstance(explained, list):
-            ordering.refused.append(_no_field(route, explained))
-            continue
-        pairs, evidence, points = explained
+        if one_key is not None:  # one term of one semantic id, the most common reading
+            match = route.matches.get(one_key)
+            points = None if match is None else 1 if match.kind == "alias" else 2
+        else:
+            points = _points(route.matches, keys) if simple is not None else None
+        evidence: dict[str, FieldMatch] | None = None
+        if points is not None:  # its fields serve every term: the same explanation, built lazily
+            pairs = simple_pairs
+        else:
+            explained = explain(route, terms)
+            if isinstance(explained, list):
+                ordering.refused.append(_no_field(route, explained))
+                continue
+            pairs, evidence, points = explained
         if restrict and not pairs and words_score <= 0.0:
             ordering.refused.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if pairs != last[0]:  # neighbouring routes mostly read the query alike
             last = (pairs, Need.of(pairs))
-        need = last[1]
         rank = (
             -(route.projection_bonus + points),
             -words_score,
@@ -147,13 +205,46 @@ def build_ordering(
             route.tool.name,
             route.endpoint.name,
         )
-        scored.append((rank, Candidate(route, evidence, need)))
-    scored.sort(key=lambda item: item[0])
-    for _, candidate in scored:
-        ordering.ranked.append(candidate)
-        ordering.by_tool.setdefault(candidate.tool, []).append(candidate)
-        ordering.by_provider.setdefault(candidate.provider, []).append(candidate)
+        ordering.ranked.append(Candidate(route, evidence, last[1], keys=keys, rank=rank))
+    ordering.ranked.sort(key=_RANK)
     return ordering
+
+
+_OneField = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
+"""Per term ``(sid, match key)``, and the need pairs ``(sid, term key)`` (see :func:`_by_one_field`)."""
+
+
+def _by_one_field(terms: Sequence[Term]) -> _OneField | None:
+    """The terms' keys when each term has one semantic id (the common case), else None."""
+    if not terms or any(len(term.sid_keys) != 1 for term in terms):
+        return None
+    return tuple(term.sid_keys[0] for term in terms), tuple((term.sids[0], term.key) for term in terms)
+
+
+def _points(matches: dict[str, FieldMatch], keys: tuple[tuple[str, str], ...]) -> int | None:
+    """The evidence points of a route whose fields serve every one-id term (as
+    :func:`~.terms.explain` counts them), or None when a term is not served by a field (the
+    general walk then decides: a resource reading, or what is missing)."""
+    seen: set[str] = set()
+    points = 0
+    for sid, key in keys:
+        match = matches.get(key)
+        if match is None:
+            return None
+        if sid not in seen:
+            seen.add(sid)
+            points += 1 if match.kind == "alias" else 2
+    return points
+
+
+def _first_matches(
+    matches: dict[str, FieldMatch], keys: tuple[tuple[str, str], ...]
+) -> dict[str, FieldMatch]:
+    """Semantic id -> the match of its first term (the evidence :func:`~.terms.explain` builds)."""
+    evidence: dict[str, FieldMatch] = {}
+    for sid, key in keys:
+        evidence.setdefault(sid, matches[key])
+    return evidence
 
 
 def _possible(

@@ -158,6 +158,7 @@ def compile_plan(
         not_serving=lambda: ordering.not_serving,
         rejections=walk.rejected,
         unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
+        count=lambda: _rejected_count(ordering, walk, primary),
         request=request,
         need=list(need.sids),
         unmatched=list(reading.unmatched_for(primary.route if primary is not None else None)),
@@ -211,6 +212,13 @@ def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tupl
                 break
             chosen.append((found, "cross_provider"))
     return chosen
+
+
+def _rejected_count(ordering: Ordering, walk: _Walk, primary: Candidate | None) -> int:
+    """How many rejections the plan holds: routes not serving the reading, candidates the
+    walk rejected and (with a primary) candidates it never reached, i.e. ranked but unvisited."""
+    unreached = len(ordering.ranked) - len(walk.visited) if primary is not None else 0
+    return ordering.not_serving_count() + len(walk.rejected) + unreached
 
 
 def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallbacks: int) -> Rejections:
@@ -288,7 +296,9 @@ def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Ca
         "evidence": evidence,
         "explanation": _explain(candidate, matches, scope, request),
     }
-    return ToolCall.model_construct(**values)
+    call = ToolCall.model_construct(**values)
+    call.__dict__["arguments_key"] = request.arguments_key  # the same arguments, serialised once
+    return call
 
 
 def _evidence(candidate: Candidate, need: Need) -> dict[str, FieldMatch]:

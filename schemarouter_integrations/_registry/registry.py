@@ -171,6 +171,10 @@ class Registry:
     def routes(self) -> Iterator[Route]:
         return iter(self._routes.values())
 
+    def route_count(self) -> int:
+        """How many access paths are registered."""
+        return len(self._routes)
+
     @property
     def index(self) -> SurfaceIndex:
         """The field surfaces of every route, kept current route by route."""
