@@ -196,9 +196,11 @@ class SchemaRouter(DataSources):
             first = ctx.event(RunStartEvent, query=request.query)
             await self.events.publish(first)
             yield first
+            events = self.events
             async with aclosing(self._executor.run(source, budget, ctx)) as run:
                 async for event in run:
-                    await self.events.publish(event)
+                    if events.active:  # no coroutine per event when nobody listens
+                        await events.publish(event)
                     yield event
         except (anyio.get_cancelled_exc_class(), GeneratorExit) as stopped:
             if not isinstance(ctx.events[-1], RunEndEvent | RunErrorEvent):

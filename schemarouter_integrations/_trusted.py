@@ -56,6 +56,10 @@ class Trusted(Generic[M]):
         self._known = frozenset(self._template)
 
     def __call__(self, /, **values: Any) -> M:
+        return self.of(values)
+
+    def of(self, values: dict[str, Any]) -> M:
+        """Like calling the builder with ``**values``; *values* must not be changed afterwards."""
         given = values.keys()
         if not (self._required <= given <= self._known):
             missing, unknown = sorted(self._required - given), sorted(given - self._known)

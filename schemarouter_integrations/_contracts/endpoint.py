@@ -160,4 +160,7 @@ class ToolSpec(FingerprintedContract):
         return self.provider.strip() or None if self.provider else None
 
     def endpoint(self, name: str) -> EndpointSpec | None:
-        return next((e for e in self.endpoints if e.name == name), None)
+        for endpoint in self.endpoints:  # a plain loop: this runs for every call of every run
+            if endpoint.name == name:
+                return endpoint
+        return None

@@ -21,11 +21,15 @@ def trusted_event(cls: type[E], /, **payload: Any) -> E:
     Only for payloads the router computed itself (run ids, counters, compiled calls, error
     texts, floats as floats); anything from outside goes through ``cls(**payload)``.
     """
+    built: E = _builder(cls).of(payload)
+    return built
+
+
+def _builder(cls: type[E]) -> Trusted[E]:
     builder = _BUILDERS.get(cls)
     if builder is None:
         builder = _BUILDERS[cls] = Trusted(cls)
-    built: E = builder(**payload)
-    return built
+    return builder
 
 
 trusted_result: Trusted[ToolResult] = Trusted(ToolResult)
@@ -50,9 +54,10 @@ class RunContext:
         so the event is built without validating it again (:func:`trusted_event`);
         unknown or missing fields still raise ``TypeError``.
         """
-        event = trusted_event(
-            cls, run_id=self.run_id, seq=len(self.events) + 1, timestamp=time.time(), **payload
-        )
+        payload["run_id"] = self.run_id  # the payload dict is this call's own
+        payload["seq"] = len(self.events) + 1
+        payload["timestamp"] = time.time()
+        event = _builder(cls).of(payload)
         self.events.append(event)
         return event
 

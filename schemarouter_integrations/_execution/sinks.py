@@ -39,6 +39,11 @@ class EventBus:
 
         return unsubscribe
 
+    @property
+    def active(self) -> bool:
+        """True when a sink is subscribed (publishing to nobody can be skipped)."""
+        return bool(self._sinks)
+
     async def publish(self, event: RouterEvent) -> None:
         """Deliver *event* to every sink in turn, awaiting async sinks."""
         for sink in list(self._sinks):
