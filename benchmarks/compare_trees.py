@@ -25,6 +25,9 @@ HERE = Path(__file__).resolve().parent
 RUNNER = """
 import json, sys, importlib, contextlib, io
 sys.path.insert(0, {root!r})
+import schemarouter_integrations
+if not schemarouter_integrations.__file__.startswith({tree!r}):
+    raise SystemExit("imported the wrong tree: " + schemarouter_integrations.__file__)
 module = importlib.import_module("benchmarks." + {name!r})
 with contextlib.redirect_stdout(io.StringIO()):
     out = module.main()
@@ -34,8 +37,10 @@ print(json.dumps({{k: v for k, v in out.items() if isinstance(v, (int, float))}}
 
 def run_once(tree: Path, root: Path, name: str) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    code = RUNNER.format(root=str(root), name=name)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    code = RUNNER.format(root=str(root), name=name, tree=str(tree) + os.sep)
+    done = subprocess.run(  # cwd: the copy, so that no tree is importable through sys.path[0]
+        [sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True
+    )
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
