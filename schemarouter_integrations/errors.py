@@ -238,17 +238,18 @@ class AttemptRecord(BaseModel):
     @classmethod
     def of(cls, access_path: str, attempt: int, error: BaseException | None = None) -> AttemptRecord:
         """The record of attempt *attempt* on *access_path*, failed with *error* when given."""
-        build = _trusted_attempt if cls is AttemptRecord else cls
         if error is None:
-            return build(access_path=access_path, attempt=attempt, ok=True)
-        return build(
-            access_path=access_path,
-            attempt=attempt,
-            ok=False,
-            error_type=type(error).__name__,
-            error=str(error),
-            exception=error,
-        )
+            values = {"access_path": access_path, "attempt": attempt, "ok": True}
+        else:
+            values = {
+                "access_path": access_path,
+                "attempt": attempt,
+                "ok": False,
+                "error_type": type(error).__name__,
+                "error": str(error),
+                "exception": error,
+            }
+        return _trusted_attempt.of(values) if cls is AttemptRecord else cls(**values)
 
     def describe(self) -> str:
         outcome = f"{self.error_type}: {self.error}" if not self.ok else "ok"

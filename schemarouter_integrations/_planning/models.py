@@ -178,7 +178,7 @@ class Plan(BaseModel):
     _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
     _unreached: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
     _not_serving: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
-    _count: Callable[[], int] | None = PrivateAttr(default=None)
+    _count: Callable[[], int] | int | None = PrivateAttr(default=None)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -221,10 +221,14 @@ class Plan(BaseModel):
 
     def rejected_count(self) -> int:
         """``len(plan.rejected)``, without building the rejections when nobody read them yet."""
-        count = self.__pydantic_private__["_count"] if self.__pydantic_private__ else None
+        private = self.__pydantic_private__
+        count = private["_count"] if private else None
         if count is None or "rejected" in self.__dict__:
             return len(self.rejected)
+        if isinstance(count, int):
+            return count
         result: int = count()
+        private["_count"] = result  # type: ignore[index]  # counted once, like ``rejected``
         return result
 
     @computed_field  # type: ignore[prop-decorator]
