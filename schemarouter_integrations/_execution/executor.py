@@ -10,6 +10,7 @@ import random
 from collections.abc import AsyncGenerator, Callable
 
 from .._availability import Availability
+from .._bounded import BoundedCache
 from .._planning import Plan
 from .._registry import Registry
 from ..errors import SchemaRouterError
@@ -18,7 +19,7 @@ from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
 from .context import RunContext, compiled_event, trusted_result
 from .gather import Gatherer
-from .preflight import preflight
+from .preflight import Pruned, Step, preflight
 
 PlanSource = Plan | Callable[[], Plan]
 
@@ -41,6 +42,25 @@ class Executor:
         self.sleep = sleep
         self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng)
         self.gatherer = Gatherer(registry, availability, self._chain)
+        self._preflights: BoundedCache[int, tuple[Plan, int, tuple[Step, ...], tuple[Pruned, ...]]]
+        self._preflights = BoundedCache(32)
+
+    def _preflight(self, plan: Plan, *, reused: bool) -> tuple[list[Step], list[Pruned]]:
+        """:func:`.preflight.preflight`, remembered for a compiled plan the caller runs again.
+
+        Preflight depends on the plan and on the registry's contracts and bindings only, and
+        ``registry.version`` moves on every change of those; only a successful preflight is
+        remembered (the few most recent plans, held by identity).
+        """
+        if not reused:
+            return preflight(plan, self.registry, self.availability)
+        version = self.registry.version
+        known = self._preflights.get(id(plan))
+        if known is not None and known[0] is plan and known[1] == version:
+            return list(known[2]), list(known[3])
+        steps, pruned = preflight(plan, self.registry, self.availability)
+        self._preflights.put(id(plan), (plan, version, tuple(steps), tuple(pruned)))
+        return steps, pruned
 
     async def run(
         self, source: PlanSource, budget: RunBudget | None, ctx: RunContext
@@ -54,7 +74,7 @@ class Executor:
         try:
             plan = source if isinstance(source, Plan) else source()
             yield compiled_event(plan, ctx)
-            steps, pruned = preflight(plan, self.registry, self.availability)
+            steps, pruned = self._preflight(plan, reused=plan is source)
             for item in pruned:
                 yield ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)
             async for event in self._chain.run(steps, BudgetMeter(budget), ctx):

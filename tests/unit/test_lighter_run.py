@@ -150,3 +150,19 @@ def test_a_request_serialises_its_arguments_once() -> None:
     request = PlanRequest(query="q", arguments={"b": [1, 2], "a": {"x": 1.0}})
     assert request.arguments_key == '{"a":{"x":1.0},"b":[1,2]}'
     assert request.arguments_key is request.arguments_key
+
+
+async def test_a_reused_plan_is_checked_again_after_any_contract_or_binding_change() -> None:
+    from schemarouter_integrations import StaleFingerprintError
+
+    router = router_with_unrelated(0)
+    request = PlanRequest(query="Si band gap", arguments={"formula": "Si"}, fallback_scope="cross_provider")
+    plan = router.plan_executable(request)
+    for _ in range(2):  # the second run reuses the first one's preflight
+        assert (await router.invoke(plan)).route == ["a_api.search", "b_api.search", "c_api.search"]
+    router.unbind("b_api")
+    pruned = [e for e in (await router.invoke(plan)).events if e.type == "route.pruned"]
+    assert [e.tool for e in pruned] == ["b_api"]
+    router.register(spec("a_api", "mp", "band_gap", "formula", "density"), down)
+    with pytest.raises(StaleFingerprintError):
+        await router.invoke(plan)
