@@ -6,9 +6,9 @@ InvocationUnavailableError, oqmd_api answers. Each repeat pays 4 calls, 3 cooldo
 outside the timed part, so every repeat walks the whole chain.
 
 "request" includes plan_executable(); "compiled plan" runs one Plan compiled up front, so
-planning is excluded, and so is preflight after the first run (the executor remembers the
-preflight of a plan it runs again until the registry changes; a "request" run preflights
-its fresh plan every time). "single route" is the happy path (one healthy call) for reference.
+planning is excluded. Both reuse the preflight of the first run (the executor remembers the
+preflight of a chain of compiled calls it runs again, until the registry changes). "single
+route" is the happy path (one healthy call) for reference.
 "typed floor" (:mod:`benchmarks.typed_floor`) is the least a run can do and still build the
 same typed objects; it runs interleaved with "compiled plan", repeat by repeat, and
 ``invoke_floor_ratio`` = ours / floor (medians). "request, 996 unrelated tools" is the

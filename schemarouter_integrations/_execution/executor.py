@@ -6,12 +6,13 @@ is invoked when it fails); :mod:`.chain` then runs the calls and decides every f
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import AsyncGenerator, Callable
 
 from .._availability import Availability
 from .._bounded import BoundedCache
-from .._planning import Plan
+from .._planning import Plan, ToolCall
 from .._registry import Registry
 from ..errors import SchemaRouterError
 from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent
@@ -22,6 +23,8 @@ from .gather import Gatherer
 from .preflight import Pruned, Step, preflight
 
 PlanSource = Plan | Callable[[], Plan]
+_Preflighted = tuple[tuple[ToolCall, ...], int, tuple[Step, ...], tuple[Pruned, ...]]
+"""The calls (held, so their ids stay theirs), the registry version, the steps and the pruned."""
 
 __all__ = ["Executor", "PlanSource", "Sleep"]
 
@@ -42,24 +45,28 @@ class Executor:
         self.sleep = sleep
         self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng)
         self.gatherer = Gatherer(registry, availability, self._chain)
-        self._preflights: BoundedCache[int, tuple[Plan, int, tuple[Step, ...], tuple[Pruned, ...]]]
-        self._preflights = BoundedCache(32)
+        self._preflights: BoundedCache[tuple[int, ...], _Preflighted] = BoundedCache(64)
 
-    def _preflight(self, plan: Plan, *, reused: bool) -> tuple[list[Step], list[Pruned]]:
-        """:func:`.preflight.preflight`, remembered for a compiled plan the caller runs again.
+    def _preflight(self, plan: Plan) -> tuple[list[Step], list[Pruned]]:
+        """:func:`.preflight.preflight`, remembered for a chain of calls that runs again.
 
-        Preflight depends on the plan and on the registry's contracts and bindings only, and
-        ``registry.version`` moves on every change of those; only a successful preflight is
-        remembered (the few most recent plans, held by identity).
+        Preflight depends on the plan's calls and on the registry's contracts and bindings
+        only, and ``registry.version`` moves on every change of those. Compiled calls are
+        immutable and the planner hands out the same call objects while the registry is
+        unchanged, so a compiled plan run again, and a request planned again, find the
+        chain by the identity of its calls. Only a successful preflight is remembered (the
+        most recent chains).
         """
-        if not reused:
+        if plan.primary is None:  # raises NoRouteError; the calls alone do not say so
             return preflight(plan, self.registry, self.availability)
+        calls = tuple(plan.calls)
+        key = tuple(map(id, calls))
         version = self.registry.version
-        known = self._preflights.get(id(plan))
-        if known is not None and known[0] is plan and known[1] == version:
+        known = self._preflights.get(key)
+        if known is not None and known[1] == version and all(map(operator.is_, known[0], calls)):
             return list(known[2]), list(known[3])
         steps, pruned = preflight(plan, self.registry, self.availability)
-        self._preflights.put(id(plan), (plan, version, tuple(steps), tuple(pruned)))
+        self._preflights.put(key, (calls, version, tuple(steps), tuple(pruned)))
         return steps, pruned
 
     async def run(
@@ -74,7 +81,7 @@ class Executor:
         try:
             plan = source if isinstance(source, Plan) else source()
             yield compiled_event(plan, ctx)
-            steps, pruned = self._preflight(plan, reused=plan is source)
+            steps, pruned = self._preflight(plan)
             for item in pruned:
                 yield ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)
             async for event in self._chain.run(steps, BudgetMeter(budget), ctx):

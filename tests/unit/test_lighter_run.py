@@ -166,3 +166,16 @@ async def test_a_reused_plan_is_checked_again_after_any_contract_or_binding_chan
     router.register(spec("a_api", "mp", "band_gap", "formula", "density"), down)
     with pytest.raises(StaleFingerprintError):
         await router.invoke(plan)
+
+
+async def test_a_plan_without_primary_is_refused_even_when_its_fallbacks_ran_before() -> None:
+    from schemarouter_integrations import AllRoutesUnavailableError, NoRouteError
+
+    router = router_with_unrelated(0)
+    plan = router.plan_executable(PlanRequest(query="Si band gap", arguments={"formula": "Si"}))
+    assert plan.primary is not None
+    with pytest.raises(AllRoutesUnavailableError):  # preflight passed: its steps are remembered
+        await router.invoke(plan)
+    orphan = plan.model_copy(update={"primary": None, "fallbacks": [plan.primary]})
+    with pytest.raises(NoRouteError):
+        await router.invoke(orphan)
