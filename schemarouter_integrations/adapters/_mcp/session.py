@@ -29,6 +29,7 @@ from mcp.server import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
+from ..._detached import spawn
 from ...errors import (
     InvocationError,
     InvocationUnavailableError,
@@ -47,7 +48,6 @@ McpTarget = Sequence[str] | str | MCPServer
 T = TypeVar("T")
 _UNAVAILABLE_CODES = frozenset({CONNECTION_CLOSED, REQUEST_TIMEOUT})
 _CLOSE_GRACE_SECONDS = 5.0
-_tasks: set[asyncio.Task[None]] = set()  # keeps asyncio owner tasks referenced while they run
 
 
 def describe_target(target: McpTarget) -> str:
@@ -146,7 +146,7 @@ class McpSession:
             if owned is not None and owned.client is not None and not owned.done.is_set():
                 return owned.client
             self._owned = owned = _Owned()
-            _spawn(lambda: self._own(owned))
+            spawn(lambda: self._own(owned))
             with anyio.move_on_after(self.timeout_seconds) as waited:
                 await owned.ready.wait()
             if waited.cancelled_caught or owned.client is None:
@@ -229,19 +229,3 @@ def _loop_key() -> object:
 
         return trio.lowlevel.current_trio_token()
     return asyncio.get_running_loop()
-
-
-def _spawn(owner: Callable[[], Awaitable[None]]) -> None:
-    """Run *owner* as a task of the running loop that outlives the calling task."""
-    if sniffio.current_async_library() == "trio":
-        import trio
-
-        trio.lowlevel.spawn_system_task(owner)
-        return
-
-    async def run() -> None:
-        await owner()
-
-    task = asyncio.get_running_loop().create_task(run())
-    _tasks.add(task)
-    task.add_done_callback(_tasks.discard)
