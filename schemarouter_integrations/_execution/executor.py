@@ -46,7 +46,7 @@ class Executor:
         self.registry = registry
         self.availability = availability
         self.sleep = sleep
-        self.hedger = Hedger(late_events or _ignore)
+        self.hedger = Hedger(late_events or _ignore, availability.cooldown_left)
         self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng, hedger=self.hedger)
         self.gatherer = Gatherer(registry, availability, self._chain)
 

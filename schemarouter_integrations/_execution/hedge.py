@@ -23,7 +23,10 @@ hedged call reach the run's stream live. The throttle is a token bucket per rout
 a hedge spends one token and needs more than half the capacity left. A hedge that proved
 needed (the hedged-from call failed as unavailable) gets its token back, so only hedges
 that were extra calls count: over any run of N eligible calls at most
-``max_extra_fraction * N + CAPACITY / 2`` hedges are extra.
+``max_extra_fraction * N + CAPACITY / 2`` hedges are extra. A call whose hedge was refused
+for want of a token keeps watching its route: once the route cools down (another run's
+failure, or a peer's through a shared store) the hedge starts at once without a token, since
+it is needed.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import contextlib
 import math
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -51,6 +55,8 @@ CallItems = AsyncIterator[RouterEvent | Answered | Unavailable]
 CallFn = Callable[[Step, Invoker, BudgetMeter, RunContext], CallItems]
 LateSink = Callable[[RouterEvent], Awaitable[None]]
 HedgeTarget = Callable[[], tuple[Step, Invoker] | None]
+WATCH_SECONDS = 0.05
+"""How often a call whose hedge was refused for want of a token checks its route's cooldown."""
 
 
 class HedgeThrottle:
@@ -145,8 +151,11 @@ class _Lane:
 class Hedger:
     """Runs hedged calls for one router: its throttles and its detached slower calls."""
 
-    def __init__(self, late: LateSink) -> None:
+    def __init__(self, late: LateSink, cooling: Callable[[str], float | None]) -> None:
+        """*late* hears an outrun call's events after its run; *cooling* is the availability
+        view (seconds of cooldown left for an access path, None when it is available)."""
         self.late = late
+        self.cooling = cooling
         self._throttles: dict[float, HedgeThrottle] = {}
         self.detached: set[_Lane] = set()
 
@@ -183,6 +192,8 @@ class Hedger:
         b: _Lane | None = None
         deadline: float | None = anyio.current_time() + policy.after_seconds
         a_failed_seen = False
+        watching = False  # a hedge was refused for want of a token
+        spent = False  # the hedge spent a token (a hedge on evidence does not)
         try:
             while True:
                 message: _Item | None = None
@@ -191,10 +202,18 @@ class Hedger:
                     message = await receive.receive()
                 if message is None:  # after_seconds passed and the call has not ended
                     deadline = None
-                    hedge = self._hedge(first, policy, target, throttle, meter, ctx)
-                    if hedge is not None:
+                    cooling = watching and self.cooling(first.call.access_path) is not None
+                    if watching and not cooling:
+                        deadline = anyio.current_time() + min(policy.after_seconds, WATCH_SECONDS)
+                        continue
+                    hedge = self._hedge(first, policy, target, None if cooling else throttle, meter, ctx)
+                    if hedge == "no token":  # watch the route: a failure elsewhere is evidence
+                        watching = True
+                        deadline = anyio.current_time() + min(policy.after_seconds, WATCH_SECONDS)
+                    elif hedge is not None:
                         step, hedge_invoker, started = hedge
                         b = self._start(step, call(step, hedge_invoker, meter, ctx), send)
+                        spent = not cooling
                         yield started
                     continue
                 lane, event = message
@@ -213,14 +232,15 @@ class Hedger:
                     if b is None:
                         yield Raced(first.call, a.outcome, 1)
                         return
-                    throttle.refund()
+                    if spent:
+                        throttle.refund()
                     moved = fallback_payload(first.call, b.step.call, "unavailable")
                     yield ctx.event(ToolFallbackEvent, **moved)
                 if b is None or not b.ended:
                     continue
                 if isinstance(b.outcome, Answered):
                     if not a.ended:
-                        self._detach(a, throttle)
+                        self._detach(a, throttle if spent else None)
                     for queued in _drained(receive):  # queued before the race ended
                         yield queued
                     yield Raced(b.step.call, b.outcome, 2)
@@ -248,19 +268,23 @@ class Hedger:
         first: Step,
         policy: HedgePolicy,
         target: HedgeTarget,
-        throttle: HedgeThrottle,
+        throttle: HedgeThrottle | None,
         meter: BudgetMeter,
         ctx: RunContext,
-    ) -> tuple[Step, Invoker, ToolHedgeEvent] | None:
-        """Start the hedge if everything allows it: the next call, a token, the budget."""
+    ) -> tuple[Step, Invoker, ToolHedgeEvent] | Literal["no token"] | None:
+        """Start the hedge if everything allows it: the next call, a token (unless *throttle*
+        is None: the hedged-from route is cooling down, so the hedge is needed), the budget."""
         found = target()
-        if found is None or not throttle.take():
+        if found is None:
             return None
+        if throttle is not None and not throttle.take():
+            return "no token"
         step, invoker = found
         try:
             meter.charge_call(step.call.access_path, step.endpoint.cost_units)
         except BudgetExceededError:
-            throttle.refund()  # nothing was sent: the token was not spent
+            if throttle is not None:
+                throttle.refund()  # nothing was sent: the token was not spent
             return None
         ctx.route.append(step.call.access_path)
         event = ctx.event(
@@ -273,12 +297,13 @@ class Hedger:
         )
         return step, invoker, event
 
-    def _detach(self, lane: _Lane, throttle: HedgeThrottle) -> None:
-        """Let the slower call finish within its own timeout; its failure refunds the token."""
+    def _detach(self, lane: _Lane, throttle: HedgeThrottle | None) -> None:
+        """Let the slower call finish within its own timeout; its failure refunds the token
+        its hedge spent (*throttle*, None when the hedge spent none)."""
 
         def ended(finished: _Lane) -> None:
             self.detached.discard(finished)
-            if isinstance(finished.outcome, Unavailable):
+            if throttle is not None and isinstance(finished.outcome, Unavailable):
                 throttle.refund()
 
         self.detached.add(lane)

@@ -318,3 +318,26 @@ def test_the_token_bucket_spends_earns_and_refunds() -> None:
     assert bucket.take()
     bucket.refund()
     assert bucket.take() and not bucket.take()
+
+
+async def test_a_call_refused_a_hedge_is_hedged_at_once_when_its_route_cools_down_elsewhere() -> None:
+    """No token left, but another run (or a peer through Redis) marks the route: the hedge is
+    needed, so it starts without a token."""
+    a = Gated(1.0)
+    router = hedge_router({"a_api": a, "b_api": Gated(2.0, gated=False)})
+    bucket = router._executor.hedger.throttle(HEDGE)
+    bucket.tokens = 0.0
+
+    async def mark_a_once_watched() -> None:
+        await a.started.wait()
+        await anyio.sleep(AFTER * 2)
+        router.mark_access_unavailable("a_api", "search", reason="a peer saw it fail")
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(mark_a_once_watched)
+        events = await _events(router, hedge_request())
+    assert "tool.hedge" in _types(events)
+    assert events[-1].result.tool == "b_api"  # type: ignore[attr-defined]
+    assert bucket.tokens == pytest.approx(HEDGE.max_extra_fraction)  # earned by the call, none spent
+    a.gate.set()
+    await router.aclose()
