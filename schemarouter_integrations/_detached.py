@@ -44,6 +44,15 @@ class Detached:
             self._ended.set()
 
 
+def loop_key() -> object:
+    """The running event loop (asyncio) or trio token: what tells loops of threads apart."""
+    if sniffio.current_async_library() == "trio":
+        import trio
+
+        return trio.lowlevel.current_trio_token()
+    return asyncio.get_running_loop()
+
+
 def spawn(work: Callable[[], Awaitable[None]]) -> Detached:
     """Start ``await work()`` as a task of the running loop that outlives the calling task.
 

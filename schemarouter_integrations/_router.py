@@ -178,6 +178,7 @@ class SchemaRouter(DataSources):
             try:
                 return await self.invoke(request_or_plan, budget=budget)
             finally:
+                self._executor.hedger.cancel_detached()  # this loop ends with the call
                 if self._http_clients is not None:
                     with anyio.CancelScope(shield=True):
                         await self._http_clients.release_current()

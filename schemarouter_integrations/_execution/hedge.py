@@ -41,7 +41,7 @@ import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from .._contracts import HedgePolicy
-from .._detached import Detached, spawn
+from .._detached import Detached, loop_key, spawn
 from .._planning import ToolCall
 from .._registry import Invoker
 from ..errors import BudgetExceededError
@@ -114,6 +114,7 @@ class _Lane:
         self._late: LateSink | None = None
         self._on_late_end: Callable[[_Lane], None] | None = None
         self.task: Detached | None = None
+        self.loop: object = None  # the event loop a detached lane runs on
 
     async def drive(self) -> None:
         try:
@@ -167,9 +168,12 @@ class Hedger:
         return throttle
 
     def cancel_detached(self) -> None:
-        """Cancel the slower calls still finishing (the router closes)."""
+        """Cancel the slower calls still finishing on the running loop (its runs end: the
+        router closes, or ``invoke_sync``'s own loop is about to end)."""
+        here = loop_key()
         for lane in list(self.detached):
-            lane.cancel()
+            if lane.loop == here:
+                lane.cancel()
 
     async def race(
         self,
@@ -306,6 +310,7 @@ class Hedger:
             if throttle is not None and isinstance(finished.outcome, Unavailable):
                 throttle.refund()
 
+        lane.loop = loop_key()
         self.detached.add(lane)
         lane.detach(self.late, ended)
 

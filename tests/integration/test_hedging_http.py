@@ -68,3 +68,27 @@ async def test_a_hanging_route_is_hedged_to_its_mirror_and_cooled_after_the_run(
         assert "hanging.search" in router.inspect().execution.cooldowns
         again = await router.invoke(REQUEST)
         assert again.tool == "mirror" and again.route == ["mirror.search"]
+
+
+def test_invoke_sync_cancels_the_outrun_http_call_before_its_loop_closes_the_client(
+    fault_server: FaultServer,
+) -> None:
+    """The slower call must not fail on the client that the end of ``invoke_sync`` closes
+    (that failure would read as an outage): it is cancelled, and cancelling marks nothing."""
+    router = SchemaRouter()
+
+    async def register() -> None:
+        for name, fault in (("hanging", Hang()), ("mirror", MIRROR)):
+            await router.add_url(
+                fault_server.route(f"sync-{name}", fault),
+                kind="openapi",
+                name=name,
+                provider="p",
+                retry=RetryPolicy(max_attempts=1),
+                timeout_seconds=TIMEOUT,
+            )
+
+    anyio.run(register)
+    result = router.invoke_sync(REQUEST)
+    assert result.tool == "mirror"
+    assert router.inspect().execution.cooldowns == {}

@@ -16,20 +16,18 @@ result that breaks the tool's declared output schema is a ``SchemaValidationErro
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from typing import Any, TypeVar
 
 import anyio
-import sniffio
 from mcp import Client, StdioServerParameters
 from mcp.server import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
-from ..._detached import spawn
+from ..._detached import loop_key, spawn
 from ...errors import (
     InvocationError,
     InvocationUnavailableError,
@@ -126,7 +124,7 @@ class McpSession:
     async def reset(self) -> None:
         """End the current session (if any); the next call opens a new one."""
         owned, self._owned = self._owned, None
-        if owned is not None and self._loop == _loop_key():
+        if owned is not None and self._loop == loop_key():
             owned.scope.cancel()
             with anyio.move_on_after(_CLOSE_GRACE_SECONDS, shield=True):
                 await owned.done.wait()
@@ -137,7 +135,7 @@ class McpSession:
 
     # -- opening ---------------------------------------------------------------------
     async def _client(self) -> Client:
-        key = _loop_key()
+        key = loop_key()
         if self._loop != key:  # a new event loop: the old session went with its loop
             self._owned, self._loop, self._lock = None, key, anyio.Lock()
         assert self._lock is not None
@@ -221,11 +219,3 @@ def _unavailable(exc: BaseException, what: str) -> InvocationUnavailableError:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return (text[0] if text else "")[:300]
-
-
-def _loop_key() -> object:
-    if sniffio.current_async_library() == "trio":
-        import trio
-
-        return trio.lowlevel.current_trio_token()
-    return asyncio.get_running_loop()
