@@ -116,10 +116,19 @@ class ToolSettings(_Model):
         }
         if self.description is not None:
             options["description"] = self.description
+        if self.fields is not None:
+            options["fields"] = list(self.fields)
         if self.mode != "fallback":
             options["mode"] = self.mode
         if self.hedge is not None:
             options["hedge"] = self.hedge
+        return options
+
+    def mcp_options(self) -> dict[str, Any]:
+        """Keyword settings for ``router_mcp_server(router, **options)`` (the tool's name is
+        ``tool_name`` there)."""
+        options = self.framework_options()
+        options["tool_name"] = options.pop("name")
         return options
 
 
