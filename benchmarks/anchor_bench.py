@@ -40,6 +40,7 @@ ANCHOR_PLAN = {10: (60, 20), 100: (20, 8), 1_000: (5, 3), 10_000: (1, 1)}
 SLOW_ROUND_S = 90.0  # a size whose anchor round takes longer is not repeated
 INVOKE_REPEATS, INVOKE_WARMUP = 100, 20
 REGISTER_REPEATS = {1_000: 3, 10_000: 1}
+CASES = ("request", "compiled plan", "single route")  # invoke: the same names on both workers
 
 
 def _median(samples: list[float]) -> float:
@@ -101,7 +102,7 @@ def _invoke(start: Starter, notes: list[str]) -> dict[str, Any]:
                 for case, got in out.items():
                     samples.setdefault((worker.name, case), []).extend(got)
     table: dict[str, Any] = {}
-    for case in ("request", "compiled plan", "single route"):
+    for case in CASES:
         ours_ms, anchor_ms = (_median(samples[(side, case)]) * 1000 for side in ("ours", "anchor"))
         table[case] = {"ours_ms": ours_ms, "anchor_ms": anchor_ms, "ratio": _ratio(anchor_ms, ours_ms)}
     table["answers"] = answers
