@@ -35,16 +35,21 @@ from benchmarks.anchor.worker import Worker, WorkerError
 Starter = Callable[[str], Worker]
 ROUNDS = 3
 # size -> (warm, cold) samples a round; the anchor takes fewer where one plan takes long
-OURS_PLAN = {10: (300, 40), 100: (300, 40), 1_000: (200, 20), 10_000: (50, 5)}
-ANCHOR_PLAN = {10: (60, 20), 100: (20, 8), 1_000: (5, 3), 10_000: (1, 1)}
+OURS_PLAN = {10: (300, 40), 100: (300, 40), 1_000: (200, 20), 10_000: (30, 3)}
+ANCHOR_PLAN = {10: (40, 15), 100: (15, 6), 1_000: (4, 3), 10_000: (1, 1)}
 SLOW_ROUND_S = 90.0  # a size whose anchor round takes longer is not repeated
-INVOKE_REPEATS, INVOKE_WARMUP = 100, 20
+INVOKE_REPEATS, INVOKE_WARMUP = 60, 10
 REGISTER_REPEATS = {1_000: 3, 10_000: 1}
 CASES = ("request", "compiled plan", "single route")  # invoke: the same names on both workers
 
 
 def _median(samples: list[float]) -> float:
     return statistics.median(samples)
+
+
+def _ms(samples: list[list[float]]) -> tuple[float, float]:
+    """Median wall and median CPU milliseconds of [wall, cpu] samples."""
+    return _median([s[0] for s in samples]) * 1000, _median([s[1] for s in samples]) * 1000
 
 
 def _ratio(anchor: float, ours: float) -> float:
@@ -58,7 +63,7 @@ def _pairs(round_: int, ours: Worker, anchor: Worker) -> list[Worker]:
 def _plan(start: Starter, notes: list[str]) -> dict[str, Any]:
     table: dict[str, Any] = {}
     for size in shapes.PLAN_SIZES:  # a pair of workers a size: no other registry shares their heaps
-        samples: dict[str, dict[str, list[float]]] = {}
+        samples: dict[str, dict[str, list[list[float]]]] = {}
         routes: dict[str, list[str]] = {}
         with start("ours") as ours, start("anchor") as anchor:
             for round_ in range(ROUNDS):
@@ -79,11 +84,12 @@ def _plan(start: Starter, notes: list[str]) -> dict[str, Any]:
                     break
         row: dict[str, Any] = {}
         for side in ("ours", "anchor"):
-            row[f"{side}_warm_ms"] = _median(samples[side]["warm"]) * 1000
-            row[f"{side}_cold_ms"] = _median(samples[side]["cold"]) * 1000
+            for kind in ("warm", "cold"):
+                row[f"{side}_{kind}_ms"], row[f"{side}_{kind}_cpu_ms"] = _ms(samples[side][kind])
             row[f"{side}_samples"] = [len(samples[side]["warm"]), len(samples[side]["cold"])]
-        row["warm_ratio"] = _ratio(row["anchor_warm_ms"], row["ours_warm_ms"])
-        row["cold_ratio"] = _ratio(row["anchor_cold_ms"], row["ours_cold_ms"])
+        for kind in ("warm", "cold"):
+            row[f"{kind}_ratio"] = _ratio(row[f"anchor_{kind}_ms"], row[f"ours_{kind}_ms"])
+            row[f"{kind}_cpu_ratio"] = _ratio(row[f"anchor_{kind}_cpu_ms"], row[f"ours_{kind}_cpu_ms"])
         row["same_route"] = routes["ours"] == routes["anchor"]
         if not row["same_route"]:
             notes.append(f"{size:,} tools: ours plans {routes['ours']}, the anchor {routes['anchor']}")
@@ -92,7 +98,7 @@ def _plan(start: Starter, notes: list[str]) -> dict[str, Any]:
 
 
 def _invoke(start: Starter, notes: list[str]) -> dict[str, Any]:
-    samples: dict[tuple[str, str], list[float]] = {}
+    samples: dict[tuple[str, str], list[list[float]]] = {}
     answers: dict[str, Any] = {}
     with start("ours") as ours, start("anchor") as anchor:
         for round_ in range(ROUNDS):
@@ -103,8 +109,15 @@ def _invoke(start: Starter, notes: list[str]) -> dict[str, Any]:
                     samples.setdefault((worker.name, case), []).extend(got)
     table: dict[str, Any] = {}
     for case in CASES:
-        ours_ms, anchor_ms = (_median(samples[(side, case)]) * 1000 for side in ("ours", "anchor"))
+        (ours_ms, ours_cpu), (anchor_ms, anchor_cpu) = (
+            _ms(samples[(side, case)]) for side in ("ours", "anchor")
+        )
         table[case] = {"ours_ms": ours_ms, "anchor_ms": anchor_ms, "ratio": _ratio(anchor_ms, ours_ms)}
+        table[case] |= {
+            "ours_cpu_ms": ours_cpu,
+            "anchor_cpu_ms": anchor_cpu,
+            "cpu_ratio": _ratio(anchor_cpu, ours_cpu),
+        }
     table["answers"] = answers
     if answers["ours"]["route"] != answers["anchor"]["route"]:
         routes = {side: answer["route"] for side, answer in answers.items()}
@@ -182,7 +195,8 @@ def _print(results: dict[str, Any]) -> None:
         print(f"{int(size):<16,}" + "".join(f"{c:>14}" for c in cells))
     for case, row in results["invoke"].items():
         if case != "answers":
-            print(f"invoke {case:<22}{row['ours_ms']:>9.4f} ms{row['anchor_ms']:>11.3f} ms{row['ratio']:>8}x")
+            times = f"{row['ours_ms']:>9.4f} ms{row['anchor_ms']:>11.3f} ms{row['ratio']:>8}x"
+            print(f"invoke {case:<22}{times}  (CPU {row['cpu_ratio']}x)")
     for size, row in results["register"].items():
         ours_s, anchor_s = row["ours_register_s"], row["anchor_register_s"]
         print(f"register {int(size):<20,}{ours_s:>10.3f} s{anchor_s:>12.3f} s{row['ratio']:>8}x")

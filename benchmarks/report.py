@@ -109,18 +109,25 @@ def _anchor_section(results: dict[str, Any]) -> list[str]:
         f"ours in our environment and the anchor in `benchmarks/.anchor-venv`, alternating in each of "
         f"{anchor['rounds']} rounds. Medians over every round's samples; ratio = anchor / ours "
         "(higher: ours is faster or smaller). The scenario differences the two APIs force are listed "
-        "in `benchmarks/anchor/__init__.py`.",
+        "in `benchmarks/anchor/__init__.py`. "
+        "Wall-clock medians; the CPU ratio (process CPU time, anchor / ours) is shown beside them "
+        "because it is less disturbed by other load on the machine.",
         "",
-        "| plan(), tools | ours warm (ms) | anchor warm (ms) | ratio | ours cold (ms) | anchor cold (ms) "
-        "| ratio | samples warm/cold: ours, anchor |",
-        "|---|---|---|---|---|---|---|---|",
+        "| plan(), tools | ours warm (ms) | anchor warm (ms) | ratio | CPU ratio | ours cold (ms) "
+        "| anchor cold (ms) | ratio | CPU ratio | samples warm/cold: ours, anchor |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for size, row in anchor["plan"].items():
         counts = f"{'/'.join(map(str, row['ours_samples']))}, {'/'.join(map(str, row['anchor_samples']))}"
-        warm = f"{row['ours_warm_ms']:.4f} | {row['anchor_warm_ms']:.2f} | {row['warm_ratio']:,}x"
-        cold = f"{row['ours_cold_ms']:.4f} | {row['anchor_cold_ms']:.2f} | {row['cold_ratio']:,}x"
-        lines.append(f"| {int(size):,} | {warm} | {cold} | {counts} |")
-    lines += ["", "| invoke (in-process routes) | ours (ms) | anchor (ms) | ratio |", "|---|---|---|---|"]
+        cells = []
+        for kind in ("warm", "cold"):
+            cells.append(
+                f"{row[f'ours_{kind}_ms']:.4f} | {row[f'anchor_{kind}_ms']:.2f} | {row[f'{kind}_ratio']:,}x "
+                f"| {row[f'{kind}_cpu_ratio']:,}x"
+            )
+        lines.append(f"| {int(size):,} | {' | '.join(cells)} | {counts} |")
+    lines += ["", "| invoke (in-process routes) | ours (ms) | anchor (ms) | ratio | CPU ratio |"]
+    lines += ["|---|---|---|---|---|"]
     labels = {
         "request": "4-route chain from a request",
         "compiled plan": "4-route chain from a compiled plan",
@@ -128,7 +135,8 @@ def _anchor_section(results: dict[str, Any]) -> list[str]:
     }
     for case, label in labels.items():
         row = anchor["invoke"][case]
-        lines.append(f"| {label} | {row['ours_ms']:.4f} | {row['anchor_ms']:.3f} | {row['ratio']:,}x |")
+        times = f"{row['ours_ms']:.4f} | {row['anchor_ms']:.3f} | {row['ratio']:,}x | {row['cpu_ratio']:,}x"
+        lines.append(f"| {label} | {times} |")
     lines += [
         "",
         "| registering N tools | ours (s) | anchor (s) | ratio | building contracts: ours, anchor (s) |",

@@ -50,10 +50,11 @@ def test_a_missing_anchor_environment_is_skipped_with_its_reason(
 
 def test_the_report_gives_every_case_with_its_ratio() -> None:
     row = {"same_route": True, "ours_samples": [3, 2], "anchor_samples": [1, 1]}
-    row |= {"ours_warm_ms": 0.02, "anchor_warm_ms": 2.0, "warm_ratio": 100.0}
-    row |= {"ours_cold_ms": 0.2, "anchor_cold_ms": 5.0, "cold_ratio": 25.0}
+    row |= {"ours_warm_ms": 0.02, "anchor_warm_ms": 2.0, "warm_ratio": 100.0, "warm_cpu_ratio": 98.0}
+    row |= {"ours_cold_ms": 0.2, "anchor_cold_ms": 5.0, "cold_ratio": 25.0, "cold_cpu_ratio": 24.0}
     invoke: dict[str, Any] = {
-        case: {"ours_ms": 0.25, "anchor_ms": 18.0, "ratio": 72.0} for case in anchor_bench.CASES
+        case: {"ours_ms": 0.25, "anchor_ms": 18.0, "ratio": 72.0, "cpu_ratio": 70.0}
+        for case in anchor_bench.CASES
     }
     invoke["answers"] = {side: {"route": ["oqmd_api.search"], "records": []} for side in ("ours", "anchor")}
     anchor = {
@@ -67,8 +68,8 @@ def test_the_report_gives_every_case_with_its_ratio() -> None:
     anchor["register"]["1000"] |= {"ours_build_s": 0.1, "anchor_build_s": 0.1}
     anchor["memory"]["1000"] |= {"ours_peak_mb": 12.8, "anchor_peak_mb": 34.6}
     text = "\n".join(report._anchor_section({"anchor": anchor}))
-    assert "| 10 | 0.0200 | 2.00 | 100.0x | 0.2000 | 5.00 | 25.0x | 3/2, 1/1 |" in text
-    assert "| 4-route chain from a request | 0.2500 | 18.000 | 72.0x |" in text
+    assert "| 10 | 0.0200 | 2.00 | 100.0x | 98.0x | 0.2000 | 5.00 | 25.0x | 24.0x | 3/2, 1/1 |" in text
+    assert "| 4-route chain from a request | 0.2500 | 18.000 | 72.0x | 70.0x |" in text
     assert "| 1,000 | 0.060 | 0.200 | 3.3x |" in text
     assert "| 1,000 | 12.5 | 32.5 | 2.6x |" in text
     assert text.endswith("- a note")
