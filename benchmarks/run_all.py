@@ -20,6 +20,7 @@ BENCHMARKS = [
     "benchmarks.with_fallbacks_bench",
     "benchmarks.hedge_bench",
     "benchmarks.federation_bench",
+    "benchmarks.anchor_bench",
 ]
 
 
