@@ -12,6 +12,8 @@ import platform
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report_outage import fleet_section, outage_section
+
 OUT = Path(__file__).resolve().parent
 
 
@@ -48,10 +50,13 @@ def write_report(results: dict[str, Any]) -> Path:
         ]
         if row[0] is not None:
             lines.append(f"| {size:,} | {row[0]:.2f} | {row[1]:.1f} | {row[2]:.4f} | {row[3]:.4f} |")
+    lines += outage_section(results, OUT)
+    lines += fleet_section(results, OUT)
     others = sorted(
         k
         for k in results
         if not k.startswith(("plan_", "register_", "first_plan_", "cold_plan_", "warm_plan_"))
+        and not k.startswith(("outage_timeline", "fleet"))
     )
     if others:
         lines += ["", "## Other measurements", "", "| measurement | value |", "|---|---|"]
