@@ -18,11 +18,16 @@ from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
 from .context import RunContext, compiled_event
 from .gather import Gatherer
+from .hedge import Hedger, LateSink
 from .preflight import preflight
 
 PlanSource = Plan | Callable[[], Plan]
 
 __all__ = ["Executor", "PlanSource", "Sleep"]
+
+
+async def _ignore(event: RouterEvent) -> None:
+    return None
 
 
 class Executor:
@@ -35,11 +40,14 @@ class Executor:
         *,
         sleep: Sleep,
         rng: random.Random | None = None,
+        late_events: LateSink | None = None,
     ) -> None:
+        """*late_events* hears what a hedged call that lost the race reports after its run ended."""
         self.registry = registry
         self.availability = availability
         self.sleep = sleep
-        self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng)
+        self.hedger = Hedger(late_events or _ignore, availability.cooldown_left)
+        self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng, hedger=self.hedger)
         self.gatherer = Gatherer(registry, availability, self._chain)
 
     async def run(
@@ -57,7 +65,7 @@ class Executor:
             steps, pruned = preflight(plan, self.registry, self.availability)
             for item in pruned:
                 yield ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)
-            async for event in self._chain.run(steps, BudgetMeter(budget), ctx):
+            async for event in self._chain.run(steps, BudgetMeter(budget), ctx, plan.request.hedge):
                 yield event
             winner = ctx.winner
             if winner is None:  # the chain either sets a winner or raises
