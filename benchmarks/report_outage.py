@@ -22,6 +22,12 @@ def _ratio(slow: float, fast: float) -> str:
     return f"{slow / fast:.2f}x"
 
 
+def _indices(indices: list[int]) -> str:
+    if not indices:
+        return "none"
+    return ", ".join(map(str, indices[:10])) + (f" and {len(indices) - 10} more" if len(indices) > 10 else "")
+
+
 def _pyplot() -> Any | None:
     try:
         import matplotlib
@@ -50,15 +56,17 @@ def outage_section(results: dict[str, Any], out: Path) -> list[str]:
         "median across repeats; totals are medians of the repeats' totals. "
         "`benchmarks/outage_timeline_bench.py`.",
         "",
-        "| variant | repeats | total (s) | question 1 (ms) | questions 2-100, median (ms) "
-        "| failed waits | requests to the hung primary |",
-        "|---|---|---|---|---|---|---|",
+        "| variant | repeats | total (s) | question 1 (ms) | questions 2-100, median (ms) | worst (ms) "
+        f"| failed waits | answers > {(outcome['hedge_after_s'] + 0.05) * 1000:.0f} ms "
+        "| requests to the hung primary |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, row in variants.items():
         rest = f"{row['rest_median_ms']:.3f}"
         lines.append(
             f"| {VARIANT_LABELS.get(name, name)} | {row['repeats']} | {row['total_s']:.3f} "
-            f"| {row['first_ms']:.1f} | {rest} | {row['failed_waits']:g} | {row['primary_requests']:g} |"
+            f"| {row['first_ms']:.1f} | {rest} | {row['worst_ms']:.1f} | {row['failed_waits']:g} "
+            f"| {row['slow_answers']:g} | {row['primary_requests']:g} |"
         )
     if "ours_hedged" not in variants:
         lines += ["", "Hedged variant not run: `HedgePolicy` was not importable in this run."]
@@ -71,7 +79,8 @@ def outage_section(results: dict[str, Any], out: Path) -> list[str]:
         lines += [
             "",
             f"Hedging target (question 1 <= after_seconds + fallback + 10 ms = {target['limit_ms']:.1f} ms): "
-            f"{target['first_ms']:.1f} ms, {verdict}.",
+            f"{target['first_ms']:.1f} ms, {verdict}. Questions of the sequence over that limit: "
+            f"{_indices(target['questions_over_limit'])}.",
         ]
     if _outage_plot(outcome, out):
         lines += ["", "![outage timeline](outage_timeline.png)"]

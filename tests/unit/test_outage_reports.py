@@ -38,7 +38,9 @@ def _variant(first: float, rest: float) -> dict[str, Any]:
         "total_s": sum(series) / 1000,
         "first_ms": first,
         "rest_median_ms": rest,
+        "worst_ms": max(series),
         "failed_waits": 1,
+        "slow_answers": 1,
         "primary_requests": 1,
     }
 
