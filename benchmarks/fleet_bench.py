@@ -325,6 +325,7 @@ def main() -> dict[str, Any]:
         results[f"fleet.{label}.median_ms"] = round(run["median_ms"], 3)
     settings = {"workers": WORKERS, "client_timeout_s": CLIENT_TIMEOUT, "cooldown_s": COOLDOWN}
     settings |= {"run_s": RUN_SECONDS, "hedge_after_s": HEDGE_AFTER, "slow_after_s": SLOW_AFTER}
+    settings |= {"repeats": REPEATS}
     results["fleet_timeline"] = {"settings": settings, "configs": runs}
     return results
 

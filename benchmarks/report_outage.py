@@ -18,7 +18,7 @@ VARIANT_LABELS = {
 
 def _ratio(slow: float, fast: float) -> str:
     if fast == 0:
-        return "inf" if slow else "1 (both 0)"
+        return f"{slow:g} vs 0" if slow else "both 0"
     return f"{slow / fast:.2f}x"
 
 
@@ -121,7 +121,8 @@ def fleet_section(results: dict[str, Any], out: Path) -> list[str]:
         f"(client timeout {settings['client_timeout_s']} s, cooldown {settings['cooldown_s']} s). "
         "A failed wait paid the whole timeout; a slow answer took more than "
         f"{settings['slow_after_s']:.2f} s (hedged: after {settings['hedge_after_s']} s). "
-        "One run (no repeats). `benchmarks/fleet_bench.py`.",
+        f"Medians of {settings.get('repeats', 1)} repeats (per second: per bin). "
+        "`benchmarks/fleet_bench.py`.",
         "",
         "| config | questions | failed waits | first second | later per cooldown window | slow answers "
         "| median (ms) | p95 (ms) | requests to the hung primary |",
@@ -133,15 +134,16 @@ def fleet_section(results: dict[str, Any], out: Path) -> list[str]:
             f"| {run['later_per_window']:.2f} | {run['slow_answers']} | {run['median_ms']:.2f} "
             f"| {run['p95_ms']:.1f} | {run['server_requests']} |"
         )
-    if "memory" in configs and len(configs) > 1:
-        base = configs["memory"]
+    pairs = [("memory", label) for label in configs if label != "memory" and "memory" in configs]
+    pairs += [(label.removesuffix(" hedged"), label) for label in configs if label.endswith(" hedged")]
+    pairs = [(a, b) for a, b in pairs if a in configs and a != b]
+    if pairs:
         lines += ["", "| comparison (same run) | failed waits | slow answers |", "|---|---|---|"]
-        for label, run in configs.items():
-            if label != "memory":
-                lines.append(
-                    f"| memory / {label} | {_ratio(base['failed_waits'], run['failed_waits'])} "
-                    f"| {_ratio(base['slow_answers'], run['slow_answers'])} |"
-                )
+        for slow, fast in dict.fromkeys(pairs):
+            lines.append(
+                f"| {slow} / {fast} | {_ratio(configs[slow]['failed_waits'], configs[fast]['failed_waits'])} "
+                f"| {_ratio(configs[slow]['slow_answers'], configs[fast]['slow_answers'])} |"
+            )
     if _fleet_plot(fleet, out):
         lines += ["", "![fleet](fleet.png)"]
     return lines
@@ -152,15 +154,18 @@ def _fleet_plot(fleet: dict[str, Any], out: Path) -> bool:
     if plt is None:
         return False
     figure, (failed, slow) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    for label, run in fleet["configs"].items():
-        seconds = range(len(run["failed_per_second"]))
-        style = "--" if "hedged" in label else "-"
-        failed.plot(seconds, run["failed_per_second"], style, marker="o", label=label)
-        slow.plot(seconds, run["slow_per_second"], style, marker="o", label=label)
+    markers = "osD^vP*X"
+    count = len(fleet["configs"])
+    for index, (label, run) in enumerate(fleet["configs"].items()):
+        shift = (index - (count - 1) / 2) * 0.06  # sideways, so equal counts stay visible
+        seconds = [second + 0.5 + shift for second in range(len(run["failed_per_second"]))]
+        style = {"linestyle": "--" if "hedged" in label else "-", "marker": markers[index % len(markers)]}
+        failed.plot(seconds, run["failed_per_second"], label=label, **style)
+        slow.plot(seconds, run["slow_per_second"], label=label, **style)
     failed.set_ylabel("failed waits per second")
     failed.set_title(f"{fleet['settings']['workers']} worker processes, primary hanging")
     slow.set_ylabel(f"answers > {fleet['settings']['slow_after_s']:.2f} s per second")
-    slow.set_xlabel("second of the run")
+    slow.set_xlabel("second of the run (each point: the count in that second, median over repeats)")
     failed.legend(fontsize="small")
     figure.tight_layout()
     figure.savefig(out / "fleet.png", dpi=120)

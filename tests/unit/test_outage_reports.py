@@ -72,9 +72,15 @@ def test_the_fleet_section_compares_every_config_with_the_memory_fleet(tmp_path:
     settings |= {"slow_after_s": 0.1, "hedge_after_s": 0.05}
     fleet = {
         "settings": settings,
-        "configs": {"memory": config(24, 24), "redis": config(8, 6), "h": config(0, 0)},
+        "configs": {
+            "memory": config(24, 24),
+            "redis": config(8, 6),
+            "h": config(0, 0),
+            "redis hedged": config(0, 2),
+        },
     }
     text = "\n".join(fleet_section({"fleet_timeline": fleet}, tmp_path))
     assert "| memory / redis | 3.00x | 4.00x |" in text
-    assert "| memory / h | inf | inf |" in text
+    assert "| memory / h | 24 vs 0 | 24 vs 0 |" in text
+    assert "| redis / redis hedged | 8 vs 0 | 3.00x |" in text
     assert (tmp_path / "fleet.png").exists()
