@@ -12,6 +12,8 @@ import platform
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report_outage import fleet_section, outage_section
+
 OUT = Path(__file__).resolve().parent
 
 
@@ -49,10 +51,14 @@ def write_report(results: dict[str, Any]) -> Path:
         ]
         if row[0] is not None:
             lines.append(f"| {size:,} | {row[0]:.2f} | {row[1]:.1f} | {row[2]:.4f} | {row[3]:.4f} |")
+    lines += outage_section(results, OUT)
+    lines += fleet_section(results, OUT)
+    lines += _hedge_section(results)
     others = sorted(
         k
         for k in results
         if not k.startswith(("plan_", "register_", "first_plan_", "cold_plan_", "warm_plan_", "anchor"))
+        and not k.startswith(("outage_timeline", "fleet", "hedge."))
     )
     if others:
         lines += ["", "## Other measurements", "", "| measurement | value |", "|---|---|"]
@@ -63,6 +69,30 @@ def write_report(results: dict[str, Any]) -> Path:
     path = OUT / "RESULTS.md"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def _hedge_section(results: dict[str, Any]) -> list[str]:
+    """The two hedging targets (``hedge_bench``): outage onset and extra calls while healthy."""
+    r = results
+    if "hedge.onset.hedged_ms" not in r:
+        return []
+    return [
+        "",
+        "## Hedging targets (`hedge_bench`)",
+        "",
+        "| measurement | value | target |",
+        "|---|---|---|",
+        f"| first question of an outage, hedged after {r['hedge.onset.after_ms']:.0f} ms (median) "
+        f"| {r['hedge.onset.hedged_ms']:.1f} ms = after + fallback {r['hedge.onset.mirror_ms']:.1f} ms "
+        f"+ {r['hedge.onset.overhead_ms']:.1f} ms | overhead <= 10 ms |",
+        f"| the same, unhedged | {r['hedge.onset.unhedged_ms']:.1f} ms "
+        f"({r['hedge.onset.ratio_unhedged_over_hedged']}x the hedged time) | - |",
+        f"| extra calls while healthy ({r['hedge.healthy.slow_share']:.0%} of calls slow), "
+        f"{r['hedge.healthy.calls']:.0f} calls | {r['hedge.healthy.extra_fraction']:.1%} "
+        f"| <= {r['hedge.healthy.max_extra_fraction']:.0%} (bound: 10% + burst of 5) |",
+        f"| the same after the first 100 calls | {r['hedge.healthy.extra_fraction_after_burst']:.1%} "
+        f"| <= {r['hedge.healthy.max_extra_fraction']:.0%} |",
+    ]
 
 
 def _fmt(value: Any) -> str:
