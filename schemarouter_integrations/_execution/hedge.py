@@ -23,10 +23,13 @@ hedged call reach the run's stream live. The throttle is a token bucket per rout
 a hedge spends one token and needs more than half the capacity left. A hedge that proved
 needed (the hedged-from call failed as unavailable) gets its token back, so only hedges
 that were extra calls count: over any run of N eligible calls at most
-``max_extra_fraction * N + CAPACITY / 2`` hedges are extra. A call whose hedge was refused
-for want of a token keeps watching its route: once the route cools down (another run's
-failure, or a peer's through a shared store) the hedge starts at once without a token, since
-it is needed.
+``max_extra_fraction * N + CAPACITY / 2`` hedges are extra, plus the outrun calls presumed
+failing at that moment: an outrun call still running after ``PRESUME_AFTER * after_seconds``
+presumes its hedge needed and refunds the token early (taken back if the call answers after
+all), so a long upstream timeout does not keep the bucket empty through an outage. A call
+whose hedge was refused keeps trying for a token while it waits, and once its route cools
+down (another run's failure, or a peer's through a shared store) the hedge starts at once
+without a token, since it is needed.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ LateSink = Callable[[RouterEvent], Awaitable[None]]
 HedgeTarget = Callable[[], tuple[Step, Invoker] | None]
 WATCH_SECONDS = 0.05
 """How often a call whose hedge was refused for want of a token checks its route's cooldown."""
+PRESUME_AFTER = 4.0
+"""An outrun call still running after this many ``after_seconds`` presumes its hedge needed."""
 
 
 class HedgeThrottle:
@@ -82,6 +87,10 @@ class HedgeThrottle:
     def refund(self) -> None:
         """The hedge was needed after all (its hedged-from call failed): give the token back."""
         self.tokens = min(self.CAPACITY, self.tokens + 1.0)
+
+    def charge_back(self) -> None:
+        """A hedge presumed needed was extra after all (its hedged-from call answered)."""
+        self.tokens = max(-self.CAPACITY, self.tokens - 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +124,10 @@ class _Lane:
         self._on_late_end: Callable[[_Lane], None] | None = None
         self.task: Detached | None = None
         self.loop: object = None  # the event loop a detached lane runs on
+        self.started = anyio.current_time()
+        self.spent_from: HedgeThrottle | None = None  # the bucket its hedge took a token from
+        self.presume_at = math.inf  # when its hedge is presumed needed (it still has not ended)
+        self.presumed = False
 
     async def drive(self) -> None:
         try:
@@ -206,12 +219,11 @@ class Hedger:
                     message = await receive.receive()
                 if message is None:  # after_seconds passed and the call has not ended
                     deadline = None
+                    # refused once for want of a token: a cooldown of the route elsewhere is
+                    # evidence that the hedge is needed (no token), else try for a token again
                     cooling = watching and self.cooling(first.call.access_path) is not None
-                    if watching and not cooling:
-                        deadline = anyio.current_time() + min(policy.after_seconds, WATCH_SECONDS)
-                        continue
                     hedge = self._hedge(first, policy, target, None if cooling else throttle, meter, ctx)
-                    if hedge == "no token":  # watch the route: a failure elsewhere is evidence
+                    if hedge == "no token":
                         watching = True
                         deadline = anyio.current_time() + min(policy.after_seconds, WATCH_SECONDS)
                     elif hedge is not None:
@@ -244,7 +256,7 @@ class Hedger:
                     continue
                 if isinstance(b.outcome, Answered):
                     if not a.ended:
-                        self._detach(a, throttle if spent else None)
+                        self._detach(a, throttle if spent else None, policy.after_seconds)
                     for queued in _drained(receive):  # queued before the race ended
                         yield queued
                     yield Raced(b.step.call, b.outcome, 2)
@@ -281,6 +293,8 @@ class Hedger:
         found = target()
         if found is None:
             return None
+        if throttle is not None:
+            self._presume(throttle)
         if throttle is not None and not throttle.take():
             return "no token"
         step, invoker = found
@@ -301,15 +315,32 @@ class Hedger:
         )
         return step, invoker, event
 
-    def _detach(self, lane: _Lane, throttle: HedgeThrottle | None) -> None:
-        """Let the slower call finish within its own timeout; its failure refunds the token
-        its hedge spent (*throttle*, None when the hedge spent none)."""
+    def _presume(self, throttle: HedgeThrottle) -> None:
+        """Refund the tokens of hedges whose outrun call has run for ``PRESUME_AFTER`` times
+        ``after_seconds`` without ending: they are presumed needed (charged back if the call
+        answers after all), so an outage does not wait a whole timeout to refill the bucket."""
+        now = anyio.current_time()
+        for lane in self.detached:
+            due = not lane.presumed and not lane.ended and now >= lane.presume_at
+            if due and lane.spent_from is throttle:
+                lane.presumed = True
+                throttle.refund()
+
+    def _detach(self, lane: _Lane, throttle: HedgeThrottle | None, after_seconds: float) -> None:
+        """Let the slower call finish within its own timeout. The token its hedge spent
+        (*throttle*, None when it spent none) comes back when the call fails as unavailable."""
 
         def ended(finished: _Lane) -> None:
             self.detached.discard(finished)
-            if throttle is not None and isinstance(finished.outcome, Unavailable):
+            if throttle is None:
+                return
+            if isinstance(finished.outcome, Unavailable) and not finished.presumed:
                 throttle.refund()
+            elif isinstance(finished.outcome, Answered) and finished.presumed:
+                throttle.charge_back()
 
+        lane.spent_from = throttle
+        lane.presume_at = lane.started + PRESUME_AFTER * after_seconds
         lane.loop = loop_key()
         self.detached.add(lane)
         lane.detach(self.late, ended)

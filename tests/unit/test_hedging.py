@@ -341,3 +341,23 @@ async def test_a_call_refused_a_hedge_is_hedged_at_once_when_its_route_cools_dow
     assert bucket.tokens == pytest.approx(HEDGE.max_extra_fraction)  # earned by the call, none spent
     a.gate.set()
     await router.aclose()
+
+
+async def test_an_outrun_call_running_long_presumes_its_hedge_needed_until_it_answers() -> None:
+    """Tokens of hedges whose outrun call is still running after 4 x after_seconds come back
+    early, so a long timeout does not keep the bucket empty; an answer takes the token again."""
+    a = Gated(1.0)
+    router = hedge_router({"a_api": a, "b_api": Gated(2.0, gated=False)})
+    bucket = router._executor.hedger.throttle(HEDGE)
+    bucket.tokens = 6.0 - HEDGE.max_extra_fraction  # one hedge, then none without a refund
+    first = await _events(router, hedge_request())
+    assert "tool.hedge" in _types(first)
+    await anyio.sleep(AFTER * 5)  # the outrun call is still running: presumed needed
+    with anyio.fail_after(5):  # unhedged, the run would wait for the gated call
+        second = await _events(router, hedge_request())
+    assert "tool.hedge" in _types(second)
+    tokens_before_answers = bucket.tokens
+    a.gate.set()  # both outrun calls answer: the first (presumed) hedge was extra after all
+    await anyio.sleep(0.01)
+    assert bucket.tokens == pytest.approx(tokens_before_answers - 1)
+    await router.aclose()
