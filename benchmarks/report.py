@@ -12,12 +12,14 @@ import platform
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report_outage import fleet_section, outage_section
+
 OUT = Path(__file__).resolve().parent
 
 
 def write_report(results: dict[str, Any]) -> Path:
     """Write RESULTS.md (and the plots) for *results*; return the path of RESULTS.md."""
-    plots = _plots(results)
+    plots = [*_plots(results), *_anchor_plot(results)]
     lines = [
         "# Benchmark results",
         "",
@@ -33,6 +35,7 @@ def write_report(results: dict[str, Any]) -> Path:
         warm, cold = results.get(f"plan_median_ms_{size}"), results.get(f"plan_cold_median_ms_{size}")
         if warm is not None:
             lines.append(f"| {size} | {warm:.4f} | {cold:.4f} |")
+    lines += _anchor_section(results)
     lines += ["", "## Registration and plans at scale (10 compatible tools among N)", ""]
     lines += ["| tools | register (s) | first plan, all compatible (ms) | cold plan (ms) | warm plan (ms) |"]
     lines += ["|---|---|---|---|---|"]
@@ -48,10 +51,14 @@ def write_report(results: dict[str, Any]) -> Path:
         ]
         if row[0] is not None:
             lines.append(f"| {size:,} | {row[0]:.2f} | {row[1]:.1f} | {row[2]:.4f} | {row[3]:.4f} |")
+    lines += outage_section(results, OUT)
+    lines += fleet_section(results, OUT)
+    lines += _hedge_section(results)
     others = sorted(
         k
         for k in results
-        if not k.startswith(("plan_", "register_", "first_plan_", "cold_plan_", "warm_plan_"))
+        if not k.startswith(("plan_", "register_", "first_plan_", "cold_plan_", "warm_plan_", "anchor"))
+        and not k.startswith(("outage_timeline", "fleet", "hedge."))
     )
     if others:
         lines += ["", "## Other measurements", "", "| measurement | value |", "|---|---|"]
@@ -62,6 +69,30 @@ def write_report(results: dict[str, Any]) -> Path:
     path = OUT / "RESULTS.md"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def _hedge_section(results: dict[str, Any]) -> list[str]:
+    """The two hedging targets (``hedge_bench``): outage onset and extra calls while healthy."""
+    r = results
+    if "hedge.onset.hedged_ms" not in r:
+        return []
+    return [
+        "",
+        "## Hedging targets (`hedge_bench`)",
+        "",
+        "| measurement | value | target |",
+        "|---|---|---|",
+        f"| first question of an outage, hedged after {r['hedge.onset.after_ms']:.0f} ms (median) "
+        f"| {r['hedge.onset.hedged_ms']:.1f} ms = after + fallback {r['hedge.onset.mirror_ms']:.1f} ms "
+        f"+ {r['hedge.onset.overhead_ms']:.1f} ms | overhead <= 10 ms |",
+        f"| the same, unhedged | {r['hedge.onset.unhedged_ms']:.1f} ms "
+        f"({r['hedge.onset.ratio_unhedged_over_hedged']}x the hedged time) | - |",
+        f"| extra calls while healthy ({r['hedge.healthy.slow_share']:.0%} of calls slow), "
+        f"{r['hedge.healthy.calls']:.0f} calls | {r['hedge.healthy.extra_fraction']:.1%} "
+        f"| <= {r['hedge.healthy.max_extra_fraction']:.0%} (bound: 10% + burst of 5) |",
+        f"| the same after the first 100 calls | {r['hedge.healthy.extra_fraction_after_burst']:.1%} "
+        f"| <= {r['hedge.healthy.max_extra_fraction']:.0%} |",
+    ]
 
 
 def _fmt(value: Any) -> str:
@@ -93,3 +124,105 @@ def _plots(results: dict[str, Any]) -> list[str]:
         plt.close(figure)
         names.append("plan_latency.png")
     return names
+
+
+def _anchor_section(results: dict[str, Any]) -> list[str]:
+    """The side-by-side tables against PyPI ``schemarouter`` 0.17.0 (``anchor_bench``)."""
+    anchor = results.get("anchor")
+    if not isinstance(anchor, dict):
+        return []
+    lines = ["", "## Side by side with the anchor (PyPI `schemarouter` 0.17.0)", ""]
+    if "skipped" in anchor:
+        return [*lines, f"Skipped in this run: {anchor['skipped']}"]
+    lines += [
+        f"Both packages ran the same scenarios (`benchmarks/anchor/shapes.py`) in two worker processes, "
+        f"ours in our environment and the anchor in `benchmarks/.anchor-venv`, alternating in each of "
+        f"{anchor['rounds']} rounds. Medians over every round's samples; ratio = anchor / ours "
+        "(higher: ours is faster or smaller). The scenario differences the two APIs force are listed "
+        "in `benchmarks/anchor/__init__.py`. "
+        "Wall-clock medians; the CPU ratio (process CPU time, anchor / ours) is shown beside them "
+        "because it is less disturbed by other load on the machine.",
+        "",
+        "| plan(), tools | ours warm (ms) | anchor warm (ms) | ratio | CPU ratio | ours cold (ms) "
+        "| anchor cold (ms) | ratio | CPU ratio | samples warm/cold: ours, anchor |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for size, row in anchor["plan"].items():
+        counts = f"{'/'.join(map(str, row['ours_samples']))}, {'/'.join(map(str, row['anchor_samples']))}"
+        cells = []
+        for kind in ("warm", "cold"):
+            cells.append(
+                f"{row[f'ours_{kind}_ms']:.4f} | {row[f'anchor_{kind}_ms']:.2f} | {row[f'{kind}_ratio']:,}x "
+                f"| {row[f'{kind}_cpu_ratio']:,}x"
+            )
+        lines.append(f"| {int(size):,} | {' | '.join(cells)} | {counts} |")
+    lines += ["", "| invoke (in-process routes) | ours (ms) | anchor (ms) | ratio | CPU ratio |"]
+    lines += ["|---|---|---|---|---|"]
+    labels = {
+        "request": "4-route chain from a request",
+        "compiled plan": "4-route chain from a compiled plan",
+        "single route": "1 healthy route from a request",
+    }
+    for case, label in labels.items():
+        row = anchor["invoke"][case]
+        times = f"{row['ours_ms']:.4f} | {row['anchor_ms']:.3f} | {row['ratio']:,}x | {row['cpu_ratio']:,}x"
+        lines.append(f"| {label} | {times} |")
+    lines += [
+        "",
+        "| registering N tools | ours (s) | anchor (s) | ratio | building contracts: ours, anchor (s) |",
+    ]
+    lines += ["|---|---|---|---|---|"]
+    for size, row in anchor["register"].items():
+        times = f"{row['ours_register_s']:.3f} | {row['anchor_register_s']:.3f} | {row['ratio']}x"
+        lines.append(f"| {int(size):,} | {times} | {row['ours_build_s']:.3f}, {row['anchor_build_s']:.3f} |")
+    lines += [
+        "",
+        "| memory (tracemalloc), tools | ours kept (MB) | anchor kept (MB) | ratio | peak: ours, anchor |",
+    ]
+    lines += ["|---|---|---|---|---|"]
+    for size, row in anchor["memory"].items():
+        kept = f"{row['ours_retained_mb']:.1f} | {row['anchor_retained_mb']:.1f} | {row['ratio']}x"
+        lines.append(f"| {int(size):,} | {kept} | {row['ours_peak_mb']:.1f}, {row['anchor_peak_mb']:.1f} |")
+    same = all(row["same_route"] for row in anchor["plan"].values())
+    answers = anchor["invoke"]["answers"]
+    lines += [
+        "",
+        f"Both sides planned {'the same' if same else 'different'} primary and fallbacks at every size; "
+        f"the chain answered through `{answers['ours']['route'][-1]}` (ours `{answers['ours']['records']}`, "
+        f"anchor `{answers['anchor']['records']}`).",
+    ]
+    lines += [f"- {note}" for note in anchor.get("notes", [])]
+    return lines
+
+
+def _anchor_plot(results: dict[str, Any]) -> list[str]:
+    """``anchor_plan_latency.png``: plan() latency against registry size, both sides, log-log."""
+    anchor = results.get("anchor")
+    if not isinstance(anchor, dict) or "plan" not in anchor:
+        return []
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    sizes = sorted(int(size) for size in anchor["plan"])
+    figure, axes = plt.subplots(figsize=(6.5, 4.5))
+    for key, label, style in (
+        ("ours_cold_ms", "ours, cold", "o-"),
+        ("ours_warm_ms", "ours, warm", "o--"),
+        ("anchor_cold_ms", "anchor 0.17.0, cold", "s-"),
+        ("anchor_warm_ms", "anchor 0.17.0, warm", "s--"),
+    ):
+        axes.plot(sizes, [anchor["plan"][str(size)][key] for size in sizes], style, label=label)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("registered tools")
+    axes.set_ylabel("plan() median, ms")
+    axes.set_title("plan() against registry size: ours and the anchor")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(OUT / "anchor_plan_latency.png", dpi=120)
+    plt.close(figure)
+    return ["anchor_plan_latency.png"]

@@ -18,7 +18,10 @@ BENCHMARKS = [
     "benchmarks.registry_bench",
     "benchmarks.tool_overhead_bench",
     "benchmarks.with_fallbacks_bench",
+    "benchmarks.hedge_bench",
+    "benchmarks.outage_timeline_bench",
     "benchmarks.federation_bench",
+    "benchmarks.anchor_bench",
 ]
 
 

@@ -71,7 +71,13 @@ class SchemaRouter(DataSources):
         self.events = EventBus()
         self.max_response_bytes = max_response_bytes
         self._availability = Availability(self.cooldowns)
-        self._executor = Executor(self.registry, self._availability, sleep=sleep or anyio.sleep, rng=rng)
+        self._executor = Executor(
+            self.registry,
+            self._availability,
+            sleep=sleep or anyio.sleep,
+            rng=rng,
+            late_events=self.events.publish,
+        )
         self._health = HealthService(self.registry, self._availability, self.events, self.clock)
         self._background = Background(self.availability_store, self._health, sleep=self._executor.sleep)
         self._given_http_client = http_client
@@ -172,6 +178,7 @@ class SchemaRouter(DataSources):
             try:
                 return await self.invoke(request_or_plan, budget=budget)
             finally:
+                self._executor.hedger.cancel_detached()  # this loop ends with the call
                 if self._http_clients is not None:
                     with anyio.CancelScope(shield=True):
                         await self._http_clients.release_current()
@@ -307,6 +314,7 @@ class SchemaRouter(DataSources):
         """Stop the monitor and background services, close the HTTP client and MCP sessions."""
         # The background task group was entered in this task: it is exited here directly,
         # not inside a new cancel scope (anyio requires it to be the innermost scope).
+        self._executor.hedger.cancel_detached()
         try:
             await self._background.close()
         finally:

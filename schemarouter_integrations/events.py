@@ -31,6 +31,7 @@ __all__ = [
     "ToolEndEvent",
     "ToolErrorEvent",
     "ToolFallbackEvent",
+    "ToolHedgeEvent",
     "ToolResult",
     "ToolRetryEvent",
     "ToolStartEvent",
@@ -113,6 +114,18 @@ class ToolFallbackEvent(RouterEvent):
     reason: Literal["unavailable", "binding_unavailable"]
 
 
+class ToolHedgeEvent(RouterEvent):
+    """The current call had not answered after ``after_seconds``: the next call of the chain
+    started as well (``HedgePolicy``); the first of the two to succeed answers the run."""
+
+    type: Literal["tool.hedge"] = "tool.hedge"
+    from_tool: str
+    from_endpoint: str
+    to_tool: str
+    to_endpoint: str
+    after_seconds: float
+
+
 class ToolEndEvent(_RouteEvent):
     type: Literal["tool.end"] = "tool.end"
     records: int
@@ -184,6 +197,7 @@ EVENT_TYPES: dict[str, type[RouterEvent]] = {
         ToolRetryEvent,
         ToolErrorEvent,
         ToolFallbackEvent,
+        ToolHedgeEvent,
         ToolEndEvent,
         RoutePrunedEvent,
         RouteUnavailableEvent,
@@ -202,6 +216,7 @@ AnyRouterEvent = Annotated[
     | ToolRetryEvent
     | ToolErrorEvent
     | ToolFallbackEvent
+    | ToolHedgeEvent
     | ToolEndEvent
     | RoutePrunedEvent
     | RouteUnavailableEvent

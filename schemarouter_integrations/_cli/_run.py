@@ -254,5 +254,5 @@ async def serve_mcp(config: RouterConfig, transport: str, port: int) -> int:
     except ImportError as exc:
         raise ConfigurationError(str(exc)) from None
     router = await SchemaRouter.from_config(config)
-    await serve(router, transport=transport, port=port)  # type: ignore[arg-type]
+    await serve(router, transport=transport, port=port, **config.tool.mcp_options())  # type: ignore[arg-type]
     return OK

@@ -3,12 +3,13 @@
 from .endpoint import EndpointSpec, ToolSpec
 from .fields import FieldSpec, ServerProjectionSpec
 from .fingerprint import canonical_json, fingerprint_of
-from .policies import CooldownPolicy, RetryPolicy
+from .policies import CooldownPolicy, HedgePolicy, RetryPolicy
 
 __all__ = [
     "CooldownPolicy",
     "EndpointSpec",
     "FieldSpec",
+    "HedgePolicy",
     "RetryPolicy",
     "ServerProjectionSpec",
     "ToolSpec",

@@ -1,10 +1,12 @@
-"""Retry and cooldown policies."""
+"""Retry, cooldown and hedging policies."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from pydantic import Field, model_validator
 
-from .base import Contract
+from .base import NOT_GIVEN, Contract, with_first
 
 
 class RetryPolicy(Contract):
@@ -47,3 +49,26 @@ class CooldownPolicy(Contract):
             return float(min(self.max_seconds, self.base_seconds * self.multiplier**exponent))
         except OverflowError:  # a long outage: the growth passed any float, and so max_seconds
             return float(self.max_seconds)
+
+
+class HedgePolicy(Contract):
+    """Opt-in hedged fallback: ``HedgePolicy(after_seconds, max_extra_fraction=0.1)``.
+
+    When the current call of a read-only chain has not answered after ``after_seconds``, the
+    next call of the compiled chain starts as well and the first success wins. Hedges stop
+    when the hedges that proved unnecessary (the hedged-from call answered after all) would
+    pass ``max_extra_fraction`` of the router's recent hedge-eligible calls; see
+    ``_execution/hedge.py`` for the token bucket and what happens to the slower call.
+    """
+
+    after_seconds: float = Field(gt=0.0, allow_inf_nan=False)
+    max_extra_fraction: float = Field(default=0.1, ge=0.0, le=1.0, allow_inf_nan=False)
+
+    if TYPE_CHECKING:
+
+        def __init__(self, after_seconds: float, max_extra_fraction: float = 0.1) -> None: ...
+
+    else:
+
+        def __init__(self, after_seconds: float = NOT_GIVEN, **options: Any) -> None:
+            super().__init__(**with_first("after_seconds", after_seconds, options))

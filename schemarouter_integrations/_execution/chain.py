@@ -16,10 +16,11 @@ import inspect
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from contextlib import aclosing
+from functools import partial
 
 from .._availability import Availability
+from .._contracts import HedgePolicy
 from .._planning import ToolCall
 from .._registry import Invoker, Registry
 from ..errors import (
@@ -41,12 +42,13 @@ from ..events import (
 )
 from .budget import BudgetMeter
 from .context import RunContext
+from .hedge import Hedger
+from .outcomes import Answered, FallbackReason, Unavailable, fallback_payload, tool_error_payload
 from .preflight import Skip, Step
 from .projection import records_of
 from .retry import backoff_seconds
 
 Sleep = Callable[[float], Awaitable[None]]
-FallbackReason = Literal["unavailable", "binding_unavailable"]
 
 
 def falls_back(error: BaseException) -> bool:
@@ -55,32 +57,27 @@ def falls_back(error: BaseException) -> bool:
     return isinstance(error, InvocationUnavailableError)
 
 
-@dataclass(frozen=True, slots=True)
-class Answered:
-    """The call succeeded: its records, validated and projected to canonical names."""
-
-    records: list[dict[str, Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class Unavailable:
-    """The call's retries are exhausted (or a Retry-After hint is too long to wait for)."""
-
-    error: InvocationUnavailableError
-
-
 class ChainRunner:
     """Runs the steps of one plan until one answers."""
 
     def __init__(
-        self, registry: Registry, availability: Availability, *, sleep: Sleep, rng: random.Random | None
+        self,
+        registry: Registry,
+        availability: Availability,
+        *,
+        sleep: Sleep,
+        rng: random.Random | None,
+        hedger: Hedger | None = None,
     ) -> None:
         self.registry = registry
         self.availability = availability
         self.sleep = sleep
         self.rng = rng
+        self.hedger = hedger
 
-    async def run(self, steps: list[Step], meter: BudgetMeter, ctx: RunContext) -> AsyncIterator[RouterEvent]:
+    async def run(
+        self, steps: list[Step], meter: BudgetMeter, ctx: RunContext, hedge: HedgePolicy | None = None
+    ) -> AsyncIterator[RouterEvent]:
         """Yield the chain's events; on return ``ctx.winner`` and ``ctx.records`` are set.
 
         Bindings and contracts are checked again at call time, since they may change while
@@ -88,38 +85,62 @@ class ChainRunner:
         ``tool.fallback`` (reason ``binding_unavailable``). A later route that lost its
         binding or contract during the run is skipped with ``route.pruned``; it never
         started, so the next ``tool.fallback`` still leaves the route that ran and failed.
+        With *hedge*, a read-only call followed by a read-only call is raced (:mod:`.hedge`).
         """
         left: ToolCall | None = None  # the route the next tool.fallback leaves
         reason: FallbackReason = "unavailable"
-        for position, step in enumerate(steps):
+        position = 0
+        while position < len(steps):
+            step = steps[position]
             call, last = step.call, position + 1 == len(steps)
             invoker = self._ready_invoker(step)
             if isinstance(invoker, Skip):
                 if position == 0 and not last:
                     left, reason = call, "binding_unavailable"
+                    position += 1
                     continue
                 if position > 0:
                     yield ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=invoker.reason)
                 if last:
                     raise _no_binding(call, ctx)
+                position += 1
                 continue
             meter.charge_call(call.access_path, step.endpoint.cost_units)
             if left is not None:
-                yield ctx.event(ToolFallbackEvent, **_fallback(left, call, reason))
+                yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
             ctx.route.append(call.access_path)
             outcome: Answered | Unavailable | None = None
-            async for item in self._call(step, invoker, meter, ctx):
-                if isinstance(item, RouterEvent):
-                    yield item
-                else:
-                    outcome = item
+            ended, used = call, 1
+            if hedge is not None and self.hedger is not None and call.read_only is True and not last:
+                target = partial(self._hedge_target, steps[position + 1])
+                race = self.hedger.race(step, invoker, hedge, self._call, target, meter, ctx)
+                async with aclosing(race) as raced:
+                    async for lap in raced:
+                        if isinstance(lap, RouterEvent):
+                            yield lap
+                        else:
+                            ended, outcome, used = lap.call, lap.outcome, lap.steps
+            else:
+                async for item in self._call(step, invoker, meter, ctx):
+                    if isinstance(item, RouterEvent):
+                        yield item
+                    else:
+                        outcome = item
             if isinstance(outcome, Answered):
-                ctx.winner, ctx.records = call, outcome.records
+                ctx.winner, ctx.records = ended, outcome.records
                 return
-            left, reason = call, "unavailable"
+            left, reason = ended, "unavailable"
+            position += used
         raise AllRoutesUnavailableError(
             f"every route was unavailable: {', '.join(ctx.route)}", attempts=ctx.failed_attempts()
         )
+
+    def _hedge_target(self, step: Step) -> tuple[Step, Invoker] | None:
+        """The next call as a hedge: read-only and ready to run, else none."""
+        if step.call.read_only is not True:
+            return None
+        invoker = self._ready_invoker(step)
+        return None if isinstance(invoker, Skip) else (step, invoker)
 
     def _ready_invoker(self, step: Step) -> Invoker | Skip:
         """The invoker bound to the contract *step* was checked against, or why there is none."""
@@ -159,7 +180,7 @@ class ChainRunner:
             except Exception as exc:
                 ctx.attempt(path, attempt, exc)
                 if not falls_back(exc):
-                    yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=False))
+                    yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
                     if isinstance(exc, SchemaRouterError):
                         raise
                     raise InvokerCrashedError(f"{path} raised {type(exc).__name__}: {exc}") from exc
@@ -167,14 +188,14 @@ class ChainRunner:
                 retry = endpoint.retry
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
                 if attempt >= retry.max_attempts or too_long:
-                    yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=True))
+                    yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
                     yield self.availability.invocation_failed(route, exc, stamp=ctx.event)
                     yield Unavailable(exc)
                     return
                 try:
                     meter.charge_attempt(path, endpoint.cost_units)
                 except BudgetExceededError:
-                    yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=True))
+                    yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
                     raise
                 delay = backoff_seconds(retry, attempt, retry_after=exc.retry_after, rng=self.rng)
                 yield ctx.event(
@@ -190,7 +211,7 @@ class ChainRunner:
             records = records_of(call, endpoint, raw)
         except SchemaRouterError as exc:  # the answer broke its contract: no fallback either
             ctx.attempt(path, attempt, exc)
-            yield ctx.event(ToolErrorEvent, **_tool_error(call, exc, attempt, retryable=False))
+            yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
             raise
         ctx.attempt(path, attempt)
         reopened = self.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
@@ -204,32 +225,6 @@ class ChainRunner:
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
         yield Answered(records)
-
-
-def _tool_error(call: ToolCall, exc: BaseException, attempts: int, *, retryable: bool) -> dict[str, Any]:
-    return {
-        **call.ref.fields(),
-        "error_type": type(exc).__name__,
-        "error": str(exc),
-        "attempts": attempts,
-        "retryable": retryable,
-    }
-
-
-def _fallback(source: ToolCall, target: ToolCall, reason: FallbackReason) -> dict[str, Any]:
-    return {
-        "from_tool": source.tool,
-        "from_endpoint": source.endpoint,
-        "to_tool": target.tool,
-        "to_endpoint": target.endpoint,
-        "from_provider": source.provider,
-        "to_provider": target.provider,
-        "from_access_mode": source.access_mode,
-        "to_access_mode": target.access_mode,
-        "scope": target.scope,
-        "same_provider": bool(source.provider) and source.provider == target.provider,
-        "reason": reason,
-    }
 
 
 def _no_binding(call: ToolCall, ctx: RunContext) -> SchemaRouterError:

@@ -20,6 +20,7 @@ from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
 from .context import RunContext, compiled_event, trusted_result
 from .gather import Gatherer
+from .hedge import Hedger, LateSink
 from .preflight import Pruned, Step, preflight
 
 PlanSource = Plan | Callable[[], Plan]
@@ -27,6 +28,10 @@ _Preflighted = tuple[tuple[ToolCall, ...], int, tuple[Step, ...], tuple[Pruned, 
 """The calls (held, so their ids stay theirs), the registry version, the steps and the pruned."""
 
 __all__ = ["Executor", "PlanSource", "Sleep"]
+
+
+async def _ignore(event: RouterEvent) -> None:
+    return None
 
 
 class Executor:
@@ -39,11 +44,14 @@ class Executor:
         *,
         sleep: Sleep,
         rng: random.Random | None = None,
+        late_events: LateSink | None = None,
     ) -> None:
+        """*late_events* hears what a hedged call that lost the race reports after its run ended."""
         self.registry = registry
         self.availability = availability
         self.sleep = sleep
-        self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng)
+        self.hedger = Hedger(late_events or _ignore, availability.cooldown_left)
+        self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng, hedger=self.hedger)
         self.gatherer = Gatherer(registry, availability, self._chain)
         self._preflights: BoundedCache[tuple[int, ...], _Preflighted] = BoundedCache(64)
 
@@ -84,7 +92,7 @@ class Executor:
             steps, pruned = self._preflight(plan)
             for item in pruned:
                 yield ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)
-            async for event in self._chain.run(steps, BudgetMeter(budget), ctx):
+            async for event in self._chain.run(steps, BudgetMeter(budget), ctx, plan.request.hedge):
                 yield event
             winner = ctx.winner
             if winner is None:  # the chain either sets a winner or raises

@@ -15,7 +15,7 @@ from ..errors import (
     NoRouteError,
     SchemaValidationError,
 )
-from ..events import ToolFallbackEvent, ToolResult
+from ..events import ToolFallbackEvent, ToolHedgeEvent, ToolResult
 
 __all__ = [
     "MODEL_ERRORS",
@@ -66,6 +66,14 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
             f"{e.from_tool}.{e.from_endpoint} -> {e.to_tool}.{e.to_endpoint} ({e.reason})" for e in fallbacks
         )
         lines.append(f"Fallbacks taken: {len(fallbacks)} ({steps}).")
+    hedges = [e for e in result.events if isinstance(e, ToolHedgeEvent)]
+    if hedges:
+        steps = "; ".join(
+            f"{e.to_tool}.{e.to_endpoint} started after {e.from_tool}.{e.from_endpoint} "
+            f"gave no answer in {e.after_seconds:g} s"
+            for e in hedges
+        )
+        lines.append(f"Hedged: {steps}.")
     if result.plan.need:
         lines.extend(unmatched)
     if not records:

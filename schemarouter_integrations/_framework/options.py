@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias
 
+from .._contracts import HedgePolicy
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
@@ -40,6 +41,7 @@ class ToolOptions:
     budget: RunBudget | None = None
     fields: tuple[str, ...] | None = None
     mode: Mode = "fallback"
+    hedge: HedgePolicy | None = None
 
     @classmethod
     def from_settings(
@@ -51,6 +53,7 @@ class ToolOptions:
         budget: RunBudget | None = None,
         fields: Sequence[str] | None = None,
         mode: Mode = "fallback",
+        hedge: HedgePolicy | None = None,
     ) -> ToolOptions:
         """The options from a framework tool's keyword settings (any sequences of names)."""
         return cls(
@@ -60,6 +63,7 @@ class ToolOptions:
             budget=budget,
             fields=tuple(fields) if fields is not None else None,
             mode=mode,
+            hedge=hedge,
         )
 
     def settings(self) -> dict[str, Any]:
@@ -79,6 +83,7 @@ class ToolOptions:
             fields=self.fields,
             fallback_scope=self.fallback_scope,
             max_fallbacks=self.max_fallbacks,
+            hedge=self.hedge,
         )
 
 

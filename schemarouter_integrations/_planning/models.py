@@ -21,6 +21,7 @@ from pydantic import (
 
 from .._contracts.base import NOT_GIVEN, Contract, with_first
 from .._contracts.fingerprint import canonical_json
+from .._contracts.policies import HedgePolicy
 from .._registry.routes import RouteRef
 from .._registry.words import script_runs
 from .._text import normalise
@@ -62,6 +63,7 @@ class PlanRequestOptions(TypedDict, total=False):
     fields: Sequence[str] | None
     fallback_scope: FallbackScope
     max_fallbacks: int
+    hedge: HedgePolicy | None
 
 
 class PlanRequest(Contract):
@@ -69,7 +71,9 @@ class PlanRequest(Contract):
 
     ``arguments`` must be JSON data (anything else is a ``ValidationError`` here, before
     any planning). ``fields`` (semantic ids, names or aliases) overrides the need read from
-    ``query``. Fallback is disabled unless ``fallback_scope`` says otherwise.
+    ``query``. Fallback is disabled unless ``fallback_scope`` says otherwise; ``hedge``
+    (a :class:`HedgePolicy`) starts the next read-only call of the chain when the current
+    one is slow. It changes execution only, never the plan.
     """
 
     query: str
@@ -78,6 +82,7 @@ class PlanRequest(Contract):
     fields: list[str] | None = None
     fallback_scope: FallbackScope = "disabled"
     max_fallbacks: int = Field(default=3, ge=0, le=8)
+    hedge: HedgePolicy | None = None
 
     if TYPE_CHECKING:
 

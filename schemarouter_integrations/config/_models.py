@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, field_validator
 
-from .._contracts import CooldownPolicy, FieldSpec, RetryPolicy, ServerProjectionSpec
+from .._contracts import CooldownPolicy, FieldSpec, HedgePolicy, RetryPolicy, ServerProjectionSpec
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
@@ -89,6 +89,8 @@ class ToolSettings(_Model):
     budget: RunBudget | None = None
     fields: tuple[str, ...] | None = None
     mode: Literal["fallback", "gather"] = "fallback"
+    hedge: HedgePolicy | None = None
+    """``[tool.hedge]`` with ``after_seconds`` (and ``max_extra_fraction``): hedged fallback."""
 
     def request(self, query: str, arguments: dict[str, Any] | None = None) -> PlanRequest:
         """The plan request for *query* under these settings."""
@@ -99,6 +101,7 @@ class ToolSettings(_Model):
             fields=self.fields,
             fallback_scope=self.scope,
             max_fallbacks=self.max_fallbacks,
+            hedge=self.hedge,
         )
 
     def framework_options(self) -> dict[str, Any]:
@@ -113,8 +116,19 @@ class ToolSettings(_Model):
         }
         if self.description is not None:
             options["description"] = self.description
+        if self.fields is not None:
+            options["fields"] = list(self.fields)
         if self.mode != "fallback":
             options["mode"] = self.mode
+        if self.hedge is not None:
+            options["hedge"] = self.hedge
+        return options
+
+    def mcp_options(self) -> dict[str, Any]:
+        """Keyword settings for ``router_mcp_server(router, **options)`` (the tool's name is
+        ``tool_name`` there)."""
+        options = self.framework_options()
+        options["tool_name"] = options.pop("name")
         return options
 
 

@@ -12,6 +12,7 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from .._contracts import HedgePolicy
 from .._execution import RunBudget
 from .._framework import (
     EventHook,
@@ -86,6 +87,8 @@ class SchemaRouterTool(BaseTool):
     fields: tuple[str, ...] | None = None
     mode: Mode = "fallback"
     """``"gather"``: every compatible route at once, values side by side; artifact a ``GatherResult``."""
+    hedge: HedgePolicy | None = None
+    """Start the next read-only route as well when the current one is slow (``HedgePolicy``)."""
     max_records: int = Field(default=20, ge=1)
     """Records shown to the model in the content (all of them stay in the artifact)."""
 
@@ -105,6 +108,7 @@ class SchemaRouterTool(BaseTool):
         budget: RunBudget | None = None,
         fields: Sequence[str] | None = None,
         mode: Mode = "fallback",
+        hedge: HedgePolicy | None = None,
         **kwargs: Any,
     ) -> None:
         options = ToolOptions.from_settings(
@@ -114,6 +118,7 @@ class SchemaRouterTool(BaseTool):
             budget=budget,
             fields=fields,
             mode=mode,
+            hedge=hedge,
         )
         surface = ToolSurface(router, options=options, description=description)
         kwargs.setdefault("handle_tool_error", tool_error_output)
@@ -154,6 +159,7 @@ class SchemaRouterTool(BaseTool):
             budget=self.budget,
             fields=self.fields,
             mode=self.mode,
+            hedge=self.hedge,
         )
 
     @property

@@ -48,6 +48,7 @@ from ..events import (
     RunErrorEvent,
     ToolEndEvent,
     ToolErrorEvent,
+    ToolHedgeEvent,
     ToolResult,
     ToolStartEvent,
 )
@@ -95,6 +96,7 @@ class RunTracing:
         )
         self._graph = graph_writer()
         self._open: dict[str, Any] = {}
+        self._outrun: set[str] = set()  # routes a hedge started from: they finish after the run
 
     # -- sync ------------------------------------------------------------------------
     def emit(self, event: RouterEvent) -> None:
@@ -164,6 +166,7 @@ class RunTracing:
             f"{METADATA_PREFIX}provider": result.provider,
             f"{METADATA_PREFIX}access_mode": result.access_mode,
             f"{METADATA_PREFIX}fallbacks": result.fallbacks,
+            f"{METADATA_PREFIX}hedges": sum(1 for e in result.events if isinstance(e, ToolHedgeEvent)),
             f"{METADATA_PREFIX}routes_tried": list(result.route),
             f"{METADATA_PREFIX}records": len(result.records),
         }
@@ -229,9 +232,16 @@ class RunTracing:
             return [_End(event.access_path, outputs=outputs)]
         if isinstance(event, ToolErrorEvent):
             return [_End(event.access_path, error=f"{event.error_type}: {event.error}")]
+        if isinstance(event, ToolHedgeEvent):
+            self._outrun.add(f"{event.from_tool}.{event.from_endpoint}")
         if isinstance(event, RunEndEvent | RunErrorEvent):
-            return [_End(path, error="the run ended before the route finished") for path in self._open]
+            return [_End(path, error=self._unfinished(path)) for path in self._open]
         return []
+
+    def _unfinished(self, path: str) -> str:
+        if path in self._outrun:
+            return "outrun by its hedge: the call finishes after the run, within its own timeout"
+        return "the run ended before the route finished"
 
 
 def _wants_custom_events(handler: BaseCallbackHandler) -> bool:

@@ -14,6 +14,7 @@ from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: igno
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 
+from .._contracts import HedgePolicy
 from .._execution import RunBudget
 from .._framework import (
     Mode,
@@ -81,6 +82,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
         fields: Sequence[str] | None = None,
         max_records: int = 20,
         mode: Mode = "fallback",
+        hedge: HedgePolicy | None = None,
     ) -> None:
         self.router = router
         self.name = name
@@ -92,6 +94,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
             budget=budget,
             fields=fields,
             mode=mode,
+            hedge=hedge,
         )
         self.options.request("")  # reject invalid settings now, not on the model's first call
         self.max_records = max_records

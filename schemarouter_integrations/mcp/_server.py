@@ -20,6 +20,7 @@ from mcp.server.mcpserver.context import Context
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import CallToolResult, InputRequiredResult, LoggingLevel, TextContent, Tool, ToolAnnotations
 
+from .._contracts import HedgePolicy
 from .._execution import RunBudget
 from .._framework import ModelOutcome, ToolOptions, ToolSurface, run_for_model, trace_payload
 from .._planning.models import FallbackScope
@@ -188,6 +189,7 @@ def router_mcp_server(
     fields: Sequence[str] | None = None,
     mode: Mode = "fallback",
     max_records: int = 20,
+    hedge: HedgePolicy | None = None,
 ) -> RouterMCPServer:
     """The router as an ``MCPServer`` with one read-only tool named *tool_name*.
 
@@ -214,6 +216,7 @@ def router_mcp_server(
         preferred_tools=preferred_tools,
         budget=budget,
         fields=fields,
+        hedge=hedge,
     )
     options.request("")  # reject invalid settings now, not on the first call
     return RouterMCPServer(

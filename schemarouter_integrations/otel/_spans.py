@@ -27,6 +27,7 @@ from ..events import (
     ToolEndEvent,
     ToolErrorEvent,
     ToolFallbackEvent,
+    ToolHedgeEvent,
     ToolRetryEvent,
     ToolStartEvent,
 )
@@ -47,6 +48,7 @@ class _Run:
     started: float
     routes: dict[str, Span] = field(default_factory=dict)
     failed: tuple[str, Span] | None = None
+    hedged_from: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +196,9 @@ class RunSpans:
                 )
                 span.set_status(Status(StatusCode.ERROR, f"{event.error_type}: {event.error}"[:500]))
                 run.failed = (event.access_path, span)
-        elif isinstance(event, ToolFallbackEvent | RoutePrunedEvent | RouteUnavailableEvent):
+        elif isinstance(event, ToolFallbackEvent | ToolHedgeEvent | RoutePrunedEvent | RouteUnavailableEvent):
+            if isinstance(event, ToolHedgeEvent):
+                run.hedged_from.add(f"{event.from_tool}.{event.from_endpoint}")
             run.span.add_event(event.type, _event_attributes(event), timestamp=when)
         elif isinstance(event, PlanCompiledEvent):
             planned: dict[str, object] = {
@@ -235,9 +239,12 @@ class RunSpans:
 
     def _close_routes(self, run: _Run, reason: str) -> None:
         self._end_failed(run)
-        for span in run.routes.values():
-            span.set_attribute(a.ERROR_TYPE, "cancelled")
-            span.set_status(Status(StatusCode.ERROR, reason))
+        for path, span in run.routes.items():
+            if path in run.hedged_from:  # outrun by its hedge; it finishes after the run
+                span.set_attribute("schemarouter.outrun_by_hedge", True)
+            else:
+                span.set_attribute(a.ERROR_TYPE, "cancelled")
+                span.set_status(Status(StatusCode.ERROR, reason))
             span.end()
         run.routes.clear()
 

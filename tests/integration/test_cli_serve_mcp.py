@@ -18,6 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 LANDSCAPE = f"""
 python_path = ["{ROOT}"]
 
+[tool]
+name = "materials_lookup"
+scope = "same_provider"
+
 [routes.mp_python]
 kind = "python"
 function = "cookbook.services.mp_client:summary_search"
@@ -38,6 +42,7 @@ async def test_serve_mcp_serves_the_landscape_over_stdio(tmp_path: Path) -> None
     async with Client(command) as client:
         listed = await client.list_tools()
         (tool,) = listed.tools
+        assert tool.name == "materials_lookup"  # the landscape's [tool] settings are served
         assert "formula" in tool.input_schema["properties"]
         answer = await client.call_tool(tool.name, {"query": "band gap of Si", "formula": "Si"})
     assert not answer.is_error

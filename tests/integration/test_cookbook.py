@@ -26,6 +26,7 @@ ENTRIES = {  # script -> a line its output must contain
     "health_and_fleet.py": "worker B's question went straight to ['mp_python.search']",
     "demo.py": "Agent: The band gap of Si is 0.6105 eV (source: mp_api.search",
     "federation_gather.py": "Gathered",
+    "hedged_fallback.py": "['tool.start', 'tool.hedge', 'tool.start', 'tool.end']",
 }
 
 

@@ -7,6 +7,7 @@ import schemarouter_integrations
 API_NAMES = {
     "FederationReport",  # API.md: the OPTIMADE federation and gathering
     "GatherResult",
+    "HedgePolicy",  # API.md: hedging
     "SchemaRouter",
     "ToolSpec",
     "EndpointSpec",

@@ -16,19 +16,18 @@ result that breaks the tool's declared output schema is a ``SchemaValidationErro
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from typing import Any, TypeVar
 
 import anyio
-import sniffio
 from mcp import Client, StdioServerParameters
 from mcp.server import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
+from ..._detached import loop_key, spawn
 from ...errors import (
     InvocationError,
     InvocationUnavailableError,
@@ -47,7 +46,6 @@ McpTarget = Sequence[str] | str | MCPServer
 T = TypeVar("T")
 _UNAVAILABLE_CODES = frozenset({CONNECTION_CLOSED, REQUEST_TIMEOUT})
 _CLOSE_GRACE_SECONDS = 5.0
-_tasks: set[asyncio.Task[None]] = set()  # keeps asyncio owner tasks referenced while they run
 
 
 def describe_target(target: McpTarget) -> str:
@@ -126,7 +124,7 @@ class McpSession:
     async def reset(self) -> None:
         """End the current session (if any); the next call opens a new one."""
         owned, self._owned = self._owned, None
-        if owned is not None and self._loop == _loop_key():
+        if owned is not None and self._loop == loop_key():
             owned.scope.cancel()
             with anyio.move_on_after(_CLOSE_GRACE_SECONDS, shield=True):
                 await owned.done.wait()
@@ -137,7 +135,7 @@ class McpSession:
 
     # -- opening ---------------------------------------------------------------------
     async def _client(self) -> Client:
-        key = _loop_key()
+        key = loop_key()
         if self._loop != key:  # a new event loop: the old session went with its loop
             self._owned, self._loop, self._lock = None, key, anyio.Lock()
         assert self._lock is not None
@@ -146,7 +144,7 @@ class McpSession:
             if owned is not None and owned.client is not None and not owned.done.is_set():
                 return owned.client
             self._owned = owned = _Owned()
-            _spawn(lambda: self._own(owned))
+            spawn(lambda: self._own(owned))
             with anyio.move_on_after(self.timeout_seconds) as waited:
                 await owned.ready.wait()
             if waited.cancelled_caught or owned.client is None:
@@ -221,27 +219,3 @@ def _unavailable(exc: BaseException, what: str) -> InvocationUnavailableError:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return (text[0] if text else "")[:300]
-
-
-def _loop_key() -> object:
-    if sniffio.current_async_library() == "trio":
-        import trio
-
-        return trio.lowlevel.current_trio_token()
-    return asyncio.get_running_loop()
-
-
-def _spawn(owner: Callable[[], Awaitable[None]]) -> None:
-    """Run *owner* as a task of the running loop that outlives the calling task."""
-    if sniffio.current_async_library() == "trio":
-        import trio
-
-        trio.lowlevel.spawn_system_task(owner)
-        return
-
-    async def run() -> None:
-        await owner()
-
-    task = asyncio.get_running_loop().create_task(run())
-    _tasks.add(task)
-    task.add_done_callback(_tasks.discard)

@@ -1,0 +1,71 @@
+"""Tasks that outlive the task that starts them (asyncio tasks, trio system tasks).
+
+Structured concurrency is the rule everywhere else; a detached task is for work whose
+result still matters after its caller moved on: the slower call of a hedged pair finishing
+within its own timeout, or an MCP session's owner. Each task runs in its own cancel scope,
+so :meth:`Detached.cancel` works from any task of the same loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import anyio
+import sniffio
+
+_running: set[asyncio.Task[None]] = set()  # strong references until each task is done
+
+
+class Detached:
+    """Handle of a detached task: ``cancel()`` it, ``await wait()`` for it to end."""
+
+    def __init__(self) -> None:
+        self._scope = anyio.CancelScope()
+        self._ended = anyio.Event()
+
+    def cancel(self) -> None:
+        """Cancel the task (a no-op once it ended)."""
+        self._scope.cancel()
+
+    @property
+    def ended(self) -> bool:
+        return self._ended.is_set()
+
+    async def wait(self) -> None:
+        """Wait until the task ended, however it ended."""
+        await self._ended.wait()
+
+    async def _run(self, work: Callable[[], Awaitable[None]]) -> None:
+        try:
+            with self._scope:
+                await work()
+        finally:
+            self._ended.set()
+
+
+def loop_key() -> object:
+    """The running event loop (asyncio) or trio token: what tells loops of threads apart."""
+    if sniffio.current_async_library() == "trio":
+        import trio
+
+        return trio.lowlevel.current_trio_token()
+    return asyncio.get_running_loop()
+
+
+def spawn(work: Callable[[], Awaitable[None]]) -> Detached:
+    """Start ``await work()`` as a task of the running loop that outlives the calling task.
+
+    Exceptions of *work* are its own to handle: an escaping one ends the task (asyncio logs
+    it as never retrieved, trio treats a system task's error as fatal), so *work* catches them.
+    """
+    handle = Detached()
+    if sniffio.current_async_library() == "trio":
+        import trio
+
+        trio.lowlevel.spawn_system_task(handle._run, work)
+        return handle
+    task = asyncio.get_running_loop().create_task(handle._run(work))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    return handle

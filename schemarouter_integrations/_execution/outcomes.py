@@ -1,0 +1,53 @@
+"""What a call of the chain ends as, and the payloads of the events that report it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .._planning import ToolCall
+from ..errors import InvocationUnavailableError
+
+FallbackReason = Literal["unavailable", "binding_unavailable"]
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The call succeeded: its records, validated and projected to canonical names."""
+
+    records: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Unavailable:
+    """The call's retries are exhausted (or a Retry-After hint is too long to wait for)."""
+
+    error: InvocationUnavailableError
+
+
+def tool_error_payload(
+    call: ToolCall, exc: BaseException, attempts: int, *, retryable: bool
+) -> dict[str, Any]:
+    return {
+        **call.ref.fields(),
+        "error_type": type(exc).__name__,
+        "error": str(exc),
+        "attempts": attempts,
+        "retryable": retryable,
+    }
+
+
+def fallback_payload(source: ToolCall, target: ToolCall, reason: FallbackReason) -> dict[str, Any]:
+    return {
+        "from_tool": source.tool,
+        "from_endpoint": source.endpoint,
+        "to_tool": target.tool,
+        "to_endpoint": target.endpoint,
+        "from_provider": source.provider,
+        "to_provider": target.provider,
+        "from_access_mode": source.access_mode,
+        "to_access_mode": target.access_mode,
+        "scope": target.scope,
+        "same_provider": bool(source.provider) and source.provider == target.provider,
+        "reason": reason,
+    }
