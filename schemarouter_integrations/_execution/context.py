@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import time
-import uuid
 from typing import Any, TypeVar
 
 from .._planning import Plan, ToolCall
@@ -40,7 +40,7 @@ class RunContext:
     """Stamps events with the run id and a sequence number and keeps them in order."""
 
     def __init__(self, run_id: str | None = None) -> None:
-        self.run_id = run_id or uuid.uuid4().hex
+        self.run_id = run_id or _uuid4_hex()
         self.events: list[RouterEvent] = []
         self.attempts: list[AttemptRecord] = []
         self.route: list[str] = []
@@ -80,6 +80,15 @@ class RunContext:
             attempts=list(self.attempts),
             exception=exc,
         )
+
+
+def _uuid4_hex() -> str:
+    """``uuid.uuid4().hex`` without building a UUID object: 16 random bytes, version 4 and the
+    RFC 4122 variant set."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return raw.hex()
 
 
 def compiled_event(plan: Plan, ctx: RunContext) -> PlanCompiledEvent:

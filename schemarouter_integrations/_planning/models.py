@@ -130,9 +130,9 @@ class ToolCall(Contract):
 
     _check_arguments = field_validator("arguments")(_json_arguments)
 
-    @property
+    @cached_property
     def access_path(self) -> str:
-        """``"tool.endpoint"``."""
+        """``"tool.endpoint"`` (computed once: runs read it at every step)."""
         return f"{self.tool}.{self.endpoint}"
 
     @cached_property
