@@ -22,6 +22,10 @@ class RunBudget(BaseModel):
     max_cost_units: float | None = Field(default=None, ge=0.0)
 
 
+NO_LIMITS = RunBudget()
+"""The budget of a run given none (one frozen instance, not one per run)."""
+
+
 class BudgetMeter:
     """Charges a run's calls and attempts; raises before a charge would pass the budget.
 
@@ -29,7 +33,7 @@ class BudgetMeter:
     """
 
     def __init__(self, budget: RunBudget | None) -> None:
-        self.budget = budget or RunBudget()
+        self.budget = budget or NO_LIMITS
         self.tool_calls = 0
         self.attempts = 0
         self.cost_units = 0.0
