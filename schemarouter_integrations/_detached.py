@@ -9,6 +9,7 @@ so :meth:`Detached.cancel` works from any task of the same loop.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Awaitable, Callable
 
 import anyio
@@ -63,7 +64,8 @@ def spawn(work: Callable[[], Awaitable[None]]) -> Detached:
     if sniffio.current_async_library() == "trio":
         import trio
 
-        trio.lowlevel.spawn_system_task(handle._run, work)
+        # a system task runs in trio's own context: give it the caller's, as asyncio does
+        trio.lowlevel.spawn_system_task(handle._run, work, context=contextvars.copy_context())
         return handle
     task = asyncio.get_running_loop().create_task(handle._run(work))
     _running.add(task)

@@ -199,6 +199,7 @@ class SchemaRouter(DataSources):
         else:
             request = _request(request_or_plan)
             source = partial(self.plan_executable, request)
+        ended = False  # run.end or run.error was yielded (late events of outrun calls may follow)
         try:
             first = ctx.event(RunStartEvent, query=request.query)
             await self.events.publish(first)
@@ -208,9 +209,10 @@ class SchemaRouter(DataSources):
                 async for event in run:
                     if events.active:  # no coroutine per event when nobody listens
                         await events.publish(event)
+                    ended = isinstance(event, RunEndEvent | RunErrorEvent)
                     yield event
         except (anyio.get_cancelled_exc_class(), GeneratorExit) as stopped:
-            if not isinstance(ctx.events[-1], RunEndEvent | RunErrorEvent):
+            if not ended:
                 # Sinks hear that the run ended; a sink that never returns cannot hold the
                 # cancellation hostage for longer than this bound.
                 with anyio.move_on_after(SINK_GRACE_SECONDS, shield=True):

@@ -38,6 +38,10 @@ class BudgetMeter:
         self.attempts = 0
         self.cost_units = 0.0
 
+    def release(self) -> None:
+        """Lift every limit: the run ended and calls still finishing are no longer its own."""
+        self.budget = NO_LIMITS
+
     def charge_call(self, path: str, cost_units: float) -> None:
         """Charge a new logical call on *path* together with its first attempt."""
         limit = self.budget.max_tool_calls

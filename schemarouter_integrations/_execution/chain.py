@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from functools import partial
 
@@ -77,7 +77,7 @@ class ChainRunner:
 
     async def run(
         self, steps: list[Step], meter: BudgetMeter, ctx: RunContext, hedge: HedgePolicy | None = None
-    ) -> AsyncIterator[RouterEvent]:
+    ) -> AsyncGenerator[RouterEvent, None]:
         """Yield the chain's events; on return ``ctx.winner`` and ``ctx.records`` are set.
 
         Bindings and contracts are checked again at call time, since they may change while

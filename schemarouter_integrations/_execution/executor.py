@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
 
 from .._availability import Availability
 from .._bounded import BoundedCache
@@ -92,8 +93,10 @@ class Executor:
             steps, pruned = self._preflight(plan)
             for item in pruned:
                 yield ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)
-            async for event in self._chain.run(steps, BudgetMeter(budget), ctx, plan.request.hedge):
-                yield event
+            chain = self._chain.run(steps, BudgetMeter(budget), ctx, plan.request.hedge)
+            async with aclosing(chain) as events:  # a stopped run stops its calls at once
+                async for event in events:
+                    yield event
             winner = ctx.winner
             if winner is None:  # the chain either sets a winner or raises
                 raise SchemaRouterError("the run ended without a result")

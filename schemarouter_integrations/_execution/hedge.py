@@ -12,9 +12,12 @@ for it (it is charged like a fallback) and the router's throttle has a token. Th
   When the hedged-from call wins, the hedge is cancelled (cancellation marks nothing).
 * failures resolve as without hedging: the hedged-from call's ``InvocationUnavailableError``
   is a ``tool.fallback`` to the hedge, which is already running; any other error of the
-  hedged-from call ends the run; an error of the hedge that would end the run ends it only
-  once the hedged-from call failed as unavailable. When both are unavailable the chain goes
-  on with the call after the hedge.
+  hedged-from call ends the run, except the budget refusing its retry (the hedge is paid for
+  and may answer); an error of the hedge that would end the run ends it only once the
+  hedged-from call failed as unavailable. When both are unavailable the chain goes on with
+  the call after the hedge. Ends are taken in arrival order: the first to answer wins.
+* a slower call left to finish is free of its finished run's budget; at most ``MAX_OUTRUN``
+  of a route finish that way, a further one is cancelled (its token comes back).
 
 Each call is hedged at most once and at most two calls of a run are in flight. Events of a
 hedged call reach the run's stream live. The throttle is a token bucket per router and
@@ -47,12 +50,13 @@ from .._contracts import HedgePolicy
 from .._detached import Detached, loop_key, spawn
 from .._planning import ToolCall
 from .._registry import Invoker
-from ..errors import BudgetExceededError
+from ..errors import BudgetExceededError, InvokerCrashedError
 from ..events import RouterEvent, ToolFallbackEvent, ToolHedgeEvent
 from .budget import BudgetMeter
 from .context import RunContext
 from .outcomes import Answered, Unavailable, fallback_payload
 from .preflight import Step
+from .throttle import HedgeThrottle
 
 CallItems = AsyncIterator[RouterEvent | Answered | Unavailable]
 CallFn = Callable[[Step, Invoker, BudgetMeter, RunContext], CallItems]
@@ -62,35 +66,8 @@ WATCH_SECONDS = 0.05
 """How often a call whose hedge was refused for want of a token checks its route's cooldown."""
 PRESUME_AFTER = 4.0
 """An outrun call still running after this many ``after_seconds`` presumes its hedge needed."""
-
-
-class HedgeThrottle:
-    """The token bucket that keeps extra calls to about ``max_extra_fraction`` of calls."""
-
-    CAPACITY = 10.0
-
-    def __init__(self, fraction: float) -> None:
-        self.fraction = fraction
-        self.tokens = self.CAPACITY
-
-    def call_started(self) -> None:
-        """A hedge-eligible call started: it earns ``fraction`` of a token."""
-        self.tokens = min(self.CAPACITY, self.tokens + self.fraction)
-
-    def take(self) -> bool:
-        """Spend a token for a hedge; False when that would leave half the capacity or less."""
-        if self.tokens - 1.0 < self.CAPACITY / 2 - 1e-9:  # tolerate float sums of fractions
-            return False
-        self.tokens -= 1.0
-        return True
-
-    def refund(self) -> None:
-        """The hedge was needed after all (its hedged-from call failed): give the token back."""
-        self.tokens = min(self.CAPACITY, self.tokens + 1.0)
-
-    def charge_back(self) -> None:
-        """A hedge presumed needed was extra after all (its hedged-from call answered)."""
-        self.tokens = max(-self.CAPACITY, self.tokens - 1.0)
+MAX_OUTRUN = 8
+"""Outrun calls of one route left to finish at most; a further one is cancelled instead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,15 +185,18 @@ class Hedger:
         a = self._start(first, call(first, invoker, meter, ctx), send)
         b: _Lane | None = None
         deadline: float | None = anyio.current_time() + policy.after_seconds
-        a_failed_seen = False
         watching = False  # a hedge was refused for want of a token
         spent = False  # the hedge spent a token (a hedge on evidence does not)
+        a_done = b_done = False  # the lane's end was taken from the stream (in arrival order)
+        blocked: BudgetExceededError | None = None  # the budget stopped a's retries; b may answer
         try:
             while True:
                 message: _Item | None = None
                 wait = math.inf if deadline is None else max(deadline - anyio.current_time(), 0.0)
                 with anyio.move_on_after(wait):
                     message = await receive.receive()
+                if message is None:
+                    message = _queued(receive)  # an end that arrived as the timer fired comes first
                 if message is None:  # after_seconds passed and the call has not ended
                     deadline = None
                     # refused once for want of a token: a cooldown of the route elsewhere is
@@ -236,33 +216,42 @@ class Hedger:
                 if event is not None:
                     yield event
                     continue
+                _settle(lane)
                 if lane is a:
-                    deadline = None  # a call that ended is never hedged
-                if a.ended and a.error is not None:
-                    raise a.error
-                if a.ended and isinstance(a.outcome, Answered):
-                    yield Raced(first.call, a.outcome, 1 if b is None else 2)
-                    return
-                if a.ended and isinstance(a.outcome, Unavailable) and not a_failed_seen:
-                    a_failed_seen = True
+                    a_done, deadline = True, None  # a call that ended is never hedged
+                    if isinstance(a.outcome, Answered):
+                        yield Raced(first.call, a.outcome, 1 if b is None else 2)
+                        return
                     if b is None:
+                        if a.error is not None:
+                            raise a.error
+                        assert a.outcome is not None
                         yield Raced(first.call, a.outcome, 1)
                         return
-                    if spent:
-                        throttle.refund()
-                    moved = fallback_payload(first.call, b.step.call, "unavailable")
-                    yield ctx.event(ToolFallbackEvent, **moved)
-                if b is None or not b.ended:
-                    continue
-                if isinstance(b.outcome, Answered):
-                    if not a.ended:
-                        self._detach(a, throttle if spent else None, policy.after_seconds)
-                    for queued in _drained(receive):  # queued before the race ended
-                        yield queued
-                    yield Raced(b.step.call, b.outcome, 2)
-                    return
-                if not a.ended:
+                    if isinstance(a.error, BudgetExceededError):
+                        blocked = a.error  # the hedge is paid for and running: let it answer
+                    elif a.error is not None:
+                        raise a.error
+                    else:
+                        if spent:
+                            throttle.refund()  # the hedge was needed
+                        moved = fallback_payload(first.call, b.step.call, "unavailable")
+                        yield ctx.event(ToolFallbackEvent, **moved)
+                else:
+                    assert b is not None
+                    b_done = True
+                    if isinstance(b.outcome, Answered):
+                        if not a_done:
+                            self._outrun(a, throttle if spent else None, policy.after_seconds, meter)
+                        for queued in _drained(receive):  # happened during the run
+                            yield queued
+                        yield Raced(b.step.call, b.outcome, 2)
+                        return
+                if not (a_done and b_done):
                     continue  # the hedge failed first: the hedged-from call may still answer
+                assert b is not None
+                if blocked is not None:
+                    raise blocked
                 if b.error is not None:
                     raise b.error
                 assert isinstance(b.outcome, Unavailable)
@@ -315,6 +304,25 @@ class Hedger:
         )
         return step, invoker, event
 
+    def _outrun(
+        self, lane: _Lane, throttle: HedgeThrottle | None, after_seconds: float, meter: BudgetMeter
+    ) -> None:
+        """The hedge answered before *lane*: let it finish within its own timeout (detached),
+        unless it already ended (its end is still queued) or its route has ``MAX_OUTRUN``
+        outrun calls in flight already (then it is cancelled: enough calls will tell)."""
+        if lane.ended:
+            if throttle is not None and isinstance(lane.outcome, Unavailable):
+                throttle.refund()
+            return
+        path = lane.step.call.access_path
+        if sum(1 for other in self.detached if other.step.call.access_path == path) >= MAX_OUTRUN:
+            lane.cancel()
+            if throttle is not None:
+                throttle.refund()  # so many calls of the route unanswered: presumed needed
+            return
+        meter.release()  # the run is over: the slower call's retries are its own
+        self._detach(lane, throttle, after_seconds)
+
     def _presume(self, throttle: HedgeThrottle) -> None:
         """Refund the tokens of hedges whose outrun call has run for ``PRESUME_AFTER`` times
         ``after_seconds`` without ending: they are presumed needed (charged back if the call
@@ -344,6 +352,21 @@ class Hedger:
         lane.loop = loop_key()
         self.detached.add(lane)
         lane.detach(self.late, ended)
+
+
+def _settle(lane: _Lane) -> None:
+    """A lane that ended with neither records nor an error (a stray cancellation from inside
+    the invoker) ended the run like an invoker bug, never hanging it."""
+    if lane.outcome is None and lane.error is None:
+        path = lane.step.call.access_path
+        lane.error = InvokerCrashedError(f"{path} ended without an answer or an error")
+
+
+def _queued(receive: MemoryObjectReceiveStream[_Item]) -> _Item | None:
+    try:
+        return receive.receive_nowait()
+    except anyio.WouldBlock:
+        return None
 
 
 def _drained(receive: MemoryObjectReceiveStream[_Item]) -> list[RouterEvent]:

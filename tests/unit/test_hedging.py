@@ -20,7 +20,7 @@ from schemarouter_integrations import (
     RunBudget,
     SchemaRouter,
 )
-from schemarouter_integrations._execution.hedge import HedgeThrottle
+from schemarouter_integrations._execution.throttle import HedgeThrottle
 from schemarouter_integrations.errors import InvalidContractError
 from schemarouter_integrations.events import ToolFallbackEvent, ToolHedgeEvent
 from tests.support.hedging import AFTER, HEDGE, Gated, Heard, hedge_request, hedge_router, hedge_spec
