@@ -17,7 +17,6 @@ Run: ``.venv/bin/python benchmarks/hedge_bench.py``.
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import sys
@@ -34,12 +33,12 @@ from schemarouter_integrations import (
     FieldSpec,
     HedgePolicy,
     PlanRequest,
-    RetryPolicy,
     SchemaRouter,
     ToolCall,
     ToolSpec,
 )
-from tests.servers.fault_server import FaultServer, Hang, Reply
+from tests.servers.fault_server import FaultServer
+from tests.support.hedging import add_hanging_and_mirror
 
 AFTER = 0.05
 TIMEOUT = 0.5
@@ -48,7 +47,6 @@ HEALTHY_CALLS = 1000
 HEALTHY_AFTER = 0.01
 SLOW_SHARE = 0.3
 WARMUP_CALLS = 100  # the bucket's initial burst of 5 is spent in these
-MIRROR_BODY = json.dumps({"data": [{"band_gap": 1.12}]}).encode()
 
 
 def _request(preferred: str, hedge: HedgePolicy | None) -> PlanRequest:
@@ -63,18 +61,7 @@ def _request(preferred: str, hedge: HedgePolicy | None) -> PlanRequest:
 
 async def _onset_router(server: FaultServer, slug: str) -> SchemaRouter:
     router = SchemaRouter()
-    for name, fault in (
-        ("hanging", Hang()),
-        ("mirror", Reply(200, {"content-type": "application/json"}, MIRROR_BODY)),
-    ):
-        await router.add_url(
-            server.route(f"{slug}-{name}", fault),
-            kind="openapi",
-            name=name,
-            provider="p",
-            retry=RetryPolicy(max_attempts=1),
-            timeout_seconds=TIMEOUT,
-        )
+    await add_hanging_and_mirror(router, server, slug, timeout_seconds=TIMEOUT)
     return router
 
 

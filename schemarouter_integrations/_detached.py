@@ -19,30 +19,18 @@ _running: set[asyncio.Task[None]] = set()  # strong references until each task i
 
 
 class Detached:
-    """Handle of a detached task: ``cancel()`` it, ``await wait()`` for it to end."""
+    """Handle of a detached task: ``cancel()`` it."""
 
     def __init__(self) -> None:
         self._scope = anyio.CancelScope()
-        self._ended = anyio.Event()
 
     def cancel(self) -> None:
         """Cancel the task (a no-op once it ended)."""
         self._scope.cancel()
 
-    @property
-    def ended(self) -> bool:
-        return self._ended.is_set()
-
-    async def wait(self) -> None:
-        """Wait until the task ended, however it ended."""
-        await self._ended.wait()
-
     async def _run(self, work: Callable[[], Awaitable[None]]) -> None:
-        try:
-            with self._scope:
-                await work()
-        finally:
-            self._ended.set()
+        with self._scope:
+            await work()
 
 
 def loop_key() -> object:

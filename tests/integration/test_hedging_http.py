@@ -8,13 +8,12 @@ cools its route down after the run.
 
 from __future__ import annotations
 
-import json
-
 import anyio
 import pytest
 
-from schemarouter_integrations import HedgePolicy, PlanRequest, RetryPolicy, RouterEvent, SchemaRouter
-from tests.servers.fault_server import FaultServer, Hang, Reply
+from schemarouter_integrations import HedgePolicy, PlanRequest, RouterEvent, SchemaRouter
+from tests.servers.fault_server import FaultServer
+from tests.support.hedging import MIRROR_RECORDS, add_hanging_and_mirror
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
@@ -26,7 +25,6 @@ REQUEST = PlanRequest(
     fallback_scope="same_provider",
     hedge=HedgePolicy(0.05),
 )
-MIRROR = Reply(200, {"content-type": "application/json"}, json.dumps({"data": [{"band_gap": 1.12}]}).encode())
 
 
 async def test_a_hanging_route_is_hedged_to_its_mirror_and_cooled_after_the_run(
@@ -42,18 +40,10 @@ async def test_a_hanging_route_is_hedged_to_its_mirror_and_cooled_after_the_run(
 
     async with SchemaRouter() as router:
         router.subscribe(sink)
-        for name, fault in (("hanging", Hang()), ("mirror", MIRROR)):
-            await router.add_url(
-                fault_server.route(f"hedge-{name}", fault),
-                kind="openapi",
-                name=name,
-                provider="p",
-                retry=RetryPolicy(max_attempts=1),
-                timeout_seconds=TIMEOUT,
-            )
+        await add_hanging_and_mirror(router, fault_server, "hedge", timeout_seconds=TIMEOUT)
         result = await router.invoke(REQUEST)
         assert result.tool == "mirror"
-        assert result.records == [{"band_gap": 1.12}]
+        assert result.records == MIRROR_RECORDS
         assert [e.type for e in result.events if e.type.startswith("tool.")] == [
             "tool.start",
             "tool.hedge",
@@ -77,18 +67,7 @@ def test_invoke_sync_cancels_the_outrun_http_call_before_its_loop_closes_the_cli
     (that failure would read as an outage): it is cancelled, and cancelling marks nothing."""
     router = SchemaRouter()
 
-    async def register() -> None:
-        for name, fault in (("hanging", Hang()), ("mirror", MIRROR)):
-            await router.add_url(
-                fault_server.route(f"sync-{name}", fault),
-                kind="openapi",
-                name=name,
-                provider="p",
-                retry=RetryPolicy(max_attempts=1),
-                timeout_seconds=TIMEOUT,
-            )
-
-    anyio.run(register)
+    anyio.run(lambda: add_hanging_and_mirror(router, fault_server, "sync", timeout_seconds=TIMEOUT))
     result = router.invoke_sync(REQUEST)
     assert result.tool == "mirror"
     assert router.inspect().execution.cooldowns == {}

@@ -7,7 +7,6 @@ route failed.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import anyio
@@ -15,14 +14,14 @@ import pytest
 from langchain_core.tracers import LangChainTracer
 from langsmith import Client
 
-from schemarouter_integrations import HedgePolicy, RetryPolicy, SchemaRouter
+from schemarouter_integrations import HedgePolicy, SchemaRouter
 from schemarouter_integrations.langchain import SchemaRouterTool
-from tests.servers.fault_server import FaultServer, Hang, Reply
+from tests.servers.fault_server import FaultServer
 from tests.servers.langsmith_capture import LangSmithCapture
+from tests.support.hedging import add_hanging_and_mirror
 
 pytestmark = pytest.mark.integration
 
-MIRROR = Reply(200, {"content-type": "application/json"}, json.dumps({"data": [{"band_gap": 1.12}]}).encode())
 TOOL_CALL = {
     "type": "tool_call",
     "id": "h1",
@@ -33,19 +32,8 @@ TOOL_CALL = {
 
 def _router(server: FaultServer) -> SchemaRouter:
     router = SchemaRouter()
-
-    async def register() -> None:
-        for name, fault in (("mp_api", Hang()), ("mp_mirror", MIRROR)):
-            await router.add_url(
-                server.route(f"langsmith-{name}", fault),
-                kind="openapi",
-                name=name,
-                provider="materials_project",
-                retry=RetryPolicy(max_attempts=1),
-                timeout_seconds=2.0,
-            )
-
-    anyio.run(register)
+    names = ("mp_api", "mp_mirror")
+    anyio.run(lambda: add_hanging_and_mirror(router, server, "langsmith", names=names, timeout_seconds=2.0))
     return router
 
 

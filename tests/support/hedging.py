@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -12,11 +13,13 @@ from schemarouter_integrations import (
     FieldSpec,
     HedgePolicy,
     PlanRequest,
+    RetryPolicy,
     RouterEvent,
     SchemaRouter,
     ToolCall,
     ToolSpec,
 )
+from tests.servers.fault_server import FaultServer, Hang, Reply
 
 AFTER = 0.02
 HEDGE = HedgePolicy(AFTER)
@@ -90,3 +93,29 @@ class Heard:
             while self.types().count(kind) < count:
                 self._arrived[kind] = anyio.Event()
                 await self._arrived[kind].wait()
+
+
+MIRROR_RECORDS = [{"band_gap": 1.12}]
+
+
+async def add_hanging_and_mirror(
+    router: SchemaRouter,
+    server: FaultServer,
+    slug: str,
+    *,
+    names: tuple[str, str] = ("hanging", "mirror"),
+    provider: str = "p",
+    timeout_seconds: float = 0.5,
+) -> None:
+    """Register two OpenAPI routes of one provider on *server* (``tests/servers/fault_server.py``):
+    the first hangs (accepts, never answers), the second answers ``MIRROR_RECORDS``."""
+    mirror = Reply(200, {"content-type": "application/json"}, json.dumps({"data": MIRROR_RECORDS}).encode())
+    for name, fault in zip(names, (Hang(), mirror), strict=True):
+        await router.add_url(
+            server.route(f"{slug}-{name}", fault),
+            kind="openapi",
+            name=name,
+            provider=provider,
+            retry=RetryPolicy(max_attempts=1),
+            timeout_seconds=timeout_seconds,
+        )
