@@ -6,12 +6,18 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ._contracts.origins import ORIGIN_KEY_PREFIX, is_origin_key
 from ._registry import BindingState, Registry
 from .stores import AvailabilityMark
 
 
 class ExecutionSnapshot(BaseModel):
-    """Binding readiness and access health, kept apart."""
+    """Binding readiness and access health, kept apart.
+
+    ``cooled_origins`` maps each cooled origin (``scheme://host:port``) to its seconds left;
+    every access path on a cooled origin is also in ``unavailable_access_paths`` and
+    ``cooldowns`` (with the longer of its own and its origin's time left).
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -19,6 +25,7 @@ class ExecutionSnapshot(BaseModel):
     unavailable_access_paths: list[str]
     cooldowns: dict[str, float]
     cooldown_reasons: dict[str, str | None] = Field(default_factory=dict)
+    cooled_origins: dict[str, float] = Field(default_factory=dict)
 
 
 class ToolSnapshot(BaseModel):
@@ -29,6 +36,7 @@ class ToolSnapshot(BaseModel):
     fingerprint: str
     endpoints: list[str]
     read_only: dict[str, bool | None]
+    origin: str | None = None
 
 
 class ProbeSnapshot(BaseModel):
@@ -84,12 +92,25 @@ def router_snapshot(
     registry: Registry, marks: dict[str, AvailabilityMark], now: float, health: HealthSnapshot
 ) -> RouterSnapshot:
     """``router.inspect()`` from the registry, the active marks at *now* and the health snapshot."""
+    paths: dict[str, AvailabilityMark] = {}
+    origins: dict[str, AvailabilityMark] = {}
+    for key, mark in marks.items():
+        if is_origin_key(key):
+            origins[key[len(ORIGIN_KEY_PREFIX) :]] = mark
+        else:
+            paths[key] = mark
+    for origin, mark in origins.items():
+        for path in registry.paths_on(origin):
+            own = paths.get(path)
+            if own is None or own.until < mark.until:
+                paths[path] = mark
     return RouterSnapshot(
         execution=ExecutionSnapshot(
             binding_states=registry.binding_states(),
-            unavailable_access_paths=sorted(marks),
-            cooldowns={p: round(max(m.until - now, 0.0), 3) for p, m in sorted(marks.items())},
-            cooldown_reasons={p: m.reason for p, m in sorted(marks.items())},
+            unavailable_access_paths=sorted(paths),
+            cooldowns={p: round(max(m.until - now, 0.0), 3) for p, m in sorted(paths.items())},
+            cooldown_reasons={p: m.reason for p, m in sorted(paths.items())},
+            cooled_origins={o: round(max(m.until - now, 0.0), 3) for o, m in sorted(origins.items())},
         ),
         tools={
             name: ToolSnapshot(
@@ -98,6 +119,7 @@ def router_snapshot(
                 fingerprint=spec.fingerprint,
                 endpoints=[e.name for e in spec.endpoints],
                 read_only={e.name: e.read_only for e in spec.endpoints},
+                origin=spec.origin,
             )
             for name, spec in sorted(registry.tools.items())
         },

@@ -70,7 +70,7 @@ class SchemaRouter(DataSources):
         self.cooldowns = CooldownTracker(cooldown or CooldownPolicy(), self.availability_store, self.clock)
         self.events = EventBus()
         self.max_response_bytes = max_response_bytes
-        self._availability = Availability(self.cooldowns)
+        self._availability = Availability(self.cooldowns, self.registry.origin_of, self.registry.paths_on)
         self._executor = Executor(
             self.registry,
             self._availability,

@@ -179,6 +179,9 @@ class InvocationUnavailableError(InvocationError):
     """The access path is unavailable right now (timeout, connect error, 429, transient 5xx).
 
     ``retry_after`` carries the server's Retry-After hint in seconds when it sent one.
+    ``transport`` is True when the service could not be reached at all (connection refused
+    or reset, name resolution, a timeout): then the route's whole origin cools down, not only
+    the access path.
     """
 
     def __init__(
@@ -187,10 +190,12 @@ class InvocationUnavailableError(InvocationError):
         *,
         retry_after: float | None = None,
         status_code: int | None = None,
+        transport: bool = False,
     ) -> None:
         super().__init__(message)
         self.retry_after = retry_after
         self.status_code = status_code
+        self.transport = transport
 
 
 class NonRetryableInvocationError(InvocationError):

@@ -142,15 +142,22 @@ class RoutePrunedEvent(_RouteEvent):
 
 
 class RouteUnavailableEvent(_RouteEvent):
+    """A route cools down; ``origin`` names its service when the whole origin cools with it
+    (every access path on that ``scheme://host:port`` is out of planning as well)."""
+
     type: Literal["route.unavailable"] = "route.unavailable"
     cooldown_seconds: float
     failures: int
     reason: str | None = None
+    origin: str | None = None
 
 
 class RouteAvailableEvent(_RouteEvent):
+    """A route is open again; ``origin`` names its service when that origin reopened too."""
+
     type: Literal["route.available"] = "route.available"
     reason: str
+    origin: str | None = None
 
 
 class HealthProbeEvent(_RouteEvent):

@@ -8,6 +8,18 @@ the time left on the router's clock, rounded to the microsecond.
 
 Events are returned, not published: inside a run the executor stamps them with the run
 (``stamp=ctx.event``) and yields them; outside a run the caller publishes them.
+
+Origins (``scheme://host:port``, see :mod:`.._contracts.origins`) are marked beside paths.
+The rule for an origin:
+
+* a failure reaching the service (connection refused or reset, a timeout:
+  ``InvocationUnavailableError.transport``) cools the path and its whole origin;
+* a status failure (429, 503, ...) cools the path only, unless another path on the same
+  origin is cooling down already: two endpoints of one service failing together cool the
+  origin;
+* any path on a cooled origin is unavailable (planning, ``inspect()``) until the origin's
+  mark expires or a path on it answers again (an invocation, a trusted probe, or the
+  application's ``mark_access_available``), which reopens the origin.
 """
 
 from __future__ import annotations
@@ -15,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from .._contracts.origins import origin_key
 from .._registry import RouteRef
 from ..errors import InvocationUnavailableError
 from ..events import RouteAvailableEvent, RouterEvent, RouteUnavailableEvent
@@ -40,27 +53,63 @@ def unstamped(cls: type[E], /, **payload: Any) -> E:
 class Availability:
     """Changes the availability of access paths and says so in events."""
 
-    def __init__(self, cooldowns: CooldownTracker) -> None:
+    def __init__(
+        self,
+        cooldowns: CooldownTracker,
+        origin_of: Callable[[str], str | None] = lambda path: None,
+        paths_on: Callable[[str], list[str]] = lambda origin: [],
+    ) -> None:
+        """*origin_of* maps an access path to its origin (None: none declared); *paths_on*
+        lists the paths of an origin (both read the registry)."""
         self.cooldowns = cooldowns
-        self.cooldown_left: Callable[[str], float | None] = cooldowns.cooldown_left
-        """Seconds until a path reopens, or None when it is available (planning's read-only view)."""
+        self.origin_of = origin_of
+        self.paths_on = paths_on
+
+    def cooldown_left(self, path: str) -> float | None:
+        """Seconds until *path* reopens, or None when it is available (planning's read-only
+        view): the longer of its own mark and its origin's."""
+        own = self.cooldowns.cooldown_left(path)
+        origin = self.origin_of(path)
+        if origin is None:
+            return own
+        theirs = self.cooldowns.cooldown_left(origin_key(origin))
+        if theirs is None:
+            return own
+        return theirs if own is None else max(own, theirs)
+
+    def origin_cooling(self, origin: str | None) -> float | None:
+        """Seconds until *origin* reopens, or None when it is not cooled (or None)."""
+        return None if origin is None else self.cooldowns.cooldown_left(origin_key(origin))
 
     # -- marks -----------------------------------------------------------------------
     def invocation_failed(
         self, route: RouteRef, error: InvocationUnavailableError, *, stamp: Stamp = unstamped
     ) -> RouteUnavailableEvent:
-        """A route's retries are exhausted: cool it down, honouring a Retry-After hint.
+        """A route's retries are exhausted: cool it down, honouring a Retry-After hint, and
+        its origin too by the rule of this module.
 
         A failure landing while the route already cools down (a run that started before
         the mark) does not grow the cooldown.
         """
+        reason = f"{type(error).__name__}: {error}"
+        origin = self.origin_of(route.path)
+        together = origin is not None and not error.transport and self._another_cooling(origin, route.path)
         mark = self.cooldowns.record_failure(
-            route.path,
-            reason=f"{type(error).__name__}: {error}",
-            at_least=error.retry_after,
-            escalate=False,
+            route.path, reason=reason, at_least=error.retry_after, escalate=False
         )
-        return self._unavailable(route, mark, stamp)
+        if origin is None or not (error.transport or together):
+            return self._unavailable(route, mark, stamp)
+        cause = reason if error.transport else f"two endpoints failed together, the last: {reason}"
+        origin_mark = self.cooldowns.record_failure(
+            origin_key(origin), reason=cause, at_least=error.retry_after, escalate=False
+        )
+        if origin_mark.until > mark.until:
+            mark = origin_mark
+        return self._unavailable(route, mark, stamp, origin=origin)
+
+    def _another_cooling(self, origin: str, path: str) -> bool:
+        get = self.cooldowns.store.get
+        return any(p != path and get(p) is not None for p in self.paths_on(origin))
 
     def probe_failed(self, route: RouteRef, *, reason: str) -> RouteUnavailableEvent:
         """A trusted probe failed: one more consecutive failure, the cooldown grows."""
@@ -78,12 +127,19 @@ class Availability:
         self, route: RouteRef, *, reason: str, stamp: Stamp = unstamped
     ) -> RouteAvailableEvent | None:
         """The route answered (invocation, probe or the application's word): reset its
-        growth; the ``route.available`` event when a running mark was cleared, else None."""
-        if not self.cooldowns.record_success(route.path):
+        growth, and its origin's; the ``route.available`` event when a running mark was
+        cleared (``origin`` set when the origin's was), else None."""
+        cleared = self.cooldowns.record_success(route.path)
+        origin = self.origin_of(route.path)
+        if origin is not None and self.cooldowns.record_success(origin_key(origin)):
+            return stamp(RouteAvailableEvent, **route.fields(), reason=reason, origin=origin)
+        if not cleared:
             return None
         return stamp(RouteAvailableEvent, **route.fields(), reason=reason)
 
-    def _unavailable(self, route: RouteRef, mark: AvailabilityMark, stamp: Stamp) -> RouteUnavailableEvent:
+    def _unavailable(
+        self, route: RouteRef, mark: AvailabilityMark, stamp: Stamp, origin: str | None = None
+    ) -> RouteUnavailableEvent:
         left = round(max(mark.until - self.cooldowns.clock(), 0.0), 6)
         return stamp(
             RouteUnavailableEvent,
@@ -91,4 +147,5 @@ class Availability:
             cooldown_seconds=left,
             failures=mark.failures,
             reason=mark.reason,
+            origin=origin,
         )

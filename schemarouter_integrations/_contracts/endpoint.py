@@ -7,10 +7,11 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Annotated, Any, Required, TypedDict
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from .base import NOT_GIVEN, FingerprintedContract, with_first
 from .fields import FieldSpec, ServerProjectionSpec
+from .origins import origin_of
 from .policies import RetryPolicy
 from .schemas import check_schema
 
@@ -120,6 +121,7 @@ class ToolSpecOptions(TypedDict, total=False):
     access_mode: str | None
     description: str
     endpoints: Required[Sequence[EndpointSpec]]
+    origin: str | None
 
 
 class ToolSpec(FingerprintedContract):
@@ -135,6 +137,9 @@ class ToolSpec(FingerprintedContract):
     access_mode: str | None = None
     description: str = ""
     endpoints: list[EndpointSpec] = Field(min_length=1)
+    origin: str | None = None
+    """The service the tool talks to, ``scheme://host[:port]`` (any http(s) URL is reduced
+    to its origin). Tools on one origin share its fate: see :mod:`.origins`."""
 
     if TYPE_CHECKING:
 
@@ -144,6 +149,16 @@ class ToolSpec(FingerprintedContract):
 
         def __init__(self, name: str = NOT_GIVEN, **options: Any) -> None:
             super().__init__(**with_first("name", name, options))
+
+    @field_validator("origin")
+    @classmethod
+    def _origin(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            return origin_of(value)
+        except ValueError:
+            raise ValueError(f"origin must be an absolute http(s) URL, got {value[:200]!r}") from None
 
     @model_validator(mode="after")
     def _check(self) -> ToolSpec:

@@ -94,6 +94,12 @@ class ChainRunner:
             step = steps[position]
             call, last = step.call, position + 1 == len(steps)
             invoker = self._ready_invoker(step)
+            if isinstance(invoker, Skip) and invoker.unavailable:  # its origin cooled meanwhile
+                yield ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=invoker.reason)
+                if left is None:
+                    left, reason = call, "unavailable"
+                position += 1
+                continue
             if isinstance(invoker, Skip):
                 if position == 0 and not last:
                     left, reason = call, "binding_unavailable"
@@ -135,6 +141,13 @@ class ChainRunner:
             f"every route was unavailable: {', '.join(ctx.route)}", attempts=ctx.failed_attempts()
         )
 
+    def _origin_failing(self, origin: str | None, ctx: RunContext) -> bool:
+        """True when *origin* cools down, or a path on it failed as unavailable in this run."""
+        return origin is not None and (origin in ctx.failing_origins or self._origin_cooled(origin))
+
+    def _origin_cooled(self, origin: str | None) -> bool:
+        return self.availability.origin_cooling(origin) is not None
+
     def _hedge_target(self, step: Step) -> tuple[Step, Invoker] | None:
         """The next call as a hedge: read-only and ready to run, else none."""
         if step.call.read_only is not True:
@@ -153,6 +166,9 @@ class ChainRunner:
         binding = self.registry.binding(call.tool)
         if binding is None or binding.fingerprint != call.tool_fingerprint:
             return Skip(f"binding is {self.registry.binding_state(call.tool)}: it changed during the run")
+        cooling = self.availability.origin_cooling(spec.origin)
+        if cooling is not None:
+            return Skip(f"its origin {spec.origin} cools down for another {cooling:.1f}s", unavailable=True)
         return binding.invoker
 
     async def _call(
@@ -178,6 +194,8 @@ class ChainRunner:
                     raw = await raw
                 break
             except Exception as exc:
+                if not isinstance(exc, SchemaRouterError) and self._origin_failing(step.spec.origin, ctx):
+                    exc = _failing_origin_error(path, step.spec.origin, exc)
                 ctx.attempt(path, attempt, exc)
                 if not falls_back(exc):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
@@ -187,9 +205,11 @@ class ChainRunner:
                 assert isinstance(exc, InvocationUnavailableError)
                 retry = endpoint.retry
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
-                if attempt >= retry.max_attempts or too_long:
+                if attempt >= retry.max_attempts or too_long or self._origin_cooled(step.spec.origin):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
                     yield self.availability.invocation_failed(route, exc, stamp=ctx.event)
+                    if step.spec.origin is not None:
+                        ctx.failing_origins.add(step.spec.origin)
                     yield Unavailable(exc)
                     return
                 try:
@@ -225,6 +245,15 @@ class ChainRunner:
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
         yield Answered(records)
+
+
+def _failing_origin_error(path: str, origin: str | None, exc: Exception) -> InvocationUnavailableError:
+    """What a crash of an invoker means while its origin is failing: the service is down."""
+    error = InvocationUnavailableError(
+        f"{path} raised {type(exc).__name__}: {exc} while its origin {origin} is failing"
+    )
+    error.__cause__ = exc
+    return error
 
 
 def _no_binding(call: ToolCall, ctx: RunContext) -> SchemaRouterError:

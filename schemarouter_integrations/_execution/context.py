@@ -46,6 +46,8 @@ class RunContext:
         self.route: list[str] = []
         self.winner: ToolCall | None = None
         self.records: list[dict[str, Any]] = []
+        self.failing_origins: set[str] = set()
+        """Origins on which an access path failed as unavailable in this run."""
 
     def event(self, cls: type[E], /, **payload: Any) -> E:
         """Build, stamp, record and return a *cls* event.

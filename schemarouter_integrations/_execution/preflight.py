@@ -19,9 +19,11 @@ from ..errors import NoRouteError, PolicyViolationError, SchemaValidationError, 
 
 @dataclass(frozen=True, slots=True)
 class Skip:
-    """A route that will not run, and why."""
+    """A route that will not run, and why; ``unavailable`` when its origin cools down (the
+    route is unavailable, not unbound)."""
 
     reason: str
+    unavailable: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,6 +114,8 @@ class Registry:
         """BM25 postings of every route's own texts, kept current route by route."""
         self.version = 0
         self._derived: dict[Callable[[], object], object] = {}
+        self._path_origins: dict[str, str] = {}
+        self._origin_paths: dict[str, set[str]] = {}
 
     # -- contracts -------------------------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -132,6 +134,9 @@ class Registry:
             self._routes[route.path] = route
             self.lexicon.add(route.path, route.lexical)
             self._index.add(route)
+            if spec.origin is not None:
+                self._path_origins[route.path] = spec.origin
+                self._origin_paths.setdefault(spec.origin, set()).add(route.path)
         self._changed()
         if invoker is not None:
             self.bind(spec.name, invoker)
@@ -152,6 +157,12 @@ class Registry:
             if route is not None:
                 self.lexicon.remove(route.path, route.lexical)
                 self._index.remove(route)
+            origin = self._path_origins.pop(f"{tool}.{endpoint.name}", None)
+            if origin is not None:
+                paths = self._origin_paths[origin]
+                paths.discard(f"{tool}.{endpoint.name}")
+                if not paths:
+                    del self._origin_paths[origin]
 
     def tool(self, name: str) -> ToolSpec | None:
         return self._tools.get(name)
@@ -164,6 +175,14 @@ class Registry:
         """Tool, endpoint, provider and access mode of a path, as route events name it."""
         spec = self._tools.get(tool)
         return RouteRef(tool, endpoint, spec.provider if spec else None, spec.access_mode if spec else None)
+
+    def origin_of(self, path: str) -> str | None:
+        """The origin of the tool that *path* belongs to (None: it declared none)."""
+        return self._path_origins.get(path)
+
+    def paths_on(self, origin: str) -> list[str]:
+        """The registered access paths on *origin*, sorted."""
+        return sorted(self._origin_paths.get(origin, ()))
 
     def route(self, path: str) -> Route | None:
         return self._routes.get(path)

@@ -18,6 +18,7 @@ from typing import Any, TypedDict, Unpack
 import anyio
 import httpx
 
+from .._contracts.origins import origin_of as contract_origin_of
 from ..errors import (
     InvocationUnavailableError,
     LocalCapacityError,
@@ -36,7 +37,6 @@ MAX_CONNECTIONS = 100
 """Connections of the router's own pool (and of the local capacity of a client it is given)."""
 LOCAL_CAPACITY_WAIT_SECONDS = 60.0
 """How long a request may wait for a free connection before :class:`LocalCapacityError`."""
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 _CAPACITY: weakref.WeakKeyDictionary[httpx.AsyncClient, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
 
 
@@ -72,16 +72,10 @@ def origin_of(url: str | httpx.URL) -> str:
 
     Raises ``ValueError`` for anything else.
     """
-    parsed = httpx.URL(url) if isinstance(url, str) else url
-    scheme = parsed.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parsed.host:
-        raise ValueError(f"not an absolute http(s) URL: {public_url(parsed)}")
-    port = parsed.port
-    host = parsed.host.lower()
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    suffix = "" if port is None or port == _DEFAULT_PORTS[scheme] else f":{port}"
-    return f"{scheme}://{host}{suffix}"
+    try:
+        return contract_origin_of(url)
+    except ValueError:
+        raise ValueError(f"not an absolute http(s) URL: {public_url(url)}") from None
 
 
 def public_url(url: str | httpx.URL) -> str:
@@ -229,7 +223,9 @@ class HttpTarget:
                     with anyio.CancelScope(shield=True):
                         await response.aclose()
         except TimeoutError:
-            raise InvocationUnavailableError(f"{what} timed out after {self.timeout_seconds:g}s") from None
+            raise InvocationUnavailableError(
+                f"{what} timed out after {self.timeout_seconds:g}s", transport=True
+            ) from None
 
     async def _read(self, response: httpx.Response, what: str) -> Fetched:
         status = response.status_code

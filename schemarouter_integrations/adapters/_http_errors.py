@@ -2,8 +2,8 @@
 
 ::
 
-    httpx.TimeoutException (any phase)           -> InvocationUnavailableError
-    httpx.TransportError while connecting/sending -> InvocationUnavailableError
+    httpx.TimeoutException (any phase)           -> InvocationUnavailableError (transport)
+    httpx.TransportError while connecting/sending -> InvocationUnavailableError (transport)
     httpx.TransportError while reading the body  -> NonRetryableInvocationError (truncated)
     status 408, 425, 429, 500, 502, 503, 504     -> InvocationUnavailableError (retry_after)
     any other status >= 300                      -> NonRetryableInvocationError
@@ -79,13 +79,13 @@ def mapped_http_errors(what: str, phase: Phase = "send") -> Iterator[None]:
 def _from_exception(what: str, exc: httpx.HTTPError, phase: Phase) -> InvocationError:
     kind = type(exc).__name__
     if isinstance(exc, httpx.TimeoutException):
-        return InvocationUnavailableError(f"{what} timed out ({kind})")
+        return InvocationUnavailableError(f"{what} timed out ({kind})", transport=True)
     if isinstance(exc, httpx.TransportError):
         if phase == "body":
             return NonRetryableInvocationError(f"{what}: the response body was truncated ({kind})")
         if isinstance(exc, httpx.ConnectError):
-            return InvocationUnavailableError(f"{what}: could not connect ({kind})")
-        return InvocationUnavailableError(f"{what}: transport failure ({kind})")
+            return InvocationUnavailableError(f"{what}: could not connect ({kind})", transport=True)
+        return InvocationUnavailableError(f"{what}: transport failure ({kind})", transport=True)
     return NonRetryableInvocationError(f"{what}: {kind}")
 
 

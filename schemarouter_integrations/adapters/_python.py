@@ -2,7 +2,11 @@
 
 Sync functions run in a worker thread (``anyio.to_thread.run_sync``) so they never block the
 event loop. A function may raise ``InvocationUnavailableError`` itself to say it is
-unavailable; any other exception ends the run (the executor wraps it as non-retryable).
+unavailable. The transport errors of the standard library and of the common HTTP clients
+(requests, urllib3, httpx, aiohttp; see :mod:`._client_errors`), their 429/5xx status
+errors and the application's ``unavailable_on`` types mean unavailable too; any other
+exception ends the run (the executor wraps it as non-retryable), unless the function's
+``origin`` is failing at that moment.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from pydantic.json_schema import PydanticJsonSchemaWarning
 
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
 from .._registry import Invoker
-from ..errors import InvocationUnavailableError, RegistrationError, SchemaValidationError
+from ..errors import InvocationUnavailableError, RegistrationError, SchemaRouterError, SchemaValidationError
+from ._client_errors import unavailable_error
 from ._fields import coerce_fields, safe_name, short_description, with_identity_defaults
 from ._options import CallableOptions, check_options
 
@@ -59,6 +64,11 @@ def build_callable_route(
     timeout (retried, cooled down, fallen back from). A sync function runs in a worker
     thread; when the call times out or the run is cancelled the router returns at once and
     abandons the thread (it finishes in the background; its result is dropped).
+
+    ``origin`` (a URL) names the service the function talks to: the function then shares
+    that origin's fate with every route on it (skipped while it cools down; any exception
+    it raises while the origin is failing is unavailable). ``unavailable_on`` adds exception
+    types that mean unavailable for this function.
     """
     if not callable(fn):
         raise RegistrationError(f"add_callable() needs a callable, got {type(fn).__name__}")
@@ -100,11 +110,21 @@ def build_callable_route(
                     records_path=options.get("records_path"),
                 )
             ],
+            origin=options.get("origin"),
         )
     except ValidationError as exc:
         raise RegistrationError(f"{what}: not a valid contract: {exc}") from exc
     timeout = _timeout(options.get("timeout_seconds", DEFAULT_TIMEOUT_SECONDS), what)
-    return spec, _invoker(fn, parameters, model, timeout)
+    unavailable_on = _exception_types(options.get("unavailable_on", ()), what)
+    return spec, _invoker(fn, parameters, model, timeout, unavailable_on)
+
+
+def _exception_types(value: Any, what: str) -> tuple[type[BaseException], ...]:
+    types_ = (value,) if isinstance(value, type) else tuple(value)
+    for kind in types_:
+        if not (isinstance(kind, type) and issubclass(kind, BaseException)):
+            raise RegistrationError(f"{what}: unavailable_on= takes exception types, got {kind!r}")
+    return types_
 
 
 def _timeout(value: Any, what: str) -> float | None:
@@ -195,7 +215,11 @@ def _arguments_model(
 
 
 def _invoker(
-    fn: Callable[..., Any], parameters: list[inspect.Parameter], model: type[BaseModel], timeout: float | None
+    fn: Callable[..., Any],
+    parameters: list[inspect.Parameter],
+    model: type[BaseModel],
+    timeout: float | None,
+    unavailable_on: tuple[type[BaseException], ...],
 ) -> Invoker:
     is_async = inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
         getattr(fn, "__call__", None)  # noqa: B004 - a callable object's method
@@ -221,7 +245,7 @@ def _invoker(
             elif key in given:
                 kwargs[param.name] = getattr(validated, key)
         try:
-            with anyio.fail_after(timeout):
+            with anyio.move_on_after(timeout) as bound:
                 if is_async:
                     result = await fn(*args, **kwargs)
                 else:  # abandoned on cancellation: the run never waits for a stuck thread
@@ -230,10 +254,17 @@ def _invoker(
                     )
                     if inspect.isawaitable(result):
                         result = await result
-        except TimeoutError:
+        except SchemaRouterError:
+            raise
+        except Exception as exc:
+            found = unavailable_error(exc, f"{call.tool}.{call.endpoint}", unavailable_on=unavailable_on)
+            if found is None:
+                raise
+            raise found from exc
+        if bound.cancelled_caught:
             raise InvocationUnavailableError(
-                f"{call.tool}.{call.endpoint} did not answer within {timeout:g}s"
-            ) from None
+                f"{call.tool}.{call.endpoint} did not answer within {timeout:g}s", transport=True
+            )
         return _ANY_DUMP.dump_python(result, mode="python", by_alias=False)
 
     return invoke

@@ -98,9 +98,16 @@ class RouteBuilder(Generic[Options]):
             raise RegistrationError(f"{invalid}: {exc}") from exc
 
     def tool(
-        self, *, where: str, description: str, endpoints: list[EndpointSpec], known: Mapping[str, str]
+        self,
+        *,
+        where: str,
+        description: str,
+        endpoints: list[EndpointSpec],
+        known: Mapping[str, str],
+        origin: str | None = None,
     ) -> ToolSpec:
-        """The ToolSpec; *known* maps each endpoint name to its other name (operationId, entry).
+        """The ToolSpec; *known* maps each endpoint name to its other name (operationId, entry);
+        *origin* is where the invoker sends every request.
 
         Refuses a per-endpoint mapping that names no endpoint, and a contract the document
         cannot give (a ``RegistrationError`` naming *where*).
@@ -118,6 +125,7 @@ class RouteBuilder(Generic[Options]):
                 access_mode=self.registration.access_mode,
                 description=self.options.get("description") or description,
                 endpoints=endpoints,
+                origin=origin,
             )
         except ValidationError as exc:
             raise RegistrationError(f"{where} gives no valid tool: {exc}") from exc

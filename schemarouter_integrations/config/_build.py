@@ -110,7 +110,7 @@ def _add_python(router: Any, config: RouterConfig, name: str, route: PythonRoute
     function = _resolved(config, name, "function", route.function)
     options: dict[str, Any] = {
         key: getattr(route, key)
-        for key in ("retry", "cost_units", "records_path", "timeout_seconds", "description")
+        for key in ("retry", "cost_units", "records_path", "timeout_seconds", "description", "origin")
         if getattr(route, key) is not None
     }
     spec = router.add_callable(

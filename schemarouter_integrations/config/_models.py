@@ -204,6 +204,8 @@ class PythonRoute(_Route):
     records_path: list[str] | None = None
     timeout_seconds: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
     description: str | None = None
+    origin: str | None = None
+    """The URL of the service the function calls: it shares that origin's fate."""
     probe: str | None = None
     """``"package.module:function"``: a trusted ``() -> bool`` (sync or async)."""
 

@@ -55,6 +55,10 @@ async def build_openapi_route(
     title = " — ".join(t for t in (info.get("title"), info.get("description")) if isinstance(t, str))
     where = f"the OpenAPI document at {where}"
     spec = route.tool(
-        where=where, description=short_description(title), endpoints=endpoints, known=builder.known
+        where=where,
+        description=short_description(title),
+        endpoints=endpoints,
+        known=builder.known,
+        origin=target.origin,
     )
     return spec, OpenApiInvoker(target, operations)

@@ -63,5 +63,11 @@ async def build_optimade_route(
         endpoints.append(entry_endpoint(endpoint, entry, properties, prefix, route))
     where = f"OPTIMADE API at {public_url(base)}"
     description = short_description(provider_meta.get("description"), provider_meta.get("name"), where)
-    spec = route.tool(where=f"the {where}", description=description, endpoints=endpoints, known=entries)
+    spec = route.tool(
+        where=f"the {where}",
+        description=description,
+        endpoints=endpoints,
+        known=entries,
+        origin=target.origin,
+    )
     return spec, OptimadeInvoker(target, base, entries, max_pages=max_pages)
