@@ -1,0 +1,180 @@
+"""A Python client's outage is unavailable: its transport and 429/5xx errors, by class."""
+
+from __future__ import annotations
+
+import socket
+import urllib.error
+from email.message import Message
+from typing import Any
+
+import httpx
+import pytest
+import requests
+
+from schemarouter_integrations import InvocationUnavailableError, PlanRequest, SchemaRouter
+from schemarouter_integrations.adapters._client_errors import unavailable_error
+from schemarouter_integrations.errors import InvokerCrashedError, RegistrationError
+from tests.support.fakes import FakeClock
+
+pytestmark = pytest.mark.anyio
+
+
+def _requests_status_error(status: int) -> requests.HTTPError:
+    response = requests.Response()
+    response.status_code = status
+    return requests.HTTPError(f"{status} Server Error", response=response)
+
+
+def _httpx_status_error(status: int) -> httpx.HTTPStatusError:
+    request = httpx.Request("GET", "https://api.example.org/x")
+    return httpx.HTTPStatusError("boom", request=request, response=httpx.Response(status, request=request))
+
+
+TRANSPORT = [
+    ConnectionRefusedError(111, "Connection refused"),
+    ConnectionResetError(104, "Connection reset by peer"),
+    TimeoutError("timed out"),
+    socket.gaierror(-2, "Name or service not known"),
+    urllib.error.URLError("connection refused"),
+    requests.exceptions.ConnectionError("Max retries exceeded"),
+    requests.exceptions.ReadTimeout("read timed out"),
+    httpx.ConnectError("refused"),
+    httpx.ReadTimeout("slow"),
+    httpx.RemoteProtocolError("server disconnected"),
+]
+
+
+@pytest.mark.parametrize("error", TRANSPORT, ids=lambda e: type(e).__qualname__)
+def test_transport_errors_of_the_standard_library_and_http_clients_are_unavailable(error: Exception) -> None:
+    found = unavailable_error(error, "mp_python.search")
+
+    assert found is not None and found.transport is True
+    assert found.__cause__ is error
+
+
+def test_urllib3_and_aiohttp_errors_are_recognised_without_importing_them_here() -> None:
+    urllib3 = pytest.importorskip("urllib3")
+    aiohttp = pytest.importorskip("aiohttp")
+
+    for error in (urllib3.exceptions.MaxRetryError(None, "/x"), aiohttp.ServerDisconnectedError()):
+        found = unavailable_error(error, "mp_python.search")
+        assert found is not None and found.transport is True
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        _requests_status_error(503),
+        _httpx_status_error(429),
+        urllib.error.HTTPError("https://x", 502, "Bad Gateway", Message(), None),
+    ],
+    ids=["requests-503", "httpx-429", "urllib-502"],
+)
+def test_status_errors_meaning_try_later_are_unavailable_but_not_transport(error: Exception) -> None:
+    found = unavailable_error(error, "mp_python.search")
+
+    assert found is not None and found.transport is False and found.status_code in {429, 502, 503}
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        _requests_status_error(404),
+        _httpx_status_error(400),
+        urllib.error.HTTPError("https://x", 401, "Unauthorized", Message(), None),
+        KeyError("version"),
+        ValueError("bad"),
+    ],
+    ids=["requests-404", "httpx-400", "urllib-401", "KeyError", "ValueError"],
+)
+def test_other_errors_are_not_unavailable(error: Exception) -> None:
+    assert unavailable_error(error, "mp_python.search") is None
+
+
+def test_a_client_error_wrapping_a_transport_error_is_unavailable() -> None:
+    try:
+        try:
+            raise requests.exceptions.ConnectionError("refused")
+        except requests.exceptions.ConnectionError as inner:
+            raise RuntimeError("the client gave up") from inner
+    except RuntimeError as outer:
+        found = unavailable_error(outer, "mp_python.search")
+
+    assert found is not None and found.transport is True
+
+
+def test_the_application_names_its_own_unavailable_types() -> None:
+    assert unavailable_error(KeyError("version"), "x", unavailable_on=(KeyError,)) is not None
+
+
+def _router_with(fn: Any, **options: Any) -> SchemaRouter:
+    router = SchemaRouter(clock=FakeClock())
+    router.add_callable(fn, name="mp_python", provider="mp", read_only=True, fields=["band_gap"], **options)
+
+    def fallback(formula: str) -> list[dict[str, Any]]:
+        return [{"band_gap": 1.1}]
+
+    router.add_callable(fallback, name="oqmd", provider="oqmd", read_only=True, fields=["band_gap"])
+    return router
+
+
+REQUEST = PlanRequest(
+    query="band gap",
+    arguments={"formula": "Si"},
+    preferred_tools=["mp_python"],
+    fallback_scope="cross_provider",
+)
+
+
+async def test_a_callable_whose_client_cannot_connect_falls_back() -> None:
+    def mp_python(formula: str) -> list[dict[str, Any]]:
+        raise requests.exceptions.ConnectionError("Max retries exceeded with url: /materials/summary/")
+
+    result = await _router_with(mp_python).invoke(REQUEST)
+
+    assert result.route == ["mp_python.mp_python", "oqmd.fallback"]
+
+
+async def test_unavailable_on_makes_a_callable_error_a_fallback() -> None:
+    def mp_python(formula: str) -> list[dict[str, Any]]:
+        raise KeyError("version")
+
+    result = await _router_with(mp_python, unavailable_on=(KeyError,)).invoke(REQUEST)
+
+    assert result.tool == "oqmd"
+
+
+async def test_a_callable_bug_still_ends_the_run() -> None:
+    def mp_python(formula: str) -> list[dict[str, Any]]:
+        raise KeyError("version")
+
+    with pytest.raises(InvokerCrashedError):
+        await _router_with(mp_python).invoke(REQUEST)
+
+
+async def test_a_callable_with_an_origin_is_skipped_while_that_origin_cools() -> None:
+    calls: list[str] = []
+
+    def mp_python(formula: str) -> list[dict[str, Any]]:
+        calls.append(formula)
+        return [{"band_gap": 0.6}]
+
+    router = _router_with(mp_python, origin="https://api.materialsproject.org")
+    router.register(router.tools["mp_python"].model_copy(update={"name": "mp_rest"}), _refusing)
+    request = REQUEST.model_copy(update={"preferred_tools": ["mp_rest", "mp_python"]})
+
+    result = await router.invoke(request)
+
+    assert result.tool == "oqmd" and calls == []
+    assert router.tools["mp_python"].origin == "https://api.materialsproject.org"
+
+
+async def _refusing(call: Any) -> Any:
+    raise InvocationUnavailableError("GET /materials/summary/: could not connect", transport=True)
+
+
+def test_unavailable_on_takes_only_exception_types() -> None:
+    router = SchemaRouter()
+
+    with pytest.raises(RegistrationError, match="unavailable_on"):
+        router.add_callable(lambda: [], name="x", unavailable_on=("KeyError",))
