@@ -109,6 +109,7 @@ class Gatherer:
         async def one(position: int, step: Step) -> None:
             route = RunContext(ctx.run_id)
             route.events = ctx.events  # one sequence of events for the whole gather
+            route.failing_origins = ctx.failing_origins  # one outage seen by every route
             mine: list[RouterEvent] = []
             try:
                 async for event in self.chain.run([step], meter, route):
