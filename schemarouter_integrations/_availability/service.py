@@ -13,7 +13,9 @@ Origins (``scheme://host:port``, see :mod:`.._contracts.origins`) are marked bes
 The rule for an origin:
 
 * a failure reaching the service (connection refused or reset, a timeout:
-  ``InvocationUnavailableError.transport``) cools the path and its whole origin;
+  ``InvocationUnavailableError.transport``) cools the path and its whole origin, unless a
+  path on that origin answered while the failed call was waiting (then the service is
+  alive and only the path cools: one slow endpoint is not a dead host);
 * a status failure (429, 503, ...) cools the path only, unless another path on the same
   origin is cooling down already: two endpoints of one service failing together cool the
   origin;
@@ -64,6 +66,7 @@ class Availability:
         self.cooldowns = cooldowns
         self.origin_of = origin_of
         self.paths_on = paths_on
+        self._answered: dict[str, float] = {}  # origin -> when a path on it last answered
 
     def cooldown_left(self, path: str) -> float | None:
         """Seconds until *path* reopens, or None when it is available (planning's read-only
@@ -83,21 +86,32 @@ class Availability:
 
     # -- marks -----------------------------------------------------------------------
     def invocation_failed(
-        self, route: RouteRef, error: InvocationUnavailableError, *, stamp: Stamp = unstamped
+        self,
+        route: RouteRef,
+        error: InvocationUnavailableError,
+        *,
+        stamp: Stamp = unstamped,
+        since: float | None = None,
     ) -> RouteUnavailableEvent:
         """A route's retries are exhausted: cool it down, honouring a Retry-After hint, and
         its origin too by the rule of this module.
 
         A failure landing while the route already cools down (a run that started before
-        the mark) does not grow the cooldown.
+        the mark) does not grow the cooldown. *since* is when the failed call began, on the
+        router's clock (None: just now).
         """
         reason = f"{type(error).__name__}: {error}"
         origin = self.origin_of(route.path)
-        together = origin is not None and not error.transport and self._another_cooling(origin, route.path)
         mark = self.cooldowns.record_failure(
             route.path, reason=reason, at_least=error.retry_after, escalate=False
         )
-        if origin is None or not (error.transport or together):
+        if origin is None:
+            return self._unavailable(route, mark, stamp)
+        if error.transport:
+            answered = self._answered.get(origin)
+            if answered is not None and answered >= (self.cooldowns.clock() if since is None else since):
+                return self._unavailable(route, mark, stamp)  # the service answered meanwhile
+        elif not self._another_cooling(origin, route.path):
             return self._unavailable(route, mark, stamp)
         cause = reason if error.transport else f"two endpoints failed together, the last: {reason}"
         origin_mark = self.cooldowns.record_failure(
@@ -131,6 +145,8 @@ class Availability:
         cleared (``origin`` set when the origin's was), else None."""
         cleared = self.cooldowns.record_success(route.path)
         origin = self.origin_of(route.path)
+        if origin is not None:
+            self._answered[origin] = self.cooldowns.clock()
         if origin is not None and self.cooldowns.record_success(origin_key(origin)):
             return stamp(RouteAvailableEvent, **route.fields(), reason=reason, origin=origin)
         if not cleared:

@@ -186,6 +186,7 @@ class ChainRunner:
             server_projection=dict(call.server_projection),
         )
         started = time.perf_counter()
+        began = self.availability.cooldowns.clock()
         attempt = 1
         while True:
             try:
@@ -207,7 +208,7 @@ class ChainRunner:
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
                 if attempt >= retry.max_attempts or too_long or self._origin_cooled(step.spec.origin):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
-                    yield self.availability.invocation_failed(route, exc, stamp=ctx.event)
+                    yield self.availability.invocation_failed(route, exc, stamp=ctx.event, since=began)
                     if step.spec.origin is not None:
                         ctx.failing_origins.add(step.spec.origin)
                     yield Unavailable(exc)

@@ -254,3 +254,21 @@ async def test_every_route_on_a_dead_origin_ends_in_all_routes_unavailable() -> 
     with pytest.raises(AllRoutesUnavailableError):
         await router.invoke(request)
     assert script.calls == {"mp_rest": 1}
+
+
+async def test_a_timeout_while_another_path_of_the_origin_answered_cools_only_its_path() -> None:
+    clock = FakeClock()
+    router, script = _landscape(clock)
+    await router.invoke(QUESTION.model_copy(update={"preferred_tools": ["mp_summary"]}))  # answers
+    script.failures["mp_rest"] = _down("timed out after 2s")
+    clock.advance(1.0)
+
+    async def slow_then_down(call: Any) -> Any:  # mp_summary answers while mp_rest waits
+        await router.invoke(QUESTION.model_copy(update={"preferred_tools": ["mp_summary"]}))
+        raise _down("timed out after 2s")
+
+    router.bind("mp_rest", slow_then_down)
+    result = await router.invoke(QUESTION)
+
+    assert result.tool == "mp_summary"
+    assert router.inspect().execution.cooled_origins == {}
