@@ -105,7 +105,12 @@ class DataSources:
         fields: Any = None,
         **options: Unpack[CallableOptions],
     ) -> ToolSpec:
-        """Register a sync or async Python function as a tool with one endpoint."""
+        """Register a sync or async Python function as a tool with one endpoint.
+
+        ``origin`` (a URL) names the service the function calls, so it shares that origin's
+        fate with the HTTP routes on it; ``unavailable_on`` adds exception types meaning
+        unavailable beside the recognised client transport errors (see ``adapters/_python``).
+        """
         from .adapters._python import build_callable_route
 
         spec, invoker = build_callable_route(
