@@ -222,7 +222,7 @@ def validation_errors(validator: Validator, instance: Any, *, limit: int = 5) ->
 
 
 _JSON_TYPES = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "a boolean",
-               "array": "a list", "object": "an object", "null": "null"}  # fmt: skip
+               "array": "a list", "object": "an object"}  # fmt: skip
 _MAX_REASON_CHARS = 160
 
 
@@ -253,20 +253,20 @@ def argument_problem(validator: Validator, arguments: Any) -> str | None:
 
 
 def _kinds(schema: Any) -> str:
-    """The JSON types *schema* accepts, in words (``an integer or null``), or ``""``."""
+    """The JSON types *schema* accepts but null, in words (``a string or a list``), or ``""``."""
     found: list[str] = []
     pending = [schema]
     while pending:
-        node = pending.pop(0)
+        node = pending.pop()
         if not isinstance(node, dict):
             continue
         kind = node.get("type")
         for k in [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else ():
             if k in _JSON_TYPES and _JSON_TYPES[k] not in found:
                 found.append(_JSON_TYPES[k])
-        for key in ("anyOf", "oneOf"):
+        for key in ("oneOf", "anyOf"):
             options = node.get(key)
-            pending.extend(options if isinstance(options, list) else ())
+            pending.extend(reversed(options) if isinstance(options, list) else ())
     return " or ".join(found)
 
 
