@@ -200,7 +200,8 @@ async def test_descriptions_saying_comma_delimited_or_separated_are_joined(words
 async def test_the_input_schema_of_a_comma_separated_parameter_accepts_a_list_of_its_values() -> None:
     spec, _, _ = await build({DOC_URL: summary(ELEMENTS)})
     schema = spec.endpoints[0].input_schema["properties"]["elements"]
-    assert schema["anyOf"] == [NULLABLE_TEXT, {"type": "array", "items": {"type": "string", "maxLength": 60}}]
+    items = {"type": ["string", "integer", "number"], "maxLength": 60}
+    assert schema["anyOf"] == [NULLABLE_TEXT, {"type": "array", "items": items}]
     assert schema["x-list-separator"] == ","
     assert schema["description"].startswith("Elements that must be present")
 
@@ -277,13 +278,20 @@ async def test_a_list_for_an_integer_parameter_is_one_clear_rejection() -> None:
     )
 
 
-async def test_a_list_of_numbers_for_a_comma_separated_text_parameter_is_one_clear_rejection() -> None:
+async def test_a_list_of_numbers_for_a_comma_separated_text_parameter_is_sent_joined() -> None:
+    counts = param("nsites_eq_any", description="Any of these numbers of sites, a comma separated list")
+    spec, invoker, api = await build({DOC_URL: summary(counts)})
+    await invoker(call(spec, "summary", {"nsites_eq_any": [4, 8]}))
+    assert sent(api) == [("nsites_eq_any", "4,8")]
+
+
+async def test_an_object_for_a_comma_separated_text_parameter_is_one_clear_rejection() -> None:
     api = FakeApi({DOC_URL: summary(ELEMENTS)})
     router = SchemaRouter(http_client=api.client)
     await router.add_url(DOC_URL, kind="openapi", name="mp_api")
-    plan = router.plan(PlanRequest(query="band gap", arguments={"elements": [1, 2]}))
+    plan = router.plan(PlanRequest(query="band gap", arguments={"elements": {"Ga": 1}}))
     (reason,) = [r.reason for r in plan.rejected]
-    assert "argument 'elements' is a list of integers; this route takes a string or a list" in reason
+    assert "argument 'elements' is an object; this route takes a string or a list" in reason
 
 
 # -- the document's own timeout --------------------------------------------------------

@@ -12,7 +12,8 @@ parameter. The router then sends the selected fields there, joined with ``,``.
 several: an array with ``style: form, explode: false`` (``,``), ``spaceDelimited`` (`` ``) or
 ``pipeDelimited`` (``|``); a string whose description says it is comma-separated or
 comma-delimited (``,``); or a parameter named by ``add_url(..., list_separators=...)``. The
-canonical input schema of such a string parameter accepts a list of its values as well, and
+canonical input schema of such a string parameter accepts a list of its values (strings or
+numbers) as well, and
 says the separator under :data:`~..._contracts.schemas.LIST_SEPARATOR` so that a plan can tell
 which arguments it joins.
 """
@@ -101,16 +102,19 @@ def list_schema(schema: dict[str, Any], separator: str) -> dict[str, Any]:
 
 
 def _item(schema: dict[str, Any]) -> dict[str, Any]:
-    """One value of a joined list: *schema* without its null alternative."""
+    """One value of a joined list: *schema* without its null alternative; a text value may
+    be given as a number too (joined, it is text all the same)."""
     options = schema.get("anyOf") or schema.get("oneOf")
     if isinstance(options, list) and len(schema) == 1:
         real = [o for o in options if isinstance(o, dict) and types_of(o) != {"null"}]
         if len(real) == 1:
             return _item(real[0])
         return {"anyOf": real} if real else {}
-    kinds = types_of(schema)
-    if "null" in kinds and len(kinds) > 1:
-        rest = [k for k in schema["type"] if k != "null"]
+    kinds = types_of(schema) - {"null"}
+    if kinds == {"string"}:  # numbers are written as text when joined ("nsites": [4, 8] -> "4,8")
+        return {**schema, "type": ["string", "integer", "number"]}
+    if "null" in types_of(schema) and kinds:
+        rest = sorted(kinds)
         return {**schema, "type": rest[0] if len(rest) == 1 else rest}
     return schema
 
