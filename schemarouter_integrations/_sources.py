@@ -49,9 +49,14 @@ class DataSources:
         headers: dict[str, str] | None = None,
         base_url: str | None = None,
         timeout_seconds: float = 10.0,
+        document_timeout_seconds: float = 30.0,
         **options: Unpack[UrlOptions],
     ) -> ToolSpec:
-        """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker."""
+        """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker.
+
+        *timeout_seconds* bounds each call; *document_timeout_seconds* the reading of the
+        document (some servers build theirs on every request, taking seconds).
+        """
         from .adapters._url import build_url_route
 
         spec, invoker = await build_url_route(
@@ -63,6 +68,7 @@ class DataSources:
             headers=headers,
             base_url=base_url,
             timeout_seconds=timeout_seconds,
+            document_timeout_seconds=document_timeout_seconds,
             client=lambda: self.http_client,
             max_response_bytes=self.max_response_bytes,
             **options,

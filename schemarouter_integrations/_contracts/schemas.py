@@ -21,6 +21,8 @@ from .references import reference_problem
 
 _VALIDATORS: BoundedCache[str, Validator] = BoundedCache(4096)
 """Compiled validators by schema fingerprint (or caller's key); pure memo, oldest leave first."""
+LIST_SEPARATOR = "x-list-separator"
+"""An input-schema property's note: a list argument is sent joined with this separator."""
 MAX_SCHEMA_DEPTH = 64
 """Deepest nesting of objects and arrays a contract schema may have (real schemas stay far below)."""
 
@@ -217,6 +219,74 @@ def validation_errors(validator: Validator, instance: Any, *, limit: int = 5) ->
     except RecursionError:
         messages.append("<root>: the value is nested too deeply to validate")
     return messages
+
+
+_JSON_TYPES = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "a boolean",
+               "array": "a list", "object": "an object"}  # fmt: skip
+_MAX_REASON_CHARS = 160
+
+
+def argument_problem(validator: Validator, arguments: Any) -> str | None:
+    """One short reason why *arguments* break the input schema, or None when they fit.
+
+    A value of the wrong kind reads ``argument 'nsites' is a list; this route takes an
+    integer``; other failures read ``<location>: <the validator's message>``, shortened, never
+    the schema itself.
+    """
+    try:
+        error = next(iter(validator.iter_errors(arguments)), None)
+    except RecursionError:
+        return "the arguments are nested too deeply to validate"
+    if error is None:
+        return None
+    path = list(error.absolute_path)
+    if not path:
+        return _shortened(error.message)
+    name = path[0]
+    value = arguments.get(name) if isinstance(arguments, dict) else None
+    where = "/".join(str(p) for p in path)
+    if len(path) == 1 and error.validator in ("type", "anyOf", "oneOf"):
+        wanted = _kinds(error.schema)
+        if wanted:
+            return f"argument {name!r} is {_kind_of(value)}; this route takes {wanted}"
+    return f"{where}: " + _shortened(error.message)
+
+
+def _kinds(schema: Any) -> str:
+    """The JSON types *schema* accepts but null, in words (``a string or a list``), or ``""``."""
+    found: list[str] = []
+    pending = [schema]
+    while pending:
+        node = pending.pop()
+        if not isinstance(node, dict):
+            continue
+        kind = node.get("type")
+        for k in [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else ():
+            if k in _JSON_TYPES and _JSON_TYPES[k] not in found:
+                found.append(_JSON_TYPES[k])
+        for key in ("oneOf", "anyOf"):
+            options = node.get(key)
+            pending.extend(reversed(options) if isinstance(options, list) else ())
+    return " or ".join(found)
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, list | tuple):
+        inner = {_kind_of(v) for v in value}
+        return f"a list of {inner.pop().split(' ', 1)[1]}s" if len(inner) == 1 else "a list"
+    for kind, words in (
+        (str, "a string"), (int, "an integer"), (float, "a number"), (dict, "an object"),
+    ):  # fmt: skip
+        if isinstance(value, kind):
+            return words
+    return "null" if value is None else f"a {type(value).__name__}"
+
+
+def _shortened(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= _MAX_REASON_CHARS else line[: _MAX_REASON_CHARS - 1] + "…"
 
 
 def _json_data_problem(schema: dict[str, Any]) -> str | None:

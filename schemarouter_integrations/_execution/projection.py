@@ -75,7 +75,8 @@ def project_records(
     """Read each selected field from its wire ``path``; write it at ``result_path``.
 
     Everything not selected is dropped, so results carry canonical names only. A field
-    absent from a record is written as ``None``. An endpoint that declares no fields has no
+    absent from a record is absent from its projection (the source did not return it); a
+    ``null`` the source returned stays ``None``. An endpoint that declares no fields has no
     canonical names to project to: its records pass through unchanged. Records that cannot
     be written as JSON are a ``SchemaValidationError`` (see :func:`checked_records`).
     """
@@ -87,7 +88,8 @@ def project_records(
         out: dict[str, Any] = {}
         for spec in fields:
             value = read_path(record, spec.wire_path)
-            write_path(out, spec.result_location, None if value is _MISSING else value)
+            if value is not _MISSING:
+                write_path(out, spec.result_location, value)
         projected.append(out)
     return checked_records(projected)
 

@@ -52,8 +52,10 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     When words of the query matched no field (``Plan.unmatched``), a line says that no data
     source exposes them and which fields were returned instead: the first line when the need
     was empty (so an answer about other fields never reads as an answer about them), else the
-    line after the route and fallbacks. A field without a value in every record is named once
-    ("No record has a value for: band_gap.") instead of printed as nulls.
+    line after the route and fallbacks. A needed field that the source did not return (absent
+    from every record) is named once ("The source did not return: band_gap."), never shown as
+    a value; a field the source returned as null in every record is named once too ("No record
+    has a value for: band_gap.") instead of printed as nulls.
     """
     provider = ", ".join(x for x in (result.provider, result.access_mode) if x)
     records = result.records
@@ -79,13 +81,16 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     if not records:
         lines.append("No records matched.")
         return "\n".join(lines)
+    absent = _not_returned(result)
+    if absent:
+        lines.append(f"The source did not return: {', '.join(absent)}.")
     empty = _valueless(records)
     if empty:
         lines.append(f"No record has a value for: {', '.join(empty)}.")
         records = [{k: v for k, v in record.items() if k not in empty} for record in records]
-        if not any(records):
-            lines.append(f"Records ({len(records)}), none with a value.")
-            return "\n".join(lines)
+    if not any(records):
+        lines.append(f"Records ({len(records)}), none with a value.")
+        return "\n".join(lines)
     return with_records(lines, records, max_records=max_records, max_chars=max_chars)
 
 
@@ -120,6 +125,16 @@ def _unmatched_lines(result: ToolResult) -> list[str]:
     named = ", ".join(f"'{p}'" for p in phrases)
     instead = f" Returned instead: {', '.join(returned)}." if returned else ""
     return [f"No data source exposes {named}.{instead}"]
+
+
+def _not_returned(result: ToolResult) -> list[str]:
+    """The needed fields of the answering call that no record carries: the source did not
+    return them (a field it returned as null is in the record, as ``None``)."""
+    call = next((c for c in result.plan.calls if c.access_path == result.access_path), None)
+    if call is None:
+        return []
+    needed = dict.fromkeys(evidence.field for evidence in call.evidence.values())
+    return [name for name in needed if not any(name in record for record in result.records)]
 
 
 def _valueless(records: list[dict[str, Any]]) -> list[str]:

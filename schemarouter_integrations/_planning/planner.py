@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._bounded import BoundedCache
-from .._contracts.schemas import validation_errors
+from .._contracts.schemas import LIST_SEPARATOR, argument_problem
 from .._registry import FieldMatch, Registry, Route
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
@@ -129,8 +129,8 @@ class _Walk:
         dropped = sorted(set(arguments) - route.argument_names)
         if dropped:
             return f"does not accept argument(s) {dropped}; dropping them would answer another question"
-        errors = validation_errors(route.argument_validator(), arguments, limit=1)
-        return f"arguments do not fit its input schema ({errors[0]})" if errors else None
+        problem = argument_problem(route.argument_validator(), arguments)
+        return f"arguments do not fit its input schema ({problem})" if problem else None
 
 
 def compile_plan(
@@ -332,7 +332,22 @@ def _explain(
     origin = _ORIGINAL_NAME.match(route.endpoint.description)
     named = f"; operationId {origin.group(1)}" if origin else ""
     hints = _server_hints(route.endpoint.description)
-    return f"{why}; serves {served}; read_only={route.endpoint.read_only}{hints}{named}"
+    joined = _joined_lists(route, request)
+    return f"{why}; serves {served}; read_only={route.endpoint.read_only}{joined}{hints}{named}"
+
+
+def _joined_lists(route: Route, request: PlanRequest) -> str:
+    """``; elements: list joined with ','`` for list arguments the route sends as one value."""
+    properties = route.endpoint.input_schema.get("properties")
+    if not isinstance(properties, dict):
+        return ""
+    joined = []
+    for name, value in request.arguments.items():
+        schema = properties.get(name)
+        separator = schema.get(LIST_SEPARATOR) if isinstance(schema, dict) else None
+        if isinstance(value, list | tuple) and isinstance(separator, str):
+            joined.append(f"{name}: list joined with {separator!r}")
+    return "; " + "; ".join(joined) if joined else ""
 
 
 _ORIGINAL_NAME = re.compile(r"^operationId (\S+):")

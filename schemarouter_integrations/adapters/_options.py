@@ -12,7 +12,7 @@ import functools
 import re
 import typing
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, TypedDict, TypeVar, cast
+from typing import Any, Literal, TypedDict, TypeVar, cast
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -51,9 +51,21 @@ class OpenApiOptions(HttpOptions, total=False):
     by ``operations=`` and carry one of ``tags=``); ``records_path=`` says where the records
     of every selected operation sit (or, as a mapping, of the operations it names), over
     what the response schema suggests.
+
+    ``projection=None`` detects each operation's field-selection query parameter (see
+    ``_openapi/shaping.py``), ``False`` turns that off, a :class:`ServerProjectionSpec` is used
+    as given; as a mapping, per operation (an operation it does not name is detected).
+    ``list_separators`` maps query parameter names to the separator a list argument is joined
+    with (``{"elements": ","}``), beside those the document declares.
     """
 
-    projection: ServerProjectionSpec | Mapping[str, ServerProjectionSpec | None] | None
+    projection: (
+        ServerProjectionSpec
+        | Literal[False]
+        | Mapping[str, ServerProjectionSpec | Literal[False] | None]
+        | None
+    )
+    list_separators: Mapping[str, str] | None
     read_only: Mapping[str, bool | None] | None
     operations: str | Iterable[str] | None
     tags: str | Iterable[str] | None

@@ -39,6 +39,7 @@ async def build_url_route(
     headers: Mapping[str, str] | None = None,
     base_url: str | None = None,
     timeout_seconds: float = 10.0,
+    document_timeout_seconds: float = 30.0,
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     **options: Unpack[UrlOptions],
 ) -> tuple[ToolSpec, Invoker]:
@@ -46,6 +47,8 @@ async def build_url_route(
 
     *client* is the router's shared client, or a callable returning it (preferred: the
     invoker then follows the router when it re-creates its client).
+    *document_timeout_seconds* bounds the requests that read the document (OpenAPI) or
+    discover the API (OPTIMADE ``/info``); *timeout_seconds* bounds each call.
 
     *options* are those of the kind: :class:`~._options.OpenApiOptions` or
     :class:`~._options.OptimadeOptions`; another kind's option is refused.
@@ -54,6 +57,8 @@ async def build_url_route(
         raise RegistrationError(f"kind must be one of {KINDS}, got {kind!r}")
     if not 0 < timeout_seconds < math.inf:
         raise RegistrationError("timeout_seconds must be a positive, finite number of seconds")
+    if not 0 < document_timeout_seconds < math.inf:
+        raise RegistrationError("document_timeout_seconds must be a positive, finite number of seconds")
     if max_response_bytes < 1:
         raise RegistrationError("max_response_bytes must be positive")
     if not isinstance(url, str):
@@ -68,12 +73,13 @@ async def build_url_route(
         if base_url is not None:
             raise RegistrationError("kind='optimade' reads the API at url itself; base_url is not used")
         target = HttpTarget(client, home, secrets, timeout_seconds, max_response_bytes)
-        return await build_optimade_route(url, registration, target=target)
+        reader = HttpTarget(client, home, secrets, document_timeout_seconds, max_response_bytes)
+        return await build_optimade_route(url, registration, target=target, document_target=reader)
     api = validate_base_url(base_url) if base_url is not None else None
     api_origin = origin_of(api) if api is not None else home
     target = HttpTarget(client, api_origin, secrets, timeout_seconds, max_response_bytes)
     document_target = HttpTarget(
-        client, home, secrets if home == api_origin else {}, timeout_seconds, max_response_bytes
+        client, home, secrets if home == api_origin else {}, document_timeout_seconds, max_response_bytes
     )
     return await build_openapi_route(
         url, registration, target=target, document_target=document_target, base_url=api

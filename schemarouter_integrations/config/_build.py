@@ -74,7 +74,8 @@ async def _add_url(router: Any, name: str, route: OpenApiRoute | OptimadeRoute) 
         if getattr(route, key) is not None
     }
     if isinstance(route, OpenApiRoute):
-        for key in ("operations", "tags", "records_path", "projection", "validate_output", "base_url"):
+        openapi_keys = ("operations", "tags", "records_path", "projection", "list_separators")
+        for key in (*openapi_keys, "validate_output", "base_url"):
             if getattr(route, key) is not None:
                 options[key] = getattr(route, key)
     else:
@@ -89,6 +90,7 @@ async def _add_url(router: Any, name: str, route: OpenApiRoute | OptimadeRoute) 
         access_mode=route.access_mode or route.kind,
         headers=route.secret_headers() or None,
         timeout_seconds=route.timeout_seconds,
+        document_timeout_seconds=route.document_timeout_seconds,
         **options,
     )
     if route.probe is None:

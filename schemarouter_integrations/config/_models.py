@@ -141,6 +141,8 @@ class _HttpRoute(_Route):
     url: str = Field(min_length=1)
     headers: dict[str, SecretStr] = Field(default_factory=dict)
     timeout_seconds: float = Field(default=10.0, gt=0.0, allow_inf_nan=False)
+    document_timeout_seconds: float = Field(default=30.0, gt=0.0, allow_inf_nan=False)
+    """Reading the document (OpenAPI) or discovering the API (OPTIMADE), apart from each call."""
     retry: RetryPolicy | None = None
     fields: list[FieldSpec] | None = None
     cost_units: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
@@ -160,7 +162,9 @@ class OpenApiRoute(_HttpRoute):
     operations: list[str] | None = None
     tags: list[str] | None = None
     records_path: list[str] | dict[str, list[str]] | None = None
-    projection: ServerProjectionSpec | None = None
+    projection: ServerProjectionSpec | Literal[False] | None = None
+    """None: detected from the document; false: none."""
+    list_separators: dict[str, str] | None = None
     validate_output: bool | None = None
     probe: str | None = None
     probe_arguments: dict[str, Any] = Field(default_factory=dict)

@@ -201,3 +201,44 @@ def test_the_cookbook_landscapes_are_valid(name: str, monkeypatch: pytest.Monkey
     config = load_config(COOKBOOK / name)
     assert isinstance(config, RouterConfig)
     assert config.routes
+
+
+SHAPED = """\
+[routes.mp_api]
+kind = "openapi"
+url = "http://127.0.0.1:9/openapi.json"
+timeout_seconds = 2.0
+document_timeout_seconds = 45.0
+projection = false
+list_separators = { elements = "," }
+"""
+
+
+class RecordingRouter:
+    """Takes the ``add_url`` call a landscape route makes, and registers nothing."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    async def add_url(self, url: str, **options: Any) -> Any:
+        self.calls.append({"url": url, **options})
+        return None
+
+
+def test_document_timeout_seconds_defaults_to_thirty_seconds_in_a_landscape() -> None:
+    route = parse_config(GOOD, environ=ENV).routes["mp_api"]
+    assert isinstance(route, OpenApiRoute)
+    assert route.document_timeout_seconds == 30.0
+
+
+async def test_a_landscape_route_passes_document_timeout_projection_false_and_list_separators() -> None:
+    from schemarouter_integrations.config._build import _add_url
+
+    route = parse_config(SHAPED).routes["mp_api"]
+    assert isinstance(route, OpenApiRoute)
+    router = RecordingRouter()
+    await _add_url(router, "mp_api", route)
+    (sent,) = router.calls
+    assert (sent["timeout_seconds"], sent["document_timeout_seconds"]) == (2.0, 45.0)
+    assert sent["projection"] is False
+    assert sent["list_separators"] == {"elements": ","}

@@ -86,9 +86,18 @@ async def test_only_the_fields_of_the_need_are_kept() -> None:
     assert result.records == [{"elastic_modulus": 160.0}]
 
 
-async def test_a_field_missing_from_a_record_is_written_as_none() -> None:
+async def test_a_field_missing_from_a_record_is_absent_from_it() -> None:
     router = SchemaRouter()
     router.register(provider_b(), answering({"data": [{"id": "b-2"}]}))
+
+    result = await router.invoke(PlanRequest(query="youngs modulus"))
+
+    assert result.records == [{}]
+
+
+async def test_a_null_the_source_returned_is_none() -> None:
+    router = SchemaRouter()
+    router.register(provider_b(), answering({"data": [{"id": "b-2", "_provider_b_elasticity": None}]}))
 
     result = await router.invoke(PlanRequest(query="youngs modulus"))
 

@@ -24,6 +24,7 @@ from .._fields import (
     safe_name,
     short_description,
     unique_name,
+    unknown_names,
     with_identity_defaults,
 )
 from .._http import public_url
@@ -35,6 +36,7 @@ from .records import find_records, record_properties, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
 from .servers import server_base
+from .shaping import field_selection_parameter, list_schema, list_separator
 from .texts import operation_description, operation_keywords
 
 _READ_ONLY_METHODS = frozenset({"get", "head"})
@@ -96,7 +98,7 @@ class ContractBuilder:
             canonical = param.canonical
             if canonical in properties:
                 canonical = unique_name(safe_name(f"{param.wire}_{param.location}"), set(properties))
-                param = Parameter(canonical, param.wire, param.location, param.explode)
+                param = Parameter(canonical, param.wire, param.location, param.explode, param.separator)
             properties[canonical] = schema
             parameters.append(param)
             if is_required:
@@ -142,17 +144,39 @@ class ContractBuilder:
         return record.method in _READ_ONLY_METHODS
 
     def _projection(self, record: OperationRecord) -> ServerProjectionSpec | None:
+        """The option's projection for *record*: ``False`` none, ``None`` (or an operation a
+        mapping does not name) the one detected from the document, a spec as given."""
         option = self.options.get("projection")
         chosen = per_endpoint(option, *record.names)
-        if chosen is None:
+        if chosen is False:
             return None
+        if chosen is None:
+            detected = field_selection_parameter(record.parameters, self.resolver.concrete)
+            return None if detected is None else ServerProjectionSpec(parameter=detected, separator=",")
         if not isinstance(chosen, ServerProjectionSpec):
-            raise RegistrationError("projection= must be a ServerProjectionSpec (or a mapping of them)")
+            raise RegistrationError(
+                "projection= must be a ServerProjectionSpec, False or None (or a mapping of them)"
+            )
         if isinstance(option, Mapping):
             return chosen
         declared = chosen.parameter in record.query_parameters
         anywhere = chosen.parameter in self._query_parameters_anywhere
         return chosen if declared or not anywhere else None
+
+    @cached_property
+    def _list_separators(self) -> dict[str, str]:
+        option = self.options.get("list_separators") or {}
+        if not isinstance(option, Mapping):
+            raise RegistrationError("list_separators= must map query parameter names to separators")
+        for name, separator in option.items():
+            if not isinstance(separator, str) or not separator:
+                raise RegistrationError(f"list_separators= gives {name!r} no separator (a non-empty string)")
+        unknown = set(option) - self._query_parameters_anywhere
+        if unknown:
+            raise unknown_names(
+                "list_separators=", "query parameter", unknown, self._query_parameters_anywhere
+            )
+        return dict(option)
 
     @cached_property
     def _query_parameters_anywhere(self) -> frozenset[str]:
@@ -170,14 +194,23 @@ class ContractBuilder:
                 continue
             if location == "query" and projection is not None and wire == projection.parameter:
                 continue
-            schema = self._inline(parameter_schema(param), f"{where}, parameter {wire!r}")
+            raw_schema = parameter_schema(param)
+            schema = self._inline(raw_schema, f"{where}, parameter {wire!r}")
             if "description" not in schema and isinstance(param.get("description"), str):
                 schema = {**schema, "description": short_description(param["description"])}
             style = param.get("style", "form" if location == "query" else "simple")
             explode = bool(param.get("explode", style == "form"))
+            separator = None
+            if location == "query":
+                concrete = self.resolver.concrete(raw_schema)
+                separator = list_separator(param, concrete, self._list_separators)
+            if separator is not None:
+                explode = False
+                schema = list_schema(schema, separator)
             is_required = location == "path" or param.get("required") is True
             where_to: Location = location  # type: ignore[assignment]
-            out.append((Parameter(wire, wire, where_to, explode), schema, is_required))
+            parameter = Parameter(wire, wire, where_to, explode, separator or ",")
+            out.append((parameter, schema, is_required))
         return out
 
     def _body(

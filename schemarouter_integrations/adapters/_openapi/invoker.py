@@ -25,6 +25,8 @@ class Parameter:
     wire: str
     location: Location
     explode: bool = True
+    separator: str = ","
+    """What a list value is joined with when it is not exploded (``explode=False``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +67,7 @@ class OpenApiInvoker(HttpInvoker[Operation]):
             if param.location == "path":
                 path_values[param.wire] = value
             elif param.location == "query":
-                query.extend((param.wire, v) for v in _query_values(value, param.explode))
+                query.extend((param.wire, v) for v in _query_values(value, param.explode, param.separator))
             elif param.location == "header":
                 headers[param.wire] = _header_value(param.wire, value)
             elif operation.body == "whole":
@@ -93,10 +95,10 @@ def _render_path(template: str, values: Mapping[str, Any]) -> str:
     return _PLACEHOLDER.sub(substitute, template)
 
 
-def _query_values(value: Any, explode: bool) -> list[str]:
+def _query_values(value: Any, explode: bool, separator: str) -> list[str]:
     if isinstance(value, (list, tuple)):
         items = [_scalar(v) for v in value if v is not None]
-        return items if explode else [",".join(items)]
+        return items if explode else [separator.join(items)]
     return [_scalar(value)]
 
 

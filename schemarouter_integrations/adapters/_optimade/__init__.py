@@ -36,16 +36,19 @@ async def build_optimade_route(
     *,
     target: HttpTarget,
     discovered: tuple[str, dict[str, Any]] | None = None,
+    document_target: HttpTarget | None = None,
 ) -> tuple[ToolSpec, OptimadeInvoker]:
     """Discover the OPTIMADE API at *url* and build its contract and invoker.
 
-    *discovered* is the versioned base URL and ``/info`` document when already read.
+    *discovered* is the versioned base URL and ``/info`` document when already read;
+    *document_target* reads the ``/info`` documents (default: *target*, which the invoker uses).
     """
+    reader = target if document_target is None else document_target
     route = RouteBuilder(registration, OptimadeOptions, noun="endpoint", keyed=_KEYED)
     max_pages = route.options.get("max_pages", DEFAULT_MAX_PAGES)
     if not isinstance(max_pages, int) or isinstance(max_pages, bool) or not 1 <= max_pages <= 1000:
         raise RegistrationError("max_pages must be an integer from 1 to 1000")
-    base, info = discovered if discovered is not None else await discover(target, url)
+    base, info = discovered if discovered is not None else await discover(reader, url)
     attributes = as_dict(as_dict(info.get("data")).get("attributes"))
     version = str(attributes.get("api_version", "")).lstrip("v")
     if not version.startswith("1."):
@@ -57,7 +60,7 @@ async def build_optimade_route(
     endpoints = []
     entries: dict[str, str] = {}
     for entry in entry_types(attributes, route.options.get("entries")):
-        properties = await entry_properties(target, base, entry)
+        properties = await entry_properties(reader, base, entry)
         endpoint = safe_name(f"search_{entry}")
         entries[endpoint] = entry
         endpoints.append(entry_endpoint(endpoint, entry, properties, prefix, route))
