@@ -54,7 +54,9 @@ def test_a_derived_noun_meets_its_base_in_a_field_name() -> None:
 
 def test_a_field_name_word_meets_a_derived_noun_of_the_question() -> None:
     router = SchemaRouter()
-    router.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="s", fields=[FieldSpec(name="stability")])]))
+    router.register(
+        ToolSpec(name="t", endpoints=[EndpointSpec(name="s", fields=[FieldSpec(name="stability")])])
+    )
     assert router.plan("Is Si stable?").need == ["stability"]
 
 
