@@ -169,6 +169,9 @@ def _field_word_hits(
     if not len(field_words):
         return [], set()
     scoped = in_scope or (lambda word: False)
+    seeds = [i for i, w in enumerate(tokens) if covered_by[i] < 0 and w not in STOP_WORDS and not scoped(w)]
+    if not seeds:  # every word matched exactly, or is a stop or scope word: nothing to read
+        return [], set()
     content = [i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w)]
     claimed: set[int] = set()
     readings: list[tuple[Rank, int, list[int]]] = []
