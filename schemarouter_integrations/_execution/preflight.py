@@ -7,6 +7,7 @@ optional fallback's problems prune it from the chain.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .._availability import Availability
@@ -14,6 +15,8 @@ from .._contracts import EndpointSpec, ToolSpec
 from .._contracts.schemas import compiled_validator, validation_errors
 from .._planning import Plan, ToolCall, arguments_known_valid
 from .._registry import Registry
+from .._registry.words import meeting_forms
+from .._text import normalise
 from ..errors import NoRouteError, PolicyViolationError, SchemaValidationError, StaleFingerprintError
 
 
@@ -99,7 +102,7 @@ def no_route_error(plan: Plan, availability: Availability, registry: Registry | 
     reopens = min(cooling.values()) if cooling else None
     message = f"no eligible route for {plan.request.query!r}"
     phrases = plan.unmatched_phrases() if not plan.need else []
-    answerable = answerable_fields(plan, registry) if phrases and registry is not None else []
+    answerable = answerable_fields(plan, registry, phrases) if phrases and registry is not None else []
     if phrases:
         named = ", ".join(map(repr, phrases))
         message = f"no data source exposes {named} (no field, endpoint name, description or keyword matches)"
@@ -124,13 +127,52 @@ def no_route_error(plan: Plan, availability: Availability, registry: Registry | 
     )
 
 
-def answerable_fields(plan: Plan, registry: Registry, *, limit: int = 30) -> list[str]:
-    """Sorted field names of the routes that accept every argument of *plan*'s request."""
+def answerable_fields(
+    plan: Plan, registry: Registry, phrases: Sequence[str] = (), *, limit: int = 30
+) -> list[str]:
+    """The field names of the routes that accept every argument of *plan*'s request, closest
+    to the words asked (*phrases*, the unmatched ones) first, at most *limit*.
+
+    Closeness, compared in this order: more words shared with the phrases (a word meets
+    another as in field-word matching: same word, singular or derived base), a longer common
+    prefix of a field word and a phrase word (4 letters or more), more character trigrams
+    shared (Jaccard similarity of the padded texts); the name breaks ties alphabetically, so
+    with nothing close the list is alphabetical.
+    """
     given = set(plan.request.arguments)
     names = {
         f.name for route in registry.routes() if given <= route.argument_names for f in route.endpoint.fields
     }
-    return sorted(names)[:limit]
+    asked = [w for phrase in phrases for w in normalise(phrase).split()]
+    forms = frozenset().union(*(meeting_forms(w) for w in asked)) if asked else frozenset()
+    grams = _trigrams(" ".join(asked))
+    return sorted(names, key=lambda name: (*_closeness(name, asked, forms, grams), name))[:limit]
+
+
+def _closeness(
+    name: str, asked: list[str], forms: frozenset[str], grams: frozenset[str]
+) -> tuple[int, int, float]:
+    """The sort key of a field *name* by closeness to the *asked* words (lower is closer)."""
+    words = normalise(name).split()
+    shared = sum(1 for w in words if meeting_forms(w) & forms)
+    prefix = max((_common_prefix(w, a) for w in words for a in asked), default=0)
+    own = _trigrams(" ".join(words))
+    similarity = len(own & grams) / len(own | grams) if own and grams else 0.0
+    return -shared, -(prefix if prefix >= 4 else 0), -round(similarity, 9)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    size = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        size += 1
+    return size
+
+
+def _trigrams(text: str) -> frozenset[str]:
+    padded = f"  {text} "
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
 
 
 def preflight(plan: Plan, registry: Registry, availability: Availability) -> tuple[list[Step], list[Pruned]]:

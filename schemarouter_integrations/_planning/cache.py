@@ -24,9 +24,11 @@ ReadingKey = tuple[str, str, tuple[str, ...] | None]
 class PlanningCache:
     """Readings of requests, candidate orderings and compiled calls."""
 
-    __slots__ = ("calls", "orderings", "readings")
+    __slots__ = ("calls", "orderings", "readings", "warned")
 
     def __init__(self) -> None:
+        self.warned: set[tuple[str, ...]] = set()
+        """Preferred tool names already logged as not registered (once per contract version)."""
         self.readings: BoundedCache[ReadingKey, Reading] = BoundedCache(4096)
         self.orderings: BoundedCache[OrderingKey, Ordering] = BoundedCache(1024)
         self.calls: BoundedCache[CallKey, ToolCall] = BoundedCache(8192)

@@ -179,6 +179,9 @@ class Plan(BaseModel):
     primary: ToolCall | None
     fallbacks: list[ToolCall] = Field(default_factory=list)
     executable_only: bool = False
+    warnings: list[str] = Field(default_factory=list)
+    """What the request asked that the plan could not honour (a preferred tool that is not
+    registered); ``explain()`` shows them."""
 
     _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
     _unreached: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
@@ -284,6 +287,7 @@ class Plan(BaseModel):
             f"need: {need}",
             f"fallback: {self.request.fallback_scope} (max {self.request.max_fallbacks})",
         ]
+        lines.extend(f"warning: {warning}" for warning in self.warnings)
         if self.unmatched:
             words = ", ".join(map(repr, self.unmatched))
             lines.append(f"unmatched: {words} (no field of any route matches them)")

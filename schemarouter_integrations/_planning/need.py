@@ -8,12 +8,13 @@ which of them no field surface covered: the raw material of ``Plan.unmatched``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .._registry import (
     STOP_WORDS,
+    FieldProfile,
     SurfaceIndex,
     is_content_word,
     script_runs,
@@ -21,6 +22,8 @@ from .._registry import (
     surface_key,
     word_forms,
 )
+from .._registry.fieldwords import Rank
+from .._registry.routes import is_unspaced
 from .._text import normalise
 from .terms import Part, Term
 
@@ -76,7 +79,9 @@ def need_from_query(query: str, index: SurfaceIndex) -> Need:
     return read_query(query, index).need
 
 
-def read_query(query: str, index: SurfaceIndex) -> QueryReading:
+def read_query(
+    query: str, index: SurfaceIndex, in_scope: Callable[[str], bool] | None = None
+) -> QueryReading:
     """The need of *query*, with its content words.
 
     Words of spaced scripts match whole, longest phrase first ("scan band gap" before
@@ -86,26 +91,47 @@ def read_query(query: str, index: SurfaceIndex) -> QueryReading:
     as substrings so that particles do not hide them ("탄성계수는"), and are never inflected.
     A surface shared by several semantic ids contributes all of them, in sorted order. Each
     semantic id keeps the surface of its first occurrence.
+
+    Then **field words**: each content word no surface covered, and that is not a scope word
+    (*in_scope*), is read through the words of the fields' names and descriptions, as
+    ``_registry/fieldwords.py`` documents ("Is Fe2O3 stable?" -> ``is_stable``, "formation
+    energy" -> ``formation_energy_per_atom``); such a term has the one semantic id of its
+    best reading.
     """
     text = normalise(query)
-    found: list[tuple[int, str, str]] = []
-    terms: list[tuple[int, Term]] = []
     words = list(_WORDS.finditer(text))
-    covered = [False] * len(words)
+    tokens = [m.group() for m in words]
+    hits: list[tuple[int, int, str, set[str]]] = []  # exact matches: position, size, key, sids
+    covered_by = [-1] * len(words)
     position = 0
     while position < len(words):
         step = 1
         for size in range(min(index.max_words, len(words) - position), 0, -1):
-            hit = _lookup([m.group() for m in words[position : position + size]], index)
+            hit = _lookup(tokens[position : position + size], index)
             if hit is not None:
-                key, sids = hit
-                found.extend((words[position].start(), sid, key) for sid in sorted(sids))
-                window = [m.group() for m in words[position : position + size]]
-                terms.append((words[position].start(), _term(key, sids, window, index)))
-                covered[position : position + size] = [True] * size
+                covered_by[position : position + size] = [len(hits)] * size
+                hits.append((position, size, hit[0], hit[1]))
                 step = size
                 break
         position += step
+    by_words, absorbed = _field_word_hits(tokens, covered_by, hits, in_scope, index)
+    found: list[tuple[int, str, str]] = []
+    terms: list[tuple[int, Term]] = []
+    covered = [False] * len(words)
+    for number, (position, size, key, sids) in enumerate(hits):
+        if number in absorbed:
+            continue
+        found.extend((words[position].start(), sid, key) for sid in sorted(sids))
+        terms.append((words[position].start(), _term(key, sids, tokens[position : position + size], index)))
+        covered[position : position + size] = [True] * size
+    for window, sid in by_words:
+        at = words[window[0]].start()
+        window_words = [tokens[i] for i in window]
+        key = " ".join(window_words)
+        found.append((at, sid, key))
+        terms.append((at, _term(key, {sid}, window_words, index)))
+        for i in window:
+            covered[i] = True
     for key, sids in index.unspaced.items():
         at = text.find(key)
         if at >= 0:
@@ -128,6 +154,82 @@ def read_query(query: str, index: SurfaceIndex) -> QueryReading:
         uncovered=tuple(w for w, hit in content.items() if not hit),
         terms=distinct_terms(t for _, t in terms),
     )
+
+
+def _field_word_hits(
+    tokens: list[str],
+    covered_by: list[int],
+    hits: list[tuple[int, int, str, set[str]]],
+    in_scope: Callable[[str], bool] | None,
+    index: SurfaceIndex,
+) -> tuple[list[tuple[list[int], str]], set[int]]:
+    """Windows of query words read through field words (word positions, semantic id), left
+    to right, and the exact matches they took in (see ``_registry/fieldwords.py``)."""
+    field_words = index.field_words
+    if not len(field_words):
+        return [], set()
+    scoped = in_scope or (lambda word: False)
+    seeds = [i for i, w in enumerate(tokens) if covered_by[i] < 0 and w not in STOP_WORDS and not scoped(w)]
+    if not seeds:  # every word matched exactly, or is a stop or scope word: nothing to read
+        return [], set()
+    content = [i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w)]
+    claimed: set[int] = set()
+    readings: list[tuple[Rank, int, list[int]]] = []
+    for at, i in enumerate(content):
+        word = tokens[i]
+        if covered_by[i] >= 0 or scoped(word):
+            continue
+        for profile in field_words.candidates(word):
+            if not profile.meets(word):
+                continue
+            window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile)
+            fresh = [tokens[j] for j in window if covered_by[j] < 0]
+            rank = profile.rank([tokens[j] for j in window], fresh)
+            if rank is not None:
+                readings.append((rank, window[0], window))
+    out: list[tuple[list[int], str]] = []
+    for rank, _, window in sorted(readings):
+        if claimed.isdisjoint(window):
+            claimed.update(window)
+            out.append((window, rank[-1]))
+    out.sort()
+    absorbed = {covered_by[i] for window, _ in out for i in window if covered_by[i] >= 0}
+    return out, absorbed
+
+
+def _window(
+    at: int,
+    content: list[int],
+    tokens: list[str],
+    covered_by: list[int],
+    hits: list[tuple[int, int, str, set[str]]],
+    claimed: set[int],
+    scoped: Callable[[str], bool],
+    profile: FieldProfile,
+) -> list[int]:
+    """The run of adjacent content words around ``content[at]`` that meet *profile*'s words;
+    an exact match is taken in whole, and only when each of its words meets a name word."""
+    chosen = [content[at]]
+    for step in (-1, 1):
+        k = at + step
+        while 0 <= k < len(content):
+            i = content[k]
+            if i in claimed or scoped(tokens[i]):
+                break
+            hit = covered_by[i]
+            if hit >= 0:
+                position, size = hits[hit][0], hits[hit][1]
+                span = [j for j in range(position, position + size) if j in content]
+                if not span or not all(profile.meets_name(tokens[j]) for j in span):
+                    break
+                chosen.extend(span)
+                k = content.index(span[-1] if step > 0 else span[0]) + step
+            elif profile.meets(tokens[i]):
+                chosen.append(i)
+                k += step
+            else:
+                break
+    return sorted(chosen)
 
 
 def distinct_terms(terms: Iterable[Term]) -> tuple[Term, ...]:

@@ -34,6 +34,11 @@ Each call's evidence names, per semantic id of the need, the field that serves i
 or alias that matched: the surface the request used ("탄성계수") when that surface names a field of
 this semantic id on the route, else the route's best match for the id.
 
+A tool named in ``preferred_tools`` that is not registered is no silence: the plan carries a
+warning (``Plan.warnings``, shown by ``explain()``) and the logger
+``schemarouter_integrations.planning`` says so once per set of such names until the
+contracts change.
+
 Checks run lazily, cheapest first, and the walk stops once the chain is full; candidates never
 reached get their rejection reason only when ``Plan.rejected`` is read. A plan therefore costs a
 few dictionary look-ups plus schema checks of the routes that end up in, or just before, the chain.
@@ -41,6 +46,7 @@ few dictionary look-ups plus schema checks of the routes that end up in, or just
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -53,6 +59,8 @@ from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
 from .need import Need
 from .ordering import Candidate, Ordering, build_ordering
 from .reading import Reading, read_request
+
+logger = logging.getLogger("schemarouter_integrations.planning")
 
 CooldownView = Callable[[str], float | None]
 """Seconds of cooldown left for an access path, or ``None`` when it is available."""
@@ -165,7 +173,26 @@ def compile_plan(
         primary=calls[0] if calls else None,
         fallbacks=calls[1:],
         executable_only=executable_only,
+        warnings=_warnings(request, walk) if preferred else [],
     )
+
+
+def _warnings(request: PlanRequest, walk: _Walk) -> list[str]:
+    """A warning per preferred tool that is not registered (it cannot be preferred), logged
+    once per set of such names until the contracts change."""
+    registry = walk.registry
+    missing = tuple(name for name in dict.fromkeys(request.preferred_tools) if registry.tool(name) is None)
+    if not missing:
+        return []
+    out = [
+        f"preferred tool {name!r} is not registered, so nothing was preferred for it; "
+        "check the name or register it"
+        for name in missing
+    ]
+    if missing not in walk.cache.warned:
+        walk.cache.warned.add(missing)
+        logger.warning("plan for %r: %s", request.query, "; ".join(out))
+    return out
 
 
 def _reading(request: PlanRequest, walk: _Walk) -> Reading:

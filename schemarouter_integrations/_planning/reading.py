@@ -69,8 +69,10 @@ class Reading:
 
 def read_request(request: PlanRequest, index: SurfaceIndex) -> Reading:
     """The :class:`Reading` of *request* against the registry's field surfaces."""
-    query = read_query(request.query, index)
-    scope = scope_words(request.arguments, query.words)
+    spoken = argument_words(request.arguments)
+    stems = _stems(request.arguments)
+    query = read_query(request.query, index, lambda word: _says(word, spoken, stems))
+    scope = frozenset(w for w in query.words if _says(w, spoken, stems))
     words = tuple(word_forms(w) for w in query.words if w not in scope)
     if request.fields is not None:
         need = need_from_fields(request.fields, index)
@@ -85,8 +87,16 @@ def read_request(request: PlanRequest, index: SurfaceIndex) -> Reading:
 def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset[str]:
     """The query *words* the request's *arguments* already say (see the module docstring)."""
     spoken = argument_words(arguments)
-    stems = [w for name in arguments for w in surface_key(name).split() if len(w) >= CONTRACT_MIN_LETTERS]
-    return frozenset(w for w in words if w in spoken or any(w.startswith(stem) for stem in stems))
+    stems = _stems(arguments)
+    return frozenset(w for w in words if _says(w, spoken, stems))
+
+
+def _stems(arguments: Mapping[str, Any]) -> list[str]:
+    return [w for name in arguments for w in surface_key(name).split() if len(w) >= CONTRACT_MIN_LETTERS]
+
+
+def _says(word: str, spoken: frozenset[str], stems: list[str]) -> bool:
+    return word in spoken or any(word.startswith(stem) for stem in stems)
 
 
 def _scoped(term: Term, scope: frozenset[str]) -> bool:

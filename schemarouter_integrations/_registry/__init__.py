@@ -1,5 +1,6 @@
 """Registration: contracts, bindings and the indexes planning reads."""
 
+from .fieldwords import FieldProfile, FieldWordIndex
 from .lexicon import LexicalDocument, LexicalIndex
 from .registry import Binding, BindingState, Invoker, Registry, SurfaceIndex
 from .routes import FieldMatch, Route, RouteRef, surface_key
@@ -19,6 +20,8 @@ __all__ = [
     "Binding",
     "BindingState",
     "FieldMatch",
+    "FieldProfile",
+    "FieldWordIndex",
     "Invoker",
     "LexicalDocument",
     "LexicalIndex",

@@ -10,6 +10,7 @@ from typing import Any, Literal, TypeVar
 from .._callables import call_problem
 from .._contracts import ToolSpec
 from ..errors import RegistrationError
+from .fieldwords import FieldWordIndex
 from .lexicon import LexicalIndex
 from .routes import Route, RouteRef, is_unspaced, surface_key
 from .words import CONTRACT_MIN_LETTERS, singular_forms
@@ -42,6 +43,8 @@ class SurfaceIndex:
         self.inflected: dict[str, set[str]] = {}
         self.routes_by_key: dict[str, set[str]] = {}
         """Match key (a normalised surface) -> paths of the routes whose fields it names."""
+        self.field_words = FieldWordIndex()
+        """The words of every field's name and description (see :mod:`.fieldwords`)."""
         self._counts: Counter[tuple[int, str, str]] = Counter()  # (table, key, sid) -> routes
         self._words: Counter[int] = Counter()  # words in a key -> keys
         for route in routes:
@@ -56,6 +59,7 @@ class SurfaceIndex:
         for key, sid in self._entries(route):
             self._change(key, sid, +1)
             self.routes_by_key.setdefault(key, set()).add(route.path)
+        self.field_words.add(route.endpoint.fields)
 
     def remove(self, route: Route) -> None:
         for key, sid in self._entries(route):
@@ -65,6 +69,7 @@ class SurfaceIndex:
                 paths.discard(route.path)
                 if not paths:
                     del self.routes_by_key[key]
+        self.field_words.remove(route.endpoint.fields)
 
     @staticmethod
     def _entries(route: Route) -> Iterator[tuple[str, str]]:

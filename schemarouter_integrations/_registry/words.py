@@ -20,6 +20,14 @@ real word of a contract, so a wrong candidate (cases -> "cas") never matches by 
 such a field exists and no better one does. Derived forms (created / creation, measure /
 measurement) are not guessed: an alias says so.
 
+**Derived forms** (English only, used by field-word matching, :mod:`.fieldwords`, never by
+exact surfaces). A word of 6+ letters ending in a noun suffix of a property has its base
+as a further candidate (:data:`DERIVATIONS`): ``-bility`` -> ``-ble`` (stability -> stable),
+``-ility`` -> ``-ile`` (ductility -> ductile), ``-ivity`` -> ``-ive`` (conductivity ->
+conductive), ``-icity`` -> ``-ic`` (elasticity -> elastic), ``-ness`` dropped (hardness ->
+hard). Both sides are derived, so a question's "stable" meets a field named ``stability``
+and "stability" meets ``is_stable``.
+
 **Stop words** (:data:`STOP_WORDS`): English function words, question words, request verbs
 (show, give, list, find, ...) and generic nouns (data, value, record, ...), plus the
 particles of Korean, Japanese and Chinese that stand alone after a script change. They never
@@ -67,6 +75,10 @@ IRREGULAR = {
 }
 """Irregular plurals and their singular (tried after the regular candidates)."""
 
+DERIVATIONS = (("bility", "ble"), ("ility", "ile"), ("ivity", "ive"), ("icity", "ic"), ("ness", ""))
+"""Noun suffixes and the ending of their base (documented above), tried in this order."""
+DERIVED_MIN_LETTERS = 6
+
 _WORDS = re.compile(r"\w+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DIGITS = re.compile(r"\d+")
@@ -92,6 +104,25 @@ def singular_forms(word: str, min_letters: int = QUERY_MIN_LETTERS) -> tuple[str
 def word_forms(word: str, min_letters: int = QUERY_MIN_LETTERS) -> tuple[str, ...]:
     """*word* followed by its singular candidates."""
     return (word, *singular_forms(word, min_letters))
+
+
+@lru_cache(maxsize=16384)
+def derived_forms(word: str) -> tuple[str, ...]:
+    """The base of a normalised *word* by :data:`DERIVATIONS` (the first suffix that fits), or ()."""
+    if len(word) < DERIVED_MIN_LETTERS or not word.isalpha():
+        return ()
+    for suffix, ending in DERIVATIONS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return (word[: -len(suffix)] + ending,)
+    return ()
+
+
+@lru_cache(maxsize=16384)
+def meeting_forms(word: str, min_letters: int = QUERY_MIN_LETTERS) -> frozenset[str]:
+    """*word*, its singular candidates and the derived base of each: the forms under which
+    field-word matching (:mod:`.fieldwords`) compares a question's word with a field's."""
+    forms = word_forms(word, min_letters)
+    return frozenset((*forms, *(base for form in forms for base in derived_forms(form))))
 
 
 def script_runs(word: str) -> list[str]:

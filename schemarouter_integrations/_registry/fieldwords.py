@@ -1,0 +1,204 @@
+"""Field words: the words of every field's name and description, indexed at registration.
+
+Exact surfaces (semantic ids, names, aliases; :mod:`.routes`) name a field only when the
+question writes the whole surface ("energy above hull"). Real APIs name fields in
+snake_case that a question rarely spells out: ``is_stable`` ("Is Fe2O3 stable?"),
+``formation_energy_per_atom`` ("formation energy of NaCl"), ``nsites`` ("number of sites").
+Field-word matching reads such questions; need extraction tries it only for the question's
+words that no exact surface covered (see ``_planning/need.py``).
+
+**Words of a field.** Its *name words* are the content words of its name (camelCase and
+snake_case split, stop words and numbers left out: ``formation_energy_per_atom`` ->
+formation, energy, atom; ``is_stable`` -> stable); its *description words* those of its
+description. Fields with the same words share one :class:`FieldProfile`.
+
+**When a question word meets a field word.** *Strongly* when they share a form (the word,
+its singular candidates and their derived bases, :func:`.words.meeting_forms`: "stability"
+meets ``stable``, "sites" meets ``site``); *weakly* (name words only) when one begins or ends
+with the other and the shorter has 3 letters or more ("sites" in ``nsites``, ``num`` in
+"number"). A description word meets only strongly.
+
+**The rule.** A *window* is a run of adjacent content words of the question (stop words in
+between are skipped; a scope word ends it) that each meet a name or description word of the
+field; a window may take in a stretch an exact surface matched only when each of its words
+meets a name word of the field (then that exact match gives way: "formation energy" is
+``formation_energy_per_atom``, not ``energy``). The words of the field's name that the window
+lacks count against it, and, weaker, those of its description. The field is a reading of the
+window when it meets more of its name words than it lacks and a word of the window that no
+exact surface covered meets one of them (a word met only in a description does not turn
+"pull requests" into another field), or when the window holds every word of its description
+(``n``, described "Refractive index", for "refractive index"). Readings are ranked by: more
+window words, fewer name words lacked, more name words met strongly, fewer description words
+lacked, semantic id, position in the question; the best readings whose windows do not
+overlap are taken, best first. So "number of sites" is ``nsites``
+("sites" in its name, "number" in its description "Total number of sites in the structure",
+no name word lacked) ahead of ``num_magnetic_sites`` (lacks its distinctive "magnetic").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .._contracts import FieldSpec
+from .words import CONTRACT_MIN_LETTERS, meeting_forms, text_words
+
+AFFIX_MIN_LETTERS = 3
+"""The shorter word of a weak (begins / ends with) meeting has at least this many letters."""
+DESCRIPTION_WORDS = 40
+"""Description words kept per field (the first ones): enough for any short description."""
+
+ProfileKey = tuple[tuple[str, ...], tuple[str, ...]]
+Rank = tuple[int, int, int, int, str]
+
+
+@lru_cache(maxsize=65536)
+def profile_key(name: str, description: str) -> ProfileKey:
+    """The distinct name words and description words of a field, in order."""
+    names = tuple(dict.fromkeys(text_words(name)))
+    described = tuple(dict.fromkeys(text_words(description)))[:DESCRIPTION_WORDS] if description else ()
+    return names, described
+
+
+def _affixes(word: str) -> Iterator[str]:
+    """The proper prefixes and suffixes of *word* of :data:`AFFIX_MIN_LETTERS`+ letters."""
+    for size in range(AFFIX_MIN_LETTERS, len(word)):
+        yield word[:size]
+        yield word[-size:]
+
+
+def _weakly(word: str, other: str) -> bool:
+    """One word begins or ends with the other, the shorter of 3+ letters."""
+    short, long = (word, other) if len(word) <= len(other) else (other, word)
+    if len(short) < AFFIX_MIN_LETTERS or len(short) == len(long):
+        return False
+    return long.startswith(short) or long.endswith(short)
+
+
+@dataclass(slots=True)
+class FieldProfile:
+    """The words of the fields that share them, and those fields' semantic ids."""
+
+    names: tuple[str, ...]
+    name_forms: tuple[frozenset[str], ...]
+    described: tuple[str, ...]
+    described_forms: tuple[frozenset[str], ...]
+    all_described: frozenset[str]
+    sids: Counter[str] = field(default_factory=Counter)
+    count: int = 0
+
+    @classmethod
+    def of(cls, key: ProfileKey) -> FieldProfile:
+        names, described = key
+        described_forms = tuple(meeting_forms(w, CONTRACT_MIN_LETTERS) for w in described)
+        return cls(
+            names=names,
+            name_forms=tuple(meeting_forms(w, CONTRACT_MIN_LETTERS) for w in names),
+            described=described,
+            described_forms=described_forms,
+            all_described=frozenset().union(*described_forms),
+        )
+
+    def first_sid(self) -> str:
+        return min(self.sids)
+
+    def name_meeting(self, word: str) -> list[int]:
+        """Per name word: 2 when *word* meets it strongly, 1 weakly, 0 not."""
+        forms = meeting_forms(word)
+        out: list[int] = []
+        for name, name_forms in zip(self.names, self.name_forms, strict=True):
+            if forms & name_forms:
+                out.append(2)
+            elif any(_weakly(form, name) for form in forms):
+                out.append(1)
+            else:
+                out.append(0)
+        return out
+
+    def meets(self, word: str) -> bool:
+        """*word* meets a name word or a description word of the profile."""
+        return bool(meeting_forms(word) & self.all_described) or any(self.name_meeting(word))
+
+    def meets_name(self, word: str) -> bool:
+        return any(self.name_meeting(word))
+
+    def rank(self, window: Sequence[str], fresh: Sequence[str]) -> Rank | None:
+        """The rank of the profile's reading of *window* (lower first), or None when the
+        profile is no reading of it (see the module docstring). *fresh* are the window's
+        words that no exact surface covered."""
+        met = [0] * len(self.names)
+        for word in window:
+            for i, kind in enumerate(self.name_meeting(word)):
+                met[i] = max(met[i], kind)
+        strong = met.count(2)
+        lacked = met.count(0)
+        forms = frozenset().union(*(meeting_forms(w) for w in window))
+        described_lacked = sum(1 for f in self.described_forms if not f & forms)
+        by_name = len(self.names) - lacked > lacked and any(self.meets_name(w) for w in fresh)
+        if not by_name and (not self.described or described_lacked):
+            return None
+        return (-len(window), lacked, -strong, described_lacked, self.first_sid())
+
+
+class FieldWordIndex:
+    """Profiles of every registered field and postings from word forms to them, kept current
+    field by field as routes come and go (refcounted, like the surface index)."""
+
+    def __init__(self) -> None:
+        self.profiles: dict[ProfileKey, FieldProfile] = {}
+        self._by_form: dict[str, set[ProfileKey]] = {}
+        self._by_affix: dict[str, set[ProfileKey]] = {}
+
+    def __len__(self) -> int:
+        return len(self.profiles)
+
+    def add(self, fields: Iterable[FieldSpec]) -> None:
+        for spec in fields:
+            key = profile_key(spec.name, spec.description)
+            profile = self.profiles.get(key)
+            if profile is None:
+                profile = self.profiles[key] = FieldProfile.of(key)
+                self._post(key, profile, add=True)
+            profile.count += 1
+            profile.sids[spec.sid] += 1
+
+    def remove(self, fields: Iterable[FieldSpec]) -> None:
+        for spec in fields:
+            key = profile_key(spec.name, spec.description)
+            profile = self.profiles.get(key)
+            if profile is None:
+                continue
+            profile.count -= 1
+            profile.sids[spec.sid] -= 1
+            if profile.sids[spec.sid] <= 0:
+                del profile.sids[spec.sid]
+            if profile.count <= 0:
+                del self.profiles[key]
+                self._post(key, profile, add=False)
+
+    def _post(self, key: ProfileKey, profile: FieldProfile, *, add: bool) -> None:
+        entries = [(self._by_form, form) for forms in profile.name_forms for form in forms]
+        entries.extend((self._by_form, form) for form in profile.all_described)
+        entries.extend((self._by_affix, affix) for name in profile.names for affix in _affixes(name))
+        for table, entry in entries:
+            if add:
+                table.setdefault(entry, set()).add(key)
+                continue
+            keys = table.get(entry)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del table[entry]
+
+    def candidates(self, word: str) -> list[FieldProfile]:
+        """The profiles a question *word* may meet, in a stable order."""
+        found: set[ProfileKey] = set()
+        for form in meeting_forms(word):
+            found.update(self._by_form.get(form, ()))
+            if len(form) >= AFFIX_MIN_LETTERS:
+                found.update(self._by_affix.get(form, ()))  # field words that begin or end with it
+            for affix in _affixes(form):  # field words it begins or ends with
+                found.update(self._by_form.get(affix, ()))
+        return [self.profiles[key] for key in sorted(found)]
