@@ -47,6 +47,10 @@ class Stamp(Protocol):
     def __call__(self, cls: type[E], /, **payload: Any) -> E: ...
 
 
+def _until(mark: AvailabilityMark) -> float:
+    return mark.until
+
+
 def unstamped(cls: type[E], /, **payload: Any) -> E:
     """An event outside any run (``run_id`` None)."""
     return cls(**payload)
@@ -102,24 +106,29 @@ class Availability:
         """
         reason = f"{type(error).__name__}: {error}"
         origin = self.origin_of(route.path)
-        mark = self.cooldowns.record_failure(
-            route.path, reason=reason, at_least=error.retry_after, escalate=False
-        )
-        if origin is None:
+        hint = error.retry_after
+        if origin is not None and error.transport and not self._answered_since(origin, since):
+            # the service is away: the origin cools (and every path on it with it); the path
+            # keeps no mark of its own, so whatever reopens the origin reopens the path too
+            mark = self.cooldowns.record_failure(
+                origin_key(origin), reason=reason, at_least=hint, escalate=False
+            )
+            return self._unavailable(route, mark, stamp, origin=origin)
+        mark = self.cooldowns.record_failure(route.path, reason=reason, at_least=hint, escalate=False)
+        if origin is None or error.transport or not self._another_cooling(origin, route.path):
             return self._unavailable(route, mark, stamp)
-        if error.transport:
-            answered = self._answered.get(origin)
-            if answered is not None and answered >= (self.cooldowns.clock() if since is None else since):
-                return self._unavailable(route, mark, stamp)  # the service answered meanwhile
-        elif not self._another_cooling(origin, route.path):
-            return self._unavailable(route, mark, stamp)
-        cause = reason if error.transport else f"two endpoints failed together, the last: {reason}"
         origin_mark = self.cooldowns.record_failure(
-            origin_key(origin), reason=cause, at_least=error.retry_after, escalate=False
+            origin_key(origin),
+            reason=f"two endpoints failed together, the last: {reason}",
+            at_least=hint,
+            escalate=False,
         )
-        if origin_mark.until > mark.until:
-            mark = origin_mark
-        return self._unavailable(route, mark, stamp, origin=origin)
+        return self._unavailable(route, max(mark, origin_mark, key=_until), stamp, origin=origin)
+
+    def _answered_since(self, origin: str, since: float | None) -> bool:
+        """True when a path on *origin* answered since *since* (None: just now)."""
+        answered = self._answered.get(origin)
+        return answered is not None and answered >= (self.cooldowns.clock() if since is None else since)
 
     def _another_cooling(self, origin: str, path: str) -> bool:
         get = self.cooldowns.store.get

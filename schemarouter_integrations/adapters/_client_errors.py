@@ -23,8 +23,9 @@ cools down as a whole. An HTTP status error of a client (``requests.HTTPError``,
 ``httpx.HTTPStatusError``, ``urllib.error.HTTPError``, ``aiohttp.ClientResponseError``)
 is unavailable when its status is one of
 :data:`~schemarouter_integrations.adapters._http_errors.UNAVAILABLE_STATUSES` (429, 503,
-...). The exception's explicit cause (``raise ... from``) is looked at too, a few levels
-deep, for clients that wrap the transport error in their own.
+...). The exception's cause is looked at too, a few levels deep, for clients that wrap the
+transport error in their own: the explicit one (``raise ... from``) or, as a traceback shows
+it, the exception being handled when it was raised.
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ def unavailable_error(
             found.__cause__ = exc
             return found
         cause = seen.__cause__
+        if cause is None and not seen.__suppress_context__:
+            cause = seen.__context__  # raised while handling it, as a traceback shows it
         if cause is None:
             return None
         seen = cause

@@ -103,6 +103,28 @@ def test_a_client_error_wrapping_a_transport_error_is_unavailable() -> None:
     assert found is not None and found.transport is True
 
 
+def test_a_client_error_raised_while_handling_a_transport_error_is_unavailable() -> None:
+    try:
+        try:
+            raise requests.exceptions.ConnectionError("refused")
+        except requests.exceptions.ConnectionError:
+            raise RuntimeError("REST query returned no response")  # noqa: B904 - as MPRester does
+    except RuntimeError as outer:
+        found = unavailable_error(outer, "mp_python.search")
+
+    assert found is not None and found.transport is True
+
+
+def test_a_client_error_raised_with_its_context_suppressed_is_not_unavailable() -> None:
+    try:
+        try:
+            raise requests.exceptions.ConnectionError("refused")
+        except requests.exceptions.ConnectionError:
+            raise RuntimeError("something else") from None
+    except RuntimeError as outer:
+        assert unavailable_error(outer, "mp_python.search") is None
+
+
 def test_the_application_names_its_own_unavailable_types() -> None:
     assert unavailable_error(KeyError("version"), "x", unavailable_on=(KeyError,)) is not None
 
