@@ -44,7 +44,9 @@ def mp_python(*, create: bool = True) -> Path:
     pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     _run([*pip, "--timeout", "60", "--retries", "2", *PACKAGES], f"installing {' '.join(PACKAGES)}")
     if not _installed(python):
-        raise MPEnvironmentUnavailable(f"{', '.join(PACKAGES)} not importable in {VENV} after installing them")
+        raise MPEnvironmentUnavailable(
+            f"{', '.join(PACKAGES)} not importable in {VENV} after installing them"
+        )
     return python
 
 

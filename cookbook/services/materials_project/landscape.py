@@ -150,6 +150,10 @@ class MPLandscape:
             )
         if "oqmd" in routes:
             await router.add_url(
-                self.oqmd.url, kind="optimade", name="oqmd", provider="oqmd", timeout_seconds=CALL_TIMEOUT_SECONDS
+                self.oqmd.url,
+                kind="optimade",
+                name="oqmd",
+                provider="oqmd",
+                timeout_seconds=CALL_TIMEOUT_SECONDS,
             )
         return router
