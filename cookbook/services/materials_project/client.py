@@ -8,8 +8,9 @@ What ``MPRester`` does, as read from its code and seen against the loopback serv
   rester is built on the first call (not at registration) and kept;
 * each request is sent through a ``requests`` session whose urllib3 ``Retry`` repeats a
   failed connection or read three times, with the sub-rester's timeout (20 s by default,
-  which ``MPRester`` does not let one change); here the session retries nothing (the
-  router retries and falls back) and the summary rester waits ``timeout`` seconds;
+  which ``MPRester`` does not pass down); here ``MPRester`` gets a session of our own
+  (``session=``) whose adapter retries nothing (the router retries and falls back) and
+  bounds every request to ``timeout`` seconds;
 * errors: an answer of 503 raises ``MPRestError`` ("REST query returned with error status
   code 503 ..."); a refused connection or a read timeout raise ``MPRestError`` too, raised
   while handling ``requests.exceptions.ConnectionError`` (its ``__context__``; there is no
@@ -54,10 +55,9 @@ class MPClient:
         """The ``MPRester`` (built now if it is not yet: that contacts the server)."""
         with self._lock:
             if self._rester is None:
-                import requests
                 from mp_api.client import MPRester
 
-                session = requests.Session()  # the default adapter: no retries
+                session = _bounded_session(self.timeout)
                 session.headers["x-api-key"] = self.api_key
                 rester = MPRester(
                     api_key=self.api_key,
@@ -66,7 +66,6 @@ class MPClient:
                     use_document_model=False,
                     mute_progress_bars=True,
                 )
-                rester.materials.summary.timeout = self.timeout
                 self._rester = rester
             return self._rester
 
@@ -83,3 +82,20 @@ class MPClient:
             formula=formula, elements=elements, material_ids=material_ids, fields=SUMMARY_FIELDS
         )
         return [{key: doc.get(key) for key in SUMMARY_FIELDS if key in doc} for doc in docs]
+
+
+def _bounded_session(timeout: float) -> Any:
+    """A ``requests`` session that retries nothing and waits at most *timeout* per request."""
+    import requests
+    from requests.adapters import HTTPAdapter
+
+    class BoundedAdapter(HTTPAdapter):
+        def send(self, request: Any, **kwargs: Any) -> Any:
+            asked = kwargs.get("timeout")
+            kwargs["timeout"] = timeout if asked is None else min(float(asked), timeout)
+            return super().send(request, **kwargs)
+
+    session = requests.Session()
+    for prefix in ("http://", "https://"):
+        session.mount(prefix, BoundedAdapter(max_retries=0))
+    return session
