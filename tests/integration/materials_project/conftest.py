@@ -21,7 +21,10 @@ from schemarouter_integrations import SchemaRouter
 
 
 def require_mp_environment() -> None:
-    """Skip (a failure under ``CI=true``) when the MP server's venv is not there: ``make mp-venv``."""
+    """Skip (a failure under ``CI=true``) when the MP server's venv is not there: ``make mp-venv``.
+
+    Called at a test module's import it skips the whole module.
+    """
     try:
         mp_python(create=False)
     except MPEnvironmentUnavailable as exc:
