@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench anchor-venv soak redis clean
+.PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,7 +31,7 @@ typecheck: setup
 unit: setup
 	$(BIN)/pytest tests/unit -q
 
-test: setup redis lint typecheck
+test: setup redis mp-venv lint typecheck
 	$(BIN)/pytest -q
 
 soak: setup
@@ -41,6 +41,11 @@ soak: setup
 # when it cannot be installed, the anchor rows of the benchmark are skipped with the reason.
 anchor-venv: setup
 	$(BIN)/python -m benchmarks.anchor.environment
+
+# The Materials Project API server (PyPI emmet-api) lives only in its own venv, created when
+# missing; the real-MP tests and cookbook/materials_project.py run it as a subprocess.
+mp-venv: setup
+	$(BIN)/python -m cookbook.services.materials_project.environment
 
 bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
