@@ -301,9 +301,9 @@ def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Ca
     if need.sids:
         selected = list(dict.fromkeys((*(m.field.name for m in matches.values()), *route.identity)))
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
-    else:
+    else:  # every field: asked for by name too, since a projecting server may send only ids unasked
         selected = [f.name for f in endpoint.fields]
-        projection = {}
+        projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     evidence = {
         sid: FieldEvidence.model_construct(field=m.field.name, matched=m.matched, match_kind=m.kind)
         for sid, m in matches.items()
