@@ -9,41 +9,22 @@ import anyio
 import pytest
 
 from schemarouter_integrations import (
-    EndpointSpec,
-    FieldSpec,
     InvocationUnavailableError,
     PlanRequest,
     SchemaRouter,
-    ToolSpec,
 )
 from schemarouter_integrations.stores import RedisAvailabilityStore
 from tests.servers.redis_server import RedisServer
+from tests.support.origins import MP, band_gap_tool
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.anyio]
 
-MP = "https://api.materialsproject.org"
 REQUEST = PlanRequest(
     query="band gap",
     arguments={"formula": "Si"},
     preferred_tools=["mp_rest"],
     fallback_scope="cross_provider",
 )
-
-
-def _spec(name: str, provider: str, origin: str) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        provider=provider,
-        origin=origin,
-        endpoints=[
-            EndpointSpec(
-                name="search",
-                input_schema={"type": "object", "properties": {"formula": {"type": "string"}}},
-                fields=[FieldSpec(name="band_gap")],
-                read_only=True,
-            )
-        ],
-    )
 
 
 async def _refused(call: Any) -> Any:
@@ -57,9 +38,9 @@ async def _answer(call: Any) -> Any:
 def _router(server: RedisServer, *, mp_down: bool) -> SchemaRouter:
     store = RedisAvailabilityStore(server.url, "origins", peer_grace_seconds=0.0)
     router = SchemaRouter(availability_store=store)
-    router.register(_spec("mp_rest", "materials_project", MP), _refused if mp_down else _answer)
-    router.register(_spec("mp_client", "materials_project", MP), _answer)
-    router.register(_spec("oqmd", "oqmd", "https://oqmd.org"), _answer)
+    router.register(band_gap_tool("mp_rest", "materials_project", MP), _refused if mp_down else _answer)
+    router.register(band_gap_tool("mp_client", "materials_project", MP), _answer)
+    router.register(band_gap_tool("oqmd", "oqmd", "https://oqmd.org"), _answer)
     return router
 
 

@@ -8,21 +8,18 @@ import pytest
 
 from schemarouter_integrations import (
     AllRoutesUnavailableError,
-    EndpointSpec,
-    FieldSpec,
     InvocationUnavailableError,
     PlanRequest,
     SchemaRouter,
-    ToolSpec,
 )
 from schemarouter_integrations.errors import InvalidContractError, InvokerCrashedError
 from schemarouter_integrations.events import RouteAvailableEvent, RoutePrunedEvent, RouteUnavailableEvent
 from tests.support.fakes import FakeClock
 from tests.support.health import FakeProbe, ManualSleep, start
+from tests.support.origins import MP, band_gap_tool
 
 pytestmark = pytest.mark.anyio
 
-MP = "https://api.materialsproject.org"
 OQMD = "https://oqmd.org"
 QUESTION = PlanRequest(
     query="band gap",
@@ -30,22 +27,6 @@ QUESTION = PlanRequest(
     preferred_tools=["mp_rest", "mp_summary", "mp_client", "oqmd"],
     fallback_scope="cross_provider",
 )
-
-
-def _spec(name: str, provider: str, origin: str | None) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        provider=provider,
-        origin=origin,
-        endpoints=[
-            EndpointSpec(
-                name="search",
-                input_schema={"type": "object", "properties": {"formula": {"type": "string"}}},
-                fields=[FieldSpec(name="band_gap"), FieldSpec(name="formula")],
-                read_only=True,
-            )
-        ],
-    )
 
 
 class Script:
@@ -75,7 +56,7 @@ def _landscape(clock: FakeClock | None = None, **settings: Any) -> tuple[SchemaR
         ("mp_client", "materials_project", MP),
         ("oqmd", "oqmd", OQMD),
     ):
-        router.register(_spec(name, provider, origin), script.invoker(name))
+        router.register(band_gap_tool(name, provider, origin), script.invoker(name))
     return router, script
 
 
@@ -84,14 +65,16 @@ def _down(reason: str = "connection refused") -> InvocationUnavailableError:
 
 
 def test_a_tool_origin_is_reduced_to_scheme_host_and_port() -> None:
-    spec = _spec("mp", "materials_project", "HTTPS://API.MaterialsProject.org:443/materials/summary/?x=1")
+    spec = band_gap_tool(
+        "mp", "materials_project", "HTTPS://API.MaterialsProject.org:443/materials/summary/?x=1"
+    )
 
     assert spec.origin == "https://api.materialsproject.org"
 
 
 def test_an_origin_that_is_not_an_http_url_is_refused() -> None:
     with pytest.raises(InvalidContractError, match="origin must be an absolute http"):
-        _spec("mp", "materials_project", "ftp://example.org")
+        band_gap_tool("mp", "materials_project", "ftp://example.org")
 
 
 async def test_a_transport_failure_skips_every_other_path_on_the_same_origin() -> None:
@@ -237,7 +220,7 @@ async def test_a_route_without_origin_cools_only_itself_on_a_transport_failure()
     router = SchemaRouter(clock=FakeClock())
     script = Script()
     for name, provider in (("mp_rest", "materials_project"), ("mp_summary", "materials_project")):
-        router.register(_spec(name, provider, None), script.invoker(name))
+        router.register(band_gap_tool(name, provider, None), script.invoker(name))
     script.failures["mp_rest"] = _down()
 
     result = await router.invoke(QUESTION)
