@@ -109,6 +109,8 @@ class DataSources:
         endpoint: str | None = None,
         read_only: bool | None = None,
         fields: Any = None,
+        origin: str | None = None,
+        unavailable_on: Sequence[type[BaseException]] | type[BaseException] = (),
         **options: Unpack[CallableOptions],
     ) -> ToolSpec:
         """Register a sync or async Python function as a tool with one endpoint.
@@ -127,6 +129,8 @@ class DataSources:
             endpoint=endpoint,
             read_only=read_only,
             fields=fields,
+            origin=origin,
+            unavailable_on=unavailable_on,
             **options,
         )
         self.register(spec, invoker)

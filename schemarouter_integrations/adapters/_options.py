@@ -98,8 +98,6 @@ class CallableOptions(TypedDict, total=False):
     records_path: Sequence[str] | None
     output_schema: Mapping[str, Any] | None
     timeout_seconds: float | None
-    origin: str | None
-    unavailable_on: Sequence[type[BaseException]] | type[BaseException]
 
 
 class McpOptions(TypedDict, total=False):

@@ -49,6 +49,8 @@ def build_callable_route(
     endpoint: str | None = None,
     read_only: bool | None = None,
     fields: Any = None,
+    origin: str | None = None,
+    unavailable_on: Sequence[type[BaseException]] | type[BaseException] = (),
     **options: Unpack[CallableOptions],
 ) -> tuple[ToolSpec, Invoker]:
     """Build the ToolSpec and invoker for a sync or async function.
@@ -110,17 +112,21 @@ def build_callable_route(
                     records_path=options.get("records_path"),
                 )
             ],
-            origin=options.get("origin"),
+            origin=origin,
         )
     except ValidationError as exc:
         raise RegistrationError(f"{what}: not a valid contract: {exc}") from exc
     timeout = _timeout(options.get("timeout_seconds", DEFAULT_TIMEOUT_SECONDS), what)
-    unavailable_on = _exception_types(options.get("unavailable_on", ()), what)
-    return spec, _invoker(fn, parameters, model, timeout, unavailable_on)
+    return spec, _invoker(fn, parameters, model, timeout, _exception_types(unavailable_on, what))
 
 
 def _exception_types(value: Any, what: str) -> tuple[type[BaseException], ...]:
-    types_ = (value,) if isinstance(value, type) else tuple(value)
+    if isinstance(value, type):
+        types_: tuple[Any, ...] = (value,)
+    elif isinstance(value, list | tuple | set | frozenset):
+        types_ = tuple(value)
+    else:
+        raise RegistrationError(f"{what}: unavailable_on= takes exception types, got {value!r}")
     for kind in types_:
         if not (isinstance(kind, type) and issubclass(kind, BaseException)):
             raise RegistrationError(f"{what}: unavailable_on= takes exception types, got {kind!r}")
