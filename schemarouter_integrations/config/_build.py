@@ -64,7 +64,20 @@ async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig)
     except ConfigurationError as exc:
         raise _located(config, ("routes", name), str(exc)) from exc
     except SchemaRouterError as exc:
-        raise type(exc)(f"{config.where('routes', name)}: {exc}") from exc
+        raise _relabelled(exc, f"{config.where('routes', name)}: {exc}") from exc
+
+
+E = TypeVar("E", bound=SchemaRouterError)
+
+
+def _relabelled(error: E, message: str) -> E:
+    """*error* again, same class and attributes (a ``DocumentError``'s ``reason`` ...), with
+    *message*: errors whose constructor takes keyword-only arguments cannot be rebuilt from
+    a message alone."""
+    relabelled = type(error).__new__(type(error), message)
+    relabelled.__dict__.update(error.__dict__)
+    relabelled.args = (message,)
+    return relabelled
 
 
 async def _add_url(router: Any, name: str, route: OpenApiRoute | OptimadeRoute) -> None:

@@ -242,3 +242,18 @@ async def test_a_landscape_route_passes_document_timeout_projection_false_and_li
     assert (sent["timeout_seconds"], sent["document_timeout_seconds"]) == (2.0, 45.0)
     assert sent["projection"] is False
     assert sent["list_separators"] == {"elements": ","}
+
+
+def test_a_route_error_is_relabelled_with_its_class_and_attributes_kept() -> None:
+    from schemarouter_integrations.adapters._documents import DocumentError
+    from schemarouter_integrations.config._build import _relabelled
+
+    error = DocumentError(
+        "GET /openapi.json: could not connect", reason="could not connect", unavailable=True
+    )
+
+    relabelled = _relabelled(error, "landscape.toml:4: routes.mp_api: GET /openapi.json: could not connect")
+
+    assert type(relabelled) is DocumentError
+    assert (relabelled.reason, relabelled.unavailable) == ("could not connect", True)
+    assert str(relabelled).startswith("landscape.toml:4: routes.mp_api")
