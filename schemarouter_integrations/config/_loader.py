@@ -70,6 +70,18 @@ def parse_config(
     text: str, *, source: Path | None = None, environ: Mapping[str, str] | None = None
 ) -> RouterConfig:
     """:func:`load_config` for TOML text (*source* only names it in errors)."""
+    try:
+        return _parsed(text, source, environ)
+    except RecursionError:
+        raise LandscapeError(
+            f"{source or '<text>'}: the landscape nests tables or arrays too deeply to read",
+            path=source,
+            line=None,
+            key=None,
+        ) from None
+
+
+def _parsed(text: str, source: Path | None, environ: Mapping[str, str] | None) -> RouterConfig:
     lines = key_lines(text)
     try:
         raw = tomllib.loads(text)

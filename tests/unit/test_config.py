@@ -257,3 +257,13 @@ def test_a_route_error_is_relabelled_with_its_class_and_attributes_kept() -> Non
     assert type(relabelled) is DocumentError
     assert (relabelled.reason, relabelled.unavailable) == ("could not connect", True)
     assert str(relabelled).startswith("landscape.toml:4: routes.mp_api")
+
+
+@pytest.mark.parametrize("opening", ["[", "{x = "], ids=["arrays", "inline_tables"])
+def test_a_landscape_nested_fifty_thousand_deep_is_a_landscape_error(tmp_path: Path, opening: str) -> None:
+    closing = "]" if opening == "[" else "}"
+    path = tmp_path / "deep.toml"
+    path.write_text("a = " + opening * 50_000 + "1" + closing * 50_000 + "\n")
+
+    with pytest.raises(LandscapeError, match="nests tables or arrays too deeply"):
+        load_config(path)
