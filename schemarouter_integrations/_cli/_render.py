@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -32,7 +33,8 @@ def print_json(document: Any) -> None:
     sys.stdout.flush()
 
 
-def routes_table(config: RouterConfig) -> Table:
+def routes_table(config: RouterConfig, *, mask: Callable[[str], str] = str) -> Table:
+    """The routes of *config*, one a row; *mask* hides secrets in what the file wrote."""
     table = Table(title=f"Routes of {config.source or 'the configuration'}")
     for column in ("route", "kind", "provider", "access mode", "where", "probe", "headers"):
         table.add_column(column)
@@ -45,7 +47,7 @@ def routes_table(config: RouterConfig) -> Table:
             route.kind,
             str(data.get("provider") or "-"),
             str(data.get("access_mode") or route.kind),
-            str(where),
+            mask(str(where)),
             str(data.get("probe") or "-"),
             headers,
         )

@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 
+from .._redaction import redact
 from .._router import SchemaRouter
 from ..config import LandscapeError, PythonRoute, RouterConfig, load_config, resolve_target
 from ..errors import AllRoutesUnavailableError, ConfigurationError, NoRouteError, SchemaRouterError
@@ -98,19 +99,35 @@ def validate(path: Path, output: Output) -> int:
                 _check_import(config, name, route)
     except ConfigurationError as exc:
         return output.error(USAGE, exc)
+    secrets = config.substituted_values
     if output.as_json:
         routes = {
             name: route.model_dump(mode="json", exclude={"headers"})
             | {"headers": sorted(getattr(route, "headers", {}))}
             for name, route in config.routes.items()
         }
-        render.print_json(
-            {"ok": True, "file": str(path), "tool": config.tool.model_dump(mode="json"), "routes": routes}
-        )
+        document = {
+            "ok": True,
+            "file": str(path),
+            "tool": config.tool.model_dump(mode="json"),
+            "routes": routes,
+        }
+        render.print_json(_masked(document, secrets))
     else:
-        output.out.print(render.routes_table(config))
+        output.out.print(render.routes_table(config, mask=lambda text: redact(text, secrets)))
         output.out.print(f"{path}: ok ({len(config.routes)} route(s))", markup=False)
     return OK
+
+
+def _masked(value: Any, secrets: tuple[str, ...]) -> Any:
+    """*value* with every string redacted of *secrets* (values taken from the environment)."""
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, dict):
+        return {key: _masked(item, secrets) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item, secrets) for item in value]
+    return value
 
 
 def _check_import(config: RouterConfig, name: str, route: PythonRoute) -> None:
@@ -123,9 +140,10 @@ def _check_import(config: RouterConfig, name: str, route: PythonRoute) -> None:
                 continue
             try:
                 resolve_target(target)
-            except (ImportError, AttributeError, TypeError) as exc:
+            except Exception as exc:  # the module's own code ran: anything may come out of it
+                detail = redact(f"{type(exc).__name__}: {exc}", config.substituted_values)
                 raise LandscapeError(
-                    f"{config.where('routes', name, key)}: cannot import {target}: {exc}",
+                    f"{config.where('routes', name, key)}: cannot import {target}: {detail}",
                     path=config.source,
                     line=None,
                     key=f"routes.{name}.{key}",

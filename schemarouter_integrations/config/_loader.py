@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -87,14 +87,38 @@ def _parsed(text: str, source: Path | None, environ: Mapping[str, str] | None) -
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(exc, text, source, lines) from None
-    expanded = _expand(raw, (), os.environ if environ is None else environ, source, lines)
+    values: list[str] = []
+    expanded = _expand(raw, (), _Recording(os.environ if environ is None else environ, values), source, lines)
     try:
         config = RouterConfig.model_validate(expanded)
     except ValidationError as exc:
         raise _invalid(exc, expanded, source, lines) from None
     config._source = source
     config._lines = lines
+    config._substituted = tuple(sorted({v for v in values if v.strip()}, key=len, reverse=True))
     return config
+
+
+class _Recording(Mapping[str, str]):
+    """The environment, noting every value a ``${VAR}`` reference took from it."""
+
+    def __init__(self, environ: Mapping[str, str], taken: list[str]) -> None:
+        self._environ = environ
+        self._taken = taken
+
+    def __getitem__(self, name: str) -> str:
+        value = self._environ[name]
+        self._taken.append(value)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._environ)
+
+    def __len__(self) -> int:
+        return len(self._environ)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._environ
 
 
 def _expand(value: Any, keys: KeyPath, environ: Mapping[str, str], source: Path | None, lines: Any) -> Any:

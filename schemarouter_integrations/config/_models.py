@@ -256,6 +256,7 @@ class RouterConfig(_Model):
 
     _source: Path | None = PrivateAttr(default=None)
     _lines: dict[tuple[str | int, ...], int] = PrivateAttr(default_factory=dict)
+    _substituted: tuple[str, ...] = PrivateAttr(default=())
 
     @field_validator("routes")
     @classmethod
@@ -268,6 +269,13 @@ class RouterConfig(_Model):
     @property
     def source(self) -> Path | None:
         return self._source
+
+    @property
+    def substituted_values(self) -> tuple[str, ...]:
+        """Every value a ``${VAR}`` reference took from the environment (longest first): they
+        may be secrets wherever they sit (a URL's query, a command line), so output that
+        shows the configuration masks them."""
+        return self._substituted
 
     def where(self, *keys: str | int) -> str:
         """``"file:line: key"`` for a key path (its line, or its nearest enclosing key's)."""
