@@ -6,6 +6,9 @@ the package root.
 
 from __future__ import annotations
 
+import os
+import sys
+
 __all__ = ["main"]
 
 
@@ -17,4 +20,16 @@ def main() -> None:
         raise SystemExit(
             f"the command line needs the cli extra: pip install 'schemarouter-integrations[cli]' ({exc})"
         ) from None
+    _usable_standard_streams()
     app()
+
+
+def _usable_standard_streams() -> None:
+    """A closed stdout or stderr (``>&-``) becomes the null device, with a word on stderr when
+    it is still open: the command still runs and its exit code still tells what happened."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None or stream.closed:
+            setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the process
+            if name == "stdout" and sys.stderr is not None and not sys.stderr.closed:
+                print("warning: standard output is closed; the output is discarded", file=sys.stderr)
