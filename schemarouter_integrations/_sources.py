@@ -144,7 +144,9 @@ class DataSources:
         """
         from .adapters._mcp.route import build_mcp_route
 
-        spec, invoker = await build_mcp_route(target, name=name, **options)
+        spec, invoker = await build_mcp_route(
+            target, name=name, max_response_bytes=self.max_response_bytes, **options
+        )
         self._closers.append(invoker.aclose)
         self.register(spec, invoker)
         return spec

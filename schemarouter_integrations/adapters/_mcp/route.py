@@ -27,7 +27,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra onl
 
 from ..._contracts import EndpointSpec, FieldSpec, ToolSpec
 from ..._planning import ToolCall
-from ...errors import NonRetryableInvocationError, RegistrationError, SchemaRouterError
+from ...errors import NonRetryableInvocationError, RegistrationError, SchemaRouterError, SchemaValidationError
 from .._fields import (
     coerce_fields,
     is_valid_name,
@@ -39,6 +39,7 @@ from .._fields import (
     unknown_names,
     with_identity_defaults,
 )
+from .._http import DEFAULT_MAX_RESPONSE_BYTES
 from .._openapi.contract import without_unusable_patterns
 from .._openapi.records import find_records, record_properties
 from .._openapi.schema import SchemaResolver
@@ -61,9 +62,16 @@ DEFAULT_TIMEOUT_SECONDS = 30.0
 class McpInvoker:
     """A trusted invoker that calls the MCP tool behind each endpoint over one session."""
 
-    def __init__(self, session: McpSession, tools: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        session: McpSession,
+        tools: Mapping[str, str],
+        *,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    ) -> None:
         self.session = session
         self.tools = dict(tools)  # endpoint name -> MCP tool name
+        self.max_response_bytes = max_response_bytes
 
     async def __call__(self, call: ToolCall) -> Any:
         tool = self.tools.get(call.endpoint)
@@ -75,25 +83,59 @@ class McpInvoker:
         )
         if result.is_error:
             raise NonRetryableInvocationError(f"MCP tool {tool} answered an error: {_text(result)[:500]}")
-        return raw_result(result)
+        return raw_result(result, what=f"MCP tool {tool}", limit=self.max_response_bytes)
 
     async def aclose(self) -> None:
         await self.session.aclose()
 
 
-def raw_result(result: CallToolResult) -> Any:
-    """The raw response of a tool result: its structured content, else its JSON text content."""
+def raw_result(result: CallToolResult, *, what: str = "the MCP tool", limit: int | None = None) -> Any:
+    """The raw response of a tool result: its structured content, else its JSON text content.
+
+    Content larger than *limit* bytes (the router's ``max_response_bytes``, as for HTTP
+    bodies) is a ``NonRetryableInvocationError``; text that is not JSON is a
+    ``SchemaValidationError`` about the response (a data route answers data).
+    """
+    text = _text(result)
+    if limit is not None:
+        size = len(text.encode("utf-8", errors="surrogatepass"))
+        if result.structured_content is not None and size <= limit:
+            size += _json_size(result.structured_content, limit)
+        if size > limit:
+            raise NonRetryableInvocationError(
+                f"{what}: the answer is larger than the limit of {limit} bytes (max_response_bytes)"
+            )
     if result.structured_content is not None:
         return result.structured_content
-    text = _text(result)
     try:
         return json.loads(text)
+    except RecursionError:
+        raise SchemaValidationError(
+            f"{what} answered JSON nested too deeply to read", subject="response"
+        ) from None
     except ValueError:
-        return {"text": text}
+        shown = " ".join(text.split())[:80]
+        raise SchemaValidationError(
+            f"{what} answered text that is not JSON ({len(text)} characters: {shown!r})", subject="response"
+        ) from None
+
+
+def _json_size(value: Any, limit: int) -> int:
+    """The size of *value* as JSON, counted up to just past *limit* (then it stops)."""
+    size = 0
+    for piece in json.JSONEncoder(ensure_ascii=False, default=str).iterencode(value):
+        size += len(piece.encode("utf-8", errors="surrogatepass"))
+        if size > limit:
+            break
+    return size
 
 
 async def build_mcp_route(
-    target: Any, *, name: str, **options: Unpack[McpOptions]
+    target: Any,
+    *,
+    name: str,
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    **options: Unpack[McpOptions],
 ) -> tuple[ToolSpec, McpInvoker]:
     """List the server's tools and build the ToolSpec and invoker; nothing is kept on failure.
 
@@ -135,7 +177,7 @@ async def build_mcp_route(
     except BaseException:
         await session.aclose()
         raise
-    return spec, McpInvoker(session, names)
+    return spec, McpInvoker(session, names, max_response_bytes=max_response_bytes)
 
 
 async def _list_tools(client: Client) -> list[Tool]:
