@@ -70,7 +70,7 @@ class Availability:
         self.cooldowns = cooldowns
         self.origin_of = origin_of
         self.paths_on = paths_on
-        self._answered: dict[str, float] = {}  # origin -> when a path on it last answered
+        self._answers: dict[str, int] = {}  # origin -> how many answers paths on it gave
 
     def cooldown_left(self, path: str) -> float | None:
         """Seconds until *path* reopens, or None when it is available (planning's read-only
@@ -84,6 +84,10 @@ class Availability:
             return own
         return theirs if own is None else max(own, theirs)
 
+    def answers_on(self, origin: str | None) -> int:
+        """How many answers paths on *origin* have given so far (read when a call begins)."""
+        return 0 if origin is None else self._answers.get(origin, 0)
+
     def origin_cooling(self, origin: str | None) -> float | None:
         """Seconds until *origin* reopens, or None when it is not cooled (or None)."""
         return None if origin is None else self.cooldowns.cooldown_left(origin_key(origin))
@@ -95,19 +99,20 @@ class Availability:
         error: InvocationUnavailableError,
         *,
         stamp: Stamp = unstamped,
-        since: float | None = None,
+        answers_before: int | None = None,
     ) -> RouteUnavailableEvent:
         """A route's retries are exhausted: cool it down, honouring a Retry-After hint, and
         its origin too by the rule of this module.
 
         A failure landing while the route already cools down (a run that started before
-        the mark) does not grow the cooldown. *since* is when the failed call began, on the
-        router's clock (None: just now).
+        the mark) does not grow the cooldown. *answers_before* is :meth:`answers_on` of the
+        route's origin when the failed call began (None: no answer counts as "meanwhile").
         """
         reason = f"{type(error).__name__}: {error}"
         origin = self.origin_of(route.path)
         hint = error.retry_after
-        if origin is not None and error.transport and not self._answered_since(origin, since):
+        answered = answers_before is not None and self.answers_on(origin) > answers_before
+        if origin is not None and error.transport and not answered:
             # the service is away: the origin cools (and every path on it with it); the path
             # keeps no mark of its own, so whatever reopens the origin reopens the path too
             mark = self.cooldowns.record_failure(
@@ -125,18 +130,18 @@ class Availability:
         )
         return self._unavailable(route, max(mark, origin_mark, key=_until), stamp, origin=origin)
 
-    def _answered_since(self, origin: str, since: float | None) -> bool:
-        """True when a path on *origin* answered since *since* (None: just now)."""
-        answered = self._answered.get(origin)
-        return answered is not None and answered >= (self.cooldowns.clock() if since is None else since)
-
     def _another_cooling(self, origin: str, path: str) -> bool:
         get = self.cooldowns.store.get
         return any(p != path and get(p) is not None for p in self.paths_on(origin))
 
     def probe_failed(self, route: RouteRef, *, reason: str) -> RouteUnavailableEvent:
-        """A trusted probe failed: one more consecutive failure, the cooldown grows."""
+        """A trusted probe failed: one more consecutive failure, the cooldown grows; a cooled
+        origin of the path stays closed and grows with it (its other paths are no better)."""
         mark = self.cooldowns.record_failure(route.path, reason=reason)
+        origin = self.origin_of(route.path)
+        if origin is not None and self.origin_cooling(origin) is not None:
+            origin_mark = self.cooldowns.record_failure(origin_key(origin), reason=reason)
+            return self._unavailable(route, max(mark, origin_mark, key=_until), unstamped, origin=origin)
         return self._unavailable(route, mark, stamp=unstamped)
 
     def marked_unavailable(
@@ -155,7 +160,7 @@ class Availability:
         cleared = self.cooldowns.record_success(route.path)
         origin = self.origin_of(route.path)
         if origin is not None:
-            self._answered[origin] = self.cooldowns.clock()
+            self._answers[origin] = self._answers.get(origin, 0) + 1
         if origin is not None and self.cooldowns.record_success(origin_key(origin)):
             return stamp(RouteAvailableEvent, **route.fields(), reason=reason, origin=origin)
         if not cleared:

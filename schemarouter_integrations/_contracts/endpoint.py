@@ -158,7 +158,7 @@ class ToolSpec(FingerprintedContract):
         try:
             return origin_of(value)
         except ValueError:
-            raise ValueError(f"origin must be an absolute http(s) URL, got {value[:200]!r}") from None
+            raise ValueError("origin must be an absolute http(s) URL (scheme://host[:port])") from None
 
     @model_validator(mode="after")
     def _check(self) -> ToolSpec:

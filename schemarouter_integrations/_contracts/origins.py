@@ -29,13 +29,27 @@ def origin_of(url: object) -> str:
     except ValueError as exc:
         raise ValueError(f"not a URL: {exc}") from None
     scheme = parsed.scheme.lower()
-    host = (parsed.hostname or "").lower()
+    host = _ascii_host((parsed.hostname or "").lower())
     if scheme not in _DEFAULT_PORTS or not host:
         raise ValueError("not an absolute http(s) URL")
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
     suffix = "" if port is None or port == _DEFAULT_PORTS[scheme] else f":{port}"
     return f"{scheme}://{host}{suffix}"
+
+
+def _ascii_host(host: str) -> str:
+    """An internationalised host name in its ASCII (punycode) form, as HTTP clients send it."""
+    if host.isascii():
+        return host
+    try:
+        import idna  # httpx's own IDNA 2008 codec, so both spell a host alike
+
+        return str(idna.encode(host, uts46=True).decode("ascii"))
+    except ImportError:  # pragma: no cover - idna comes with httpx
+        return host.encode("idna").decode("ascii")
+    except Exception as exc:  # not a valid host name
+        raise ValueError(f"not a valid host name: {exc}") from None
 
 
 def origin_key(origin: str) -> str:

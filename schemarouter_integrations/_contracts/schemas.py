@@ -275,7 +275,12 @@ def _kind_of(value: Any) -> str:
         return "a boolean"
     if isinstance(value, list | tuple):
         inner = {_kind_of(v) for v in value}
-        return f"a list of {inner.pop().split(' ', 1)[1]}s" if len(inner) == 1 else "a list"
+        if len(inner) != 1:
+            return "a list"
+        single = inner.pop()
+        if single.startswith(("a ", "an ")) and " " not in single.split(" ", 1)[1]:
+            return f"a list of {single.split(' ', 1)[1]}s"  # a list of integers
+        return "a list"  # of nulls, of lists, ...
     for kind, words in (
         (str, "a string"), (int, "an integer"), (float, "a number"), (dict, "an object"),
     ):  # fmt: skip

@@ -138,7 +138,8 @@ class ChainRunner:
             left, reason = ended, "unavailable"
             position += used
         raise AllRoutesUnavailableError(
-            f"every route was unavailable: {', '.join(ctx.route)}", attempts=ctx.failed_attempts()
+            f"every route was unavailable: {', '.join(ctx.route) or _skipped(steps)}",
+            attempts=ctx.failed_attempts(),
         )
 
     def _origin_failing(self, origin: str | None, ctx: RunContext) -> bool:
@@ -186,7 +187,7 @@ class ChainRunner:
             server_projection=dict(call.server_projection),
         )
         started = time.perf_counter()
-        began = self.availability.cooldowns.clock()
+        answers_before = self.availability.answers_on(step.spec.origin)
         attempt = 1
         while True:
             try:
@@ -208,7 +209,9 @@ class ChainRunner:
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
                 if attempt >= retry.max_attempts or too_long or self._origin_cooled(step.spec.origin):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
-                    yield self.availability.invocation_failed(route, exc, stamp=ctx.event, since=began)
+                    yield self.availability.invocation_failed(
+                        route, exc, stamp=ctx.event, answers_before=answers_before
+                    )
                     if step.spec.origin is not None:
                         ctx.failing_origins.add(step.spec.origin)
                     yield Unavailable(exc)
@@ -248,10 +251,19 @@ class ChainRunner:
         yield Answered(records)
 
 
+def _skipped(steps: list[Step]) -> str:
+    """What a run that called nothing left out: paths whose origin cooled after planning."""
+    origins = sorted({s.spec.origin for s in steps if s.spec.origin is not None})
+    paths = ", ".join(s.call.access_path for s in steps)
+    return f"{paths} (not called: their origin {', '.join(origins)} cools down)" if origins else paths
+
+
 def _failing_origin_error(path: str, origin: str | None, exc: Exception) -> InvocationUnavailableError:
     """What a crash of an invoker means while its origin is failing: the service is down."""
+    text = str(exc).strip()
+    line = text.splitlines()[0][:300] if text else ""
     error = InvocationUnavailableError(
-        f"{path} raised {type(exc).__name__}: {exc} while its origin {origin} is failing"
+        f"{path} raised {type(exc).__name__}: {line} while its origin {origin} is failing"
     )
     error.__cause__ = exc
     return error

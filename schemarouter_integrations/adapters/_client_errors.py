@@ -23,7 +23,10 @@ cools down as a whole. An HTTP status error of a client (``requests.HTTPError``,
 ``httpx.HTTPStatusError``, ``urllib.error.HTTPError``, ``aiohttp.ClientResponseError``)
 is unavailable when its status is one of
 :data:`~schemarouter_integrations.adapters._http_errors.UNAVAILABLE_STATUSES` (429, 503,
-...). The exception's cause is looked at too, a few levels deep, for clients that wrap the
+...), with the response's Retry-After hint; retries that ran out on such statuses
+(``requests.RetryError``, a ``MaxRetryError`` whose reason is a ``ResponseError``) are
+unavailable without cooling the origin. The application's ``unavailable_on`` types are
+looked at first. The exception's cause is looked at too, a few levels deep, for clients that wrap the
 transport error in their own: the explicit one (``raise ... from``) or, as a traceback shows
 it, the exception being handled when it was raised.
 """
@@ -33,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import InvocationUnavailableError
-from ._http_errors import UNAVAILABLE_STATUSES
+from ._http_errors import UNAVAILABLE_STATUSES, parse_retry_after
 
 __all__ = ["TRANSPORT_ERRORS", "unavailable_error"]
 
@@ -67,6 +70,12 @@ _STATUS_ERRORS = {
 }
 """Client status errors and where each keeps the status code."""
 
+_STATUS_RETRIES = frozenset({"requests.exceptions.RetryError"})
+"""A client's retries ran out on retryable statuses: unavailable, but the service answered."""
+_RETRIES_EXHAUSTED = frozenset({"urllib3.exceptions.MaxRetryError"})
+"""urllib3's retries ran out: on statuses when its ``reason`` is a ``ResponseError``, else on
+transport failures."""
+
 _CAUSE_DEPTH = 3
 
 
@@ -96,18 +105,44 @@ def _classify(
     exc: BaseException, what: str, unavailable_on: Sequence[type[BaseException]]
 ) -> InvocationUnavailableError | None:
     text = f"{what} raised {type(exc).__name__}: {_first_line(exc)}"
+    if unavailable_on and isinstance(exc, tuple(unavailable_on)):  # the application's word first
+        return InvocationUnavailableError(text)
     names = [f"{cls.__module__}.{cls.__qualname__}" for cls in type(exc).__mro__]
     for name in names:
         where = _STATUS_ERRORS.get(name)
         if where is not None:
             status = _status(exc, where)
             if status in UNAVAILABLE_STATUSES:
-                return InvocationUnavailableError(text, status_code=status)
+                retry_after = parse_retry_after(_header(exc, "retry-after"))
+                return InvocationUnavailableError(text, status_code=status, retry_after=retry_after)
             return None
+        if name in _STATUS_RETRIES or (name in _RETRIES_EXHAUSTED and _gave_up_on_statuses(exc)):
+            return InvocationUnavailableError(text)  # the server answered, with retryable statuses
     if any(name in TRANSPORT_ERRORS for name in names):
         return InvocationUnavailableError(text, transport=True)
-    if unavailable_on and isinstance(exc, tuple(unavailable_on)):
-        return InvocationUnavailableError(text)
+    return None
+
+
+def _gave_up_on_statuses(exc: BaseException) -> bool:
+    """True when urllib3's retries ran out on statuses (``reason`` a ``ResponseError``)."""
+    reason = getattr(exc, "reason", None)
+    return reason is not None and any(
+        f"{cls.__module__}.{cls.__qualname__}" == "urllib3.exceptions.ResponseError"
+        for cls in type(reason).__mro__
+    )
+
+
+def _header(exc: BaseException, name: str) -> str | None:
+    """A header of the response a client status error carries, if it can be read."""
+    for holder in (getattr(exc, "response", None), exc):
+        headers = getattr(holder, "headers", None)
+        getter = getattr(headers, "get", None)
+        if callable(getter):
+            try:
+                value = getter(name)
+            except Exception:  # an unusual headers object: no hint then
+                return None
+            return value if isinstance(value, str) else None
     return None
 
 

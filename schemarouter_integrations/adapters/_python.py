@@ -128,7 +128,7 @@ def _exception_types(value: Any, what: str) -> tuple[type[BaseException], ...]:
     else:
         raise RegistrationError(f"{what}: unavailable_on= takes exception types, got {value!r}")
     for kind in types_:
-        if not (isinstance(kind, type) and issubclass(kind, BaseException)):
+        if not (isinstance(kind, type) and issubclass(kind, Exception)):
             raise RegistrationError(f"{what}: unavailable_on= takes exception types, got {kind!r}")
     return types_
 

@@ -278,6 +278,19 @@ async def test_a_list_for_an_integer_parameter_is_one_clear_rejection() -> None:
     )
 
 
+@pytest.mark.parametrize("value", [[None], [[1]], [None, 1]], ids=["nulls", "nested", "mixed"])
+async def test_any_list_for_an_integer_parameter_is_a_rejection_not_a_crash(value: list[Any]) -> None:
+    api = FakeApi({DOC_URL: summary(param("nsites", schema={"type": "integer"}))})
+    router = SchemaRouter(http_client=api.client)
+    await router.add_url(DOC_URL, kind="openapi", name="mp_api")
+
+    plan = router.plan(PlanRequest(query="band gap", arguments={"nsites": value}))
+
+    assert plan.primary is None
+    (reason,) = [r.reason for r in plan.rejected]
+    assert "argument 'nsites' is a list; this route takes an integer" in reason
+
+
 async def test_a_list_of_numbers_for_a_comma_separated_text_parameter_is_sent_joined() -> None:
     counts = param("nsites_eq_any", description="Any of these numbers of sites, a comma separated list")
     spec, invoker, api = await build({DOC_URL: summary(counts)})

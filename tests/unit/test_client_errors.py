@@ -125,6 +125,39 @@ def test_a_client_error_raised_with_its_context_suppressed_is_not_unavailable() 
         assert unavailable_error(outer, "mp_python.search") is None
 
 
+def test_the_applications_types_come_before_a_client_status_error_that_is_not_retryable() -> None:
+    not_found = urllib.error.HTTPError("https://x", 404, "Not Found", Message(), None)
+
+    assert unavailable_error(not_found, "x", unavailable_on=(urllib.error.HTTPError,)) is not None
+
+
+def test_a_client_status_error_carries_the_retry_after_hint() -> None:
+    error = _requests_status_error(429)
+    error.response.headers["Retry-After"] = "7"
+
+    found = unavailable_error(error, "x")
+
+    assert found is not None and found.retry_after == 7.0
+
+
+def test_retries_that_ran_out_on_statuses_are_unavailable_without_cooling_the_origin() -> None:
+    urllib3 = pytest.importorskip("urllib3")
+    gave_up = urllib3.exceptions.MaxRetryError(None, "/x", urllib3.exceptions.ResponseError("too many 503"))
+
+    for error in (gave_up, requests.exceptions.RetryError("too many 503 error responses")):
+        found = unavailable_error(error, "x")
+        assert found is not None and found.transport is False
+
+
+def test_retries_that_ran_out_on_connections_are_transport_failures() -> None:
+    urllib3 = pytest.importorskip("urllib3")
+    refused = urllib3.exceptions.NewConnectionError(None, "refused")  # type: ignore[arg-type]
+
+    found = unavailable_error(urllib3.exceptions.MaxRetryError(None, "/x", refused), "x")
+
+    assert found is not None and found.transport is True
+
+
 def test_the_application_names_its_own_unavailable_types() -> None:
     assert unavailable_error(KeyError("version"), "x", unavailable_on=(KeyError,)) is not None
 

@@ -255,3 +255,50 @@ async def test_a_timeout_while_another_path_of_the_origin_answered_cools_only_it
 
     assert result.tool == "mp_summary"
     assert router.inspect().execution.cooled_origins == {}
+
+
+async def test_an_earlier_success_at_the_same_clock_reading_does_not_keep_the_origin_open() -> None:
+    router, script = _landscape(FakeClock())  # the clock never moves, like a coarse clock
+    await router.invoke(QUESTION)  # mp_rest answers
+    script.failures["mp_rest"] = _down()
+
+    result = await router.invoke(QUESTION)
+
+    assert result.route == ["mp_rest.search", "oqmd.search"]
+    assert list(router.inspect().execution.cooled_origins) == [MP]
+
+
+async def test_a_failed_probe_keeps_a_cooled_origin_closed_and_grows_it() -> None:
+    clock = FakeClock()
+    router, script = _landscape(clock, sleep=ManualSleep(clock))
+    script.failures["mp_rest"] = _down()
+    await router.invoke(QUESTION)
+    before = router.inspect().execution.cooled_origins[MP]
+    router.register_health_probe("mp_summary", "search", FakeProbe(False))
+
+    await start(router)
+
+    assert router.inspect().execution.cooled_origins[MP] > before
+    await router.stop_health_monitor()
+
+
+async def test_a_run_whose_every_route_cooled_after_planning_says_so() -> None:
+    router, script = _landscape()
+    plan = router.plan(QUESTION.model_copy(update={"fallback_scope": "same_provider"}))
+    script.failures["mp_summary"] = _down()
+    with pytest.raises(AllRoutesUnavailableError):  # another question cools the MP origin meanwhile
+        await router.invoke(
+            PlanRequest(query="band gap", arguments={"formula": "Si"}, preferred_tools=["mp_summary"])
+        )
+
+    with pytest.raises(AllRoutesUnavailableError, match=f"their origin {MP} cools down"):
+        await router.invoke(plan)
+    assert "mp_rest" not in script.calls
+
+
+def test_an_internationalised_host_is_one_origin_however_it_is_written() -> None:
+    unicode = band_gap_tool("a", "p", "https://bücher.example/api")
+    ascii_form = band_gap_tool("b", "p", "https://xn--bcher-kva.example")
+
+    assert unicode.origin == ascii_form.origin == "https://xn--bcher-kva.example"
+
