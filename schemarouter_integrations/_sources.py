@@ -90,7 +90,9 @@ class DataSources:
     ) -> FederationReport:
         """Register every database of an OPTIMADE federation as a tool (again: refresh).
 
-        See :mod:`.adapters._optimade.federation`; *headers* maps provider id -> headers.
+        See :mod:`.adapters._optimade.federation`; *headers* maps a provider id (for the
+        databases a providers list or index names) or a database URL given in *source* to the
+        headers sent to those databases only, never to a database by the prefix it claims.
         """
         from .adapters._optimade.federation import add_federation
 

@@ -154,7 +154,14 @@ class Walk:
             return await self.from_index(None, source.removesuffix("/links"))
         if not all(isinstance(url, str) for url in source):
             raise RegistrationError("source must be None, a URL, or a list of database base URLs")
-        return [Database(None, database_id(url), url) for url in source]
+        usable = []
+        for url in source:
+            problem = unusable_url(url)
+            if problem is None:
+                usable.append(Database(None, database_id(url), url))
+            else:
+                self.skipped[url[:200]] = problem
+        return usable
 
     async def from_providers(self, providers: list[dict[str, Any]]) -> list[Database]:
         found: dict[str, list[Database]] = {}
@@ -165,13 +172,25 @@ class Walk:
             except SchemaRouterError as exc:
                 self.skipped[provider] = f"index meta-database at {public_url(base)}: {exc}"
 
+        seen: set[str] = set()
         async with anyio.create_task_group() as group:
             for entry in providers:
                 provider, base = entry.get("id"), attributes(entry).get("base_url")
+                base = base.get("href") if isinstance(base, dict) else base
                 if not isinstance(provider, str) or not self.wanted(provider):
                     continue
+                if provider in seen:
+                    self.skipped[f"{provider} (listed again)"] = (
+                        "the providers list names it twice; the first entry is used"
+                    )
+                    continue
+                seen.add(provider)
                 if not isinstance(base, str) or not base:
                     self.skipped[provider] = "lists no index meta-database (base_url is null)"
+                    continue
+                problem = unusable_url(base)
+                if problem is not None:
+                    self.skipped[provider] = f"its index meta-database URL {problem}"
                     continue
                 group.start_soon(index, provider, base)
         return [db for provider in sorted(found) for db in found[provider]]
@@ -199,9 +218,24 @@ class Walk:
                 self.skipped[name] = f"its index says aggregate={aggregate!r}"
             elif not isinstance(url, str) or not url:
                 self.skipped[name] = "its link has no base_url"
+            elif (problem := unusable_url(url)) is not None:
+                self.skipped[name] = f"its base_url {problem}"
             else:
                 out.append(Database(provider, database, url))
         return out
+
+
+def unusable_url(url: str) -> str | None:
+    """Why *url* cannot be a database or index address (None: it can): only absolute
+    http(s) URLs are followed; ``file:``, ``ftp:``, ``javascript:``, ``data:`` and URLs that
+    do not parse are skipped, never fatal."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return "is not a valid URL"
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        return f"is not an http(s) URL (scheme {parsed.scheme or 'none'!r})"
+    return None
 
 
 async def build_database(walk: Walk, db: Database, options: FederationOptions) -> FederationRoute | None:
@@ -209,7 +243,7 @@ async def build_database(walk: Walk, db: Database, options: FederationOptions) -
     what = safe_name(f"{db.provider}_{db.database}") if db.provider else public_url(db.url)
     try:
         async with walk.limiter:
-            headers = options.headers.get(db.provider or "", {})
+            headers = options.headers.get(db.provider, {}) if db.provider else options.headers.get(db.url, {})
             target = walk.target(db.url, headers)
             base, info = await discover(target, db.url)
             provider = db.provider or prefix(info)
@@ -221,8 +255,8 @@ async def build_database(walk: Walk, db: Database, options: FederationOptions) -
             what = name
             if "structures" not in served(info):
                 raise RegistrationError("serves no structures")
-            if db.provider is None and provider in options.headers:
-                target = walk.target(db.url, options.headers[provider])
+            # headers follow the application's own word only (the provider its source named,
+            # or the URL it gave), never a prefix the database claims for itself in /info
             registration = UrlRegistration(
                 "optimade",
                 name,
