@@ -269,7 +269,9 @@ async def test_an_entry_type_whose_info_lists_no_properties_is_left_out() -> Non
 
 async def test_every_entry_type_failing_is_a_registration_error_naming_each() -> None:
     routes = {f"{BASE}/v1/info": info()}
-    with pytest.raises(RegistrationError, match=r"no entry type .* could be read \(structures: .*; references: "):
+    with pytest.raises(
+        RegistrationError, match=r"no entry type .* could be read \(structures: .*; references: "
+    ):
         await build(routes)
 
 
