@@ -242,3 +242,15 @@ async def test_a_landscape_route_passes_document_timeout_projection_false_and_li
     assert (sent["timeout_seconds"], sent["document_timeout_seconds"]) == (2.0, 45.0)
     assert sent["projection"] is False
     assert sent["list_separators"] == {"elements": ","}
+
+
+async def test_a_landscape_route_passes_allow_ref_origins() -> None:
+    from schemarouter_integrations.config._build import _add_url
+
+    text = SHAPED + 'allow_ref_origins = ["https://schemas.example.org"]\n'
+    route = parse_config(text).routes["mp_api"]
+    assert isinstance(route, OpenApiRoute)
+    router = RecordingRouter()
+    await _add_url(router, "mp_api", route)
+    (sent,) = router.calls
+    assert sent["allow_ref_origins"] == ["https://schemas.example.org"]

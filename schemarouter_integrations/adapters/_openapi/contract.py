@@ -32,7 +32,7 @@ from .._options import OpenApiOptions
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
-from .records import find_records, record_properties, records_at, resource_names
+from .records import find_records, record_properties, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
 from .servers import server_base
@@ -251,8 +251,8 @@ class ContractBuilder:
             return (None if chosen is None else list(chosen)), (), None
         if chosen is None:
             operation_id = record.operation.get("operationId")
-            resource = resource_names(record.path, operation_id if isinstance(operation_id, str) else None)
-            records = find_records(self.resolver, schema, resource)
+            named = operation_id if isinstance(operation_id, str) else None
+            records = find_records(self.resolver, schema, record.path, named)
         else:
             records = records_at(self.resolver, schema, list(chosen))
         fields = tuple(

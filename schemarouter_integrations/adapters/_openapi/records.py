@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..._registry.words import word_forms
@@ -91,17 +92,22 @@ class RecordProperty:
     schema: Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class _Array:
     """One array member of a response object."""
 
     name: str
     position: int
     items: tuple[dict[str, Any], ...]
-    width: int
-    """How many distinct properties its object items have."""
+    resolver: SchemaResolver
+
+    @cached_property
+    def width(self) -> int:
+        """How many distinct properties its object items have (read only when ranking)."""
+        return len({key for item in self.items for key in self.resolver.properties(item)})
 
 
+@lru_cache(maxsize=4096)
 def resource_names(path: str, operation_id: str | None) -> tuple[tuple[str, ...], ...]:
     """The word runs that name an operation's resource: its path's last literal segment and
     its operationId (``/repos/{owner}/{repo}/actions/runs``, ``listWorkflowRunsForRepo`` ->
@@ -113,16 +119,17 @@ def resource_names(path: str, operation_id: str | None) -> tuple[tuple[str, ...]
     return tuple(w for w in (name_words(n) for n in names) if w)
 
 
+@lru_cache(maxsize=16384)
 def name_words(name: str) -> tuple[str, ...]:
     """The words of a member or operation name: camelCase, snake_case and kebab-case split."""
     return tuple(_WORD.findall(normalise(_CAMEL.sub(" ", name))))
 
 
-def find_records(resolver: SchemaResolver, schema: Any, resource: Sequence[Sequence[str]] = ()) -> Records:
-    """Where the records sit in a response of *schema* (see the module docstring).
-
-    *resource* holds the word runs naming the operation's resource (:func:`resource_names`).
-    """
+def find_records(
+    resolver: SchemaResolver, schema: Any, path: str = "", operation_id: str | None = None
+) -> Records:
+    """Where the records sit in a response of *schema* (see the module docstring) of the
+    operation at *path* named *operation_id* (the words that name its resource)."""
     node = resolver.concrete(schema)
     items = _array_items(resolver, node)
     if items is not None:
@@ -137,8 +144,8 @@ def find_records(resolver: SchemaResolver, schema: Any, resource: Sequence[Seque
             return Records(("data",), held)
     arrays = _arrays(resolver, members)
     envelope = _is_envelope(members, arrays)
-    if envelope:
-        named = _resource_array(arrays, resource)
+    if envelope and arrays:
+        named = _resource_array(arrays, resource_names(path, operation_id))
         if named is not None:
             return Records((named.name,), named.items)
     holders = [a for a in arrays if a.items and not _is_side(a.name)]
@@ -157,8 +164,7 @@ def _arrays(resolver: SchemaResolver, members: dict[str, Any]) -> list[_Array]:
     for position, (name, member) in enumerate(members.items()):
         items = _array_items(resolver, resolver.concrete(member))
         if items is not None:
-            width = len({key for item in items for key in resolver.properties(item)})
-            out.append(_Array(name, position, items, width))
+            out.append(_Array(name, position, items, resolver))
     return out
 
 
