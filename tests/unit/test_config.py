@@ -242,3 +242,14 @@ async def test_a_landscape_route_passes_document_timeout_projection_false_and_li
     assert (sent["timeout_seconds"], sent["document_timeout_seconds"]) == (2.0, 45.0)
     assert sent["projection"] is False
     assert sent["list_separators"] == {"elements": ","}
+
+
+async def test_a_landscape_optimade_route_passes_its_page_limit() -> None:
+    from schemarouter_integrations.config._build import _add_url
+
+    text = '[routes.oqmd]\nkind = "optimade"\nurl = "http://127.0.0.1:9"\npage_limit = 25\n'
+    route = parse_config(text).routes["oqmd"]
+    router = RecordingRouter()
+    await _add_url(router, "oqmd", route)  # type: ignore[arg-type]
+    (sent,) = router.calls
+    assert sent["page_limit"] == 25
