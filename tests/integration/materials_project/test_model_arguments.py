@@ -8,6 +8,7 @@ and never the router's own parameters (paging, field selection, formatting, lice
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+
 import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
