@@ -21,7 +21,9 @@ from pydantic import Field
 class ScriptedChemist(BaseChatModel):
     """A stand-in for a tool-calling chat model: call the tool once, then answer from it.
 
-    The first turn calls the first bound tool with ``{"query": <the question>, "formula": "Si"}``.
+    The first turn calls the first bound tool with ``{"query": <the question>, "formula": "Si"}``
+    (``tool_arguments`` replaces ``{"formula": "Si"}``: the filters a model would read from the
+    question, such as ``{"band_gap_min": 1, "band_gap_max": 2}``).
     Once the tool's message is back, the answer is ``answer_format`` filled with ``band_gap``
     (of the first JSON record in the message), ``source`` (the message's first line after
     "Answered by ", e.g. ``mp_python.search (materials_project, python)``) and ``route`` (the
@@ -29,6 +31,7 @@ class ScriptedChemist(BaseChatModel):
     """
 
     tool_names: list[str] = Field(default_factory=list)
+    tool_arguments: dict[str, Any] = Field(default_factory=lambda: {"formula": "Si"})
     answer_format: str = "The band gap of Si is {band_gap} eV (source: {source})."
 
     @property
@@ -57,7 +60,7 @@ class ScriptedChemist(BaseChatModel):
             )
             reply = AIMessage(content=text)
         else:
-            args = {"query": str(last.content), "formula": "Si"}
+            args = {"query": str(last.content), **self.tool_arguments}
             reply = AIMessage(
                 content="",
                 tool_calls=[{"name": self.tool_names[0], "args": args, "id": "call-1", "type": "tool_call"}],

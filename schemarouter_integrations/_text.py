@@ -31,3 +31,14 @@ def is_unspaced_char(char: str) -> bool:
 
 def is_word_char(char: str) -> bool:
     return char.isalnum() and not is_unspaced_char(char)
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+
+
+@lru_cache(maxsize=65536)
+def name_words(name: str) -> tuple[str, ...]:
+    """The lower-case words of an identifier: split at camelCase humps and at every character
+    that is no ASCII letter or digit (``_per_page``, ``perPage``, ``page[size]``, ``$select``)."""
+    return tuple(w for w in _NON_WORD.split(_CAMEL.sub("_", name).lower()) if w)

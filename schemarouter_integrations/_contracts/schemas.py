@@ -23,6 +23,10 @@ _VALIDATORS: BoundedCache[str, Validator] = BoundedCache(4096)
 """Compiled validators by schema fingerprint (or caller's key); pure memo, oldest leave first."""
 LIST_SEPARATOR = "x-list-separator"
 """An input-schema property's note: a list argument is sent joined with this separator."""
+ARGUMENT_ROLE = "x-argument-role"
+"""An input-schema property's note: the argument is the router's or the application's business
+(``"pagination"``, ``"projection"``, ``"format"``, ``"licence"``), never shown to a model. The
+application may still pass it (planning checks arguments against the input schema as is)."""
 MAX_SCHEMA_DEPTH = 64
 """Deepest nesting of objects and arrays a contract schema may have (real schemas stay far below)."""
 

@@ -1,7 +1,11 @@
 """The model-facing arguments: ``query`` plus the canonical arguments of the routes it may reach.
 
 Each canonical argument is typed from the JSON Schema of the endpoints that accept it; names
-that are not safe Python identifiers get a close variant and are mapped back before a run.
+that are not safe Python identifiers get a close variant (``_limit`` -> ``limit``), which is
+what models and MCP clients see, and are mapped back before a run. Arguments the adapters
+mark as the router's business (:data:`~.._contracts.schemas.ARGUMENT_ROLE`: pagination,
+projection, formatting, licence) are never shown; the others compete for a bounded schema
+by the rule of :mod:`.ranking`.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
+from .._contracts.schemas import ARGUMENT_ROLE
 from .options import RegistrySource, ToolOptions, model_routes
+from .ranking import KIND_RANK, FieldIndex, FilterKind, read_filter
 
 __all__ = [
     "QUERY_DESCRIPTION",
@@ -31,7 +37,7 @@ __all__ = [
 
 RESERVED_ARGUMENTS = frozenset({"query", "run_manager", "callbacks", "config"})
 MAX_MODEL_ARGUMENTS = 32
-"""At most this many canonical arguments are shown to the model (the most widely accepted)."""
+"""At most this many canonical arguments are shown to the model (ranked as :mod:`.ranking` says)."""
 MAX_MODEL_SCHEMA_BYTES = 12_000
 """The shown arguments' schemas and descriptions stay under this many bytes of JSON."""
 """Argument names never exposed to the model: ``query`` is the question itself, the others
@@ -71,6 +77,10 @@ class CanonicalArgument:
     the generated pydantic model (equal to ``name`` unless ``name`` is not a safe identifier);
     ``json_schema`` the merged schema of every endpoint that accepts it; ``accepted_by`` the
     access paths that accept it; ``universal`` whether every model-facing route accepts it.
+    ``role`` is set when every route accepting it marks it as the router's business
+    (``"pagination"``, ...): such an argument is never shown. ``required`` says that some
+    route requires it; ``kind``, ``field`` and ``served_by`` what it filters (see
+    :mod:`.ranking`).
     """
 
     name: str
@@ -79,6 +89,26 @@ class CanonicalArgument:
     description: str
     accepted_by: tuple[str, ...]
     universal: bool
+    role: str | None = None
+    required: bool = False
+    kind: FilterKind = "other"
+    field: str | None = None
+    served_by: int = 0
+
+    @property
+    def weight(self) -> int:
+        """How many routes accept it, plus how many serve the field it filters."""
+        return len(self.accepted_by) + (self.served_by if self.kind != "other" else 0)
+
+    def rank(self) -> tuple[int, int, int, str, str]:
+        """Its place among the arguments competing for the model's schema, first first."""
+        return (
+            0 if self.required else 1,
+            -self.weight,
+            KIND_RANK[self.kind],
+            self.field or self.name,
+            self.name,
+        )
 
 
 def canonical_arguments(
@@ -87,27 +117,38 @@ def canonical_arguments(
     """The union of the input-schema properties of :func:`model_routes`, sorted by name.
 
     Names in :data:`RESERVED_ARGUMENTS` are left out. When endpoints disagree on an
-    argument's schema, the model sees ``anyOf`` of the distinct schemas.
+    argument's schema, the model sees ``anyOf`` of the distinct schemas. Each argument says
+    whether it is the router's business (``role``) and what it filters (see
+    :mod:`.ranking`).
     """
     routes = model_routes(router, options=options)
     schemas: dict[str, list[dict[str, Any]]] = {}
     accepted: dict[str, list[str]] = {}
+    required: set[str] = set()
     for route in routes:
-        properties = route.endpoint.input_schema.get("properties")
+        input_schema = route.endpoint.input_schema
+        properties = input_schema.get("properties")
         if not isinstance(properties, dict):
             continue
+        needed = input_schema.get("required")
         for name, schema in properties.items():
             if not isinstance(name, str) or not name or name in RESERVED_ARGUMENTS:
                 continue
             schemas.setdefault(name, []).append(schema if isinstance(schema, dict) else {})
             accepted.setdefault(name, []).append(route.path)
+            if isinstance(needed, list) and name in needed:
+                required.add(name)
+    index = FieldIndex(routes)
     taken: set[str] = {"query"}
     out: list[CanonicalArgument] = []
     for name in sorted(schemas):
+        roles = {s.get(ARGUMENT_ROLE) for s in schemas[name]}
+        role = next(iter(roles)) if len(roles) == 1 else None
         merged = _merge_schemas(schemas[name])
         description = _argument_description(schemas[name], len(accepted[name]), len(routes))
         python_name = _python_name(name, taken)
         taken.add(python_name)
+        reading = read_filter(name, accepted[name], index)
         out.append(
             CanonicalArgument(
                 name=name,
@@ -116,6 +157,11 @@ def canonical_arguments(
                 description=description,
                 accepted_by=tuple(accepted[name]),
                 universal=len(accepted[name]) == len(routes),
+                role=role if isinstance(role, str) else None,
+                required=name in required,
+                kind=reading.kind,
+                field=reading.field,
+                served_by=reading.served_by,
             )
         )
     return out
@@ -129,12 +175,15 @@ class ModelArguments:
     arguments: tuple[CanonicalArgument, ...]
     hidden: tuple[str, ...] = ()
     """Canonical arguments left out to keep the schema bounded (see :func:`shown_arguments`)."""
+    owned: tuple[str, ...] = ()
+    """Canonical arguments that are the router's business (pagination, projection, ...): the
+    application may pass them, the model is never shown them."""
 
     def json_schema(self) -> dict[str, Any]:
         return self.model.model_json_schema()
 
     def to_canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """Map validated model values (python or canonical names) to canonical arguments.
+        """Map validated model values (model-facing or canonical names) to canonical arguments.
 
         ``query`` and ``None`` values are dropped; unknown keys are kept as given.
         """
@@ -158,9 +207,14 @@ def arguments_model(
 
     The arguments are those of the routes the planner could pick under *options* (see
     :func:`model_routes`), bounded by :func:`shown_arguments`. Extra keys are forbidden, so a
-    model cannot smuggle in settings such as scope or budget.
+    model cannot smuggle in settings such as scope or budget, nor the router's own arguments
+    (pagination, projection, ...). A renamed argument is shown by its model-facing name
+    (``limit`` for ``_limit``), in the pydantic model and its JSON Schema alike; its canonical
+    name is accepted too.
     """
-    arguments, hidden = shown_arguments(canonical_arguments(router, options=options))
+    every = canonical_arguments(router, options=options)
+    arguments, hidden = shown_arguments(every)
+    owned = tuple(a.name for a in every if a.role is not None)
     definitions: dict[str, Any] = {"query": (str, Field(description=query_description))}
     for argument in arguments:
         renamed = argument.name != argument.python_name
@@ -170,7 +224,7 @@ def arguments_model(
                 default=None,
                 description=argument.description
                 + (f" Sent to the sources as `{argument.name}`." if renamed else ""),
-                alias=argument.name if renamed else None,
+                validation_alias=AliasChoices(argument.python_name, argument.name) if renamed else None,
             ),
         )
     model = create_model(
@@ -178,7 +232,7 @@ def arguments_model(
         __config__=ConfigDict(extra="forbid", populate_by_name=True),
         **definitions,
     )
-    return ModelArguments(model=model, arguments=arguments, hidden=hidden)
+    return ModelArguments(model=model, arguments=arguments, hidden=hidden, owned=owned)
 
 
 def shown_arguments(
@@ -191,11 +245,15 @@ def shown_arguments(
 
     However many routes are registered (a 1,000-operation document has hundreds of
     arguments), the model sees at most *max_arguments*, whose schemas and descriptions take
-    at most *max_bytes* of JSON: the most widely accepted first (by how many routes accept
-    them, then by name), shown in name order. Applications narrow what is left out with
-    ``operations=``/``tags=`` at registration or ``preferred_tools``.
+    at most *max_bytes* of JSON, shown in name order. The router's own arguments (``role``
+    set) are never shown nor counted as left out. The others are taken in the order of
+    :meth:`CanonicalArgument.rank` (see :mod:`.ranking`): required ones first, then filters
+    on the fields the most routes accept and serve, range filters before exact ones, while
+    they fit. Applications narrow what is left out with ``operations=``/``tags=`` at
+    registration or ``preferred_tools``; an argument left out can still be passed by the
+    application in ``PlanRequest.arguments``.
     """
-    ranked = sorted(arguments, key=lambda a: (-len(a.accepted_by), a.name))
+    ranked = sorted((a for a in arguments if a.role is None), key=CanonicalArgument.rank)
     shown: list[CanonicalArgument] = []
     used = 0
     for argument in ranked:
@@ -209,7 +267,7 @@ def shown_arguments(
         shown.append(argument)
         used += size
     kept = {a.name for a in shown}
-    hidden = tuple(sorted(a.name for a in arguments if a.name not in kept))
+    hidden = tuple(sorted(a.name for a in ranked if a.name not in kept))
     return tuple(sorted(shown, key=lambda a: a.name)), hidden
 
 

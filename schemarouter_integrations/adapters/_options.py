@@ -81,9 +81,12 @@ class OptimadeOptions(HttpOptions, total=False):
 
     ``canonical_fields`` maps canonical field names to provider property names
     (``{"band_gap": ["_gnome_bandgap"]}``): a listed property named there becomes that field.
+    ``page_limit`` is the page size asked of the database (``None``: its default); it is the
+    application's setting, never shown to a model (a request's ``page_limit`` argument wins).
     """
 
     max_pages: int
+    page_limit: int | None
     entries: str | Iterable[str] | None
     canonical_fields: Mapping[str, Sequence[str]] | None
 

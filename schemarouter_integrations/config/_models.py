@@ -178,6 +178,8 @@ class OptimadeRoute(_HttpRoute):
     kind: Literal["optimade"]
     entries: list[str] | None = None
     max_pages: int | None = Field(default=None, ge=1)
+    page_limit: int | None = Field(default=None, ge=1, le=10_000)
+    """Entries per page asked of the database (default: the database's own)."""
     probe: Literal["info"] | None = None
 
 

@@ -156,6 +156,16 @@ async def test_pages_are_followed_up_to_max_pages(
     assert len(optimade_server.structures) > 4
 
 
+async def test_the_page_limit_option_sets_the_page_size_the_database_is_asked_for(
+    router: SchemaRouter, optimade_server: OptimadeServer
+) -> None:
+    await router.add_url(
+        optimade_server.url, kind="optimade", name="oqmd", provider="oqmd", max_pages=1, page_limit=3
+    )
+    result = await router.invoke(PlanRequest(query="ids", fields=["id", "nsites"]))
+    assert len(result.records) == 3
+
+
 async def test_an_optimade_error_document_is_surfaced(
     router: SchemaRouter, optimade_server: OptimadeServer
 ) -> None:

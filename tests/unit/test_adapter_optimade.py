@@ -11,10 +11,12 @@ from schemarouter_integrations import (
     FieldSpec,
     NonRetryableInvocationError,
     RegistrationError,
+    SchemaRouter,
     SchemaValidationError,
     ToolCall,
     ToolSpec,
 )
+from schemarouter_integrations._framework import arguments_model
 from schemarouter_integrations.adapters._optimade import OptimadeInvoker
 from schemarouter_integrations.adapters._optimade.filter import build_filter, reduced_formula, string_literal
 from schemarouter_integrations.adapters._url import build_url_route
@@ -379,3 +381,41 @@ async def test_invoker_repr_shows_no_secret() -> None:
     _, invoker, _ = await build(standard_routes(), headers={"authorization": "Bearer s3cr3t-token"})
     assert isinstance(invoker, OptimadeInvoker)
     assert "s3cr3t" not in repr(invoker) and "s3cr3t" not in repr(invoker.target)
+
+
+# -- page_limit: the application's --------------------------------------------------------
+
+
+async def test_page_limit_is_the_routers_business_not_the_models() -> None:
+    spec, invoker, _ = await build(standard_routes())
+    router = SchemaRouter()
+    router.register(spec, invoker)
+    arguments = arguments_model(router)
+    assert "page_limit" not in arguments.json_schema()["properties"]
+    assert arguments.owned == ("page_limit",)
+
+
+async def test_the_page_limit_option_is_sent_with_every_search() -> None:
+    routes = standard_routes(**{f"{BASE}/v1/structures": page(["1"])})
+    spec, invoker, server = await build(routes, page_limit=50)
+    await invoker(call(spec, {"formula": "Si"}))
+    assert server.requests[-1].url.params["page_limit"] == "50"
+
+
+async def test_a_page_limit_the_application_passes_wins_over_the_option() -> None:
+    routes = standard_routes(**{f"{BASE}/v1/structures": page(["1"])})
+    spec, invoker, server = await build(routes, page_limit=50)
+    await invoker(call(spec, {"page_limit": 3}))
+    assert server.requests[-1].url.params["page_limit"] == "3"
+
+
+async def test_without_a_page_limit_the_database_default_is_used() -> None:
+    routes = standard_routes(**{f"{BASE}/v1/structures": page(["1"])})
+    spec, invoker, server = await build(routes)
+    await invoker(call(spec, {"formula": "Si"}))
+    assert "page_limit" not in server.requests[-1].url.params
+
+
+async def test_a_page_limit_option_out_of_range_is_refused() -> None:
+    with pytest.raises(RegistrationError, match="page_limit"):
+        await build(standard_routes(), page_limit=0)

@@ -279,3 +279,14 @@ async def test_a_landscape_route_passes_allow_ref_origins() -> None:
     await _add_url(router, "mp_api", route)
     (sent,) = router.calls
     assert sent["allow_ref_origins"] == ["https://schemas.example.org"]
+
+
+async def test_a_landscape_optimade_route_passes_its_page_limit() -> None:
+    from schemarouter_integrations.config._build import _add_url
+
+    text = '[routes.oqmd]\nkind = "optimade"\nurl = "http://127.0.0.1:9"\npage_limit = 25\n'
+    route = parse_config(text).routes["oqmd"]
+    router = RecordingRouter()
+    await _add_url(router, "oqmd", route)  # type: ignore[arg-type]
+    (sent,) = router.calls
+    assert sent["page_limit"] == 25

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec, canonical_json
 from ..._contracts.patterns import pattern_problem, patterns_in
+from ..._contracts.schemas import ARGUMENT_ROLE
 from ...errors import RegistrationError
 from .._fields import (
     as_dict,
@@ -29,6 +30,7 @@ from .._fields import (
 )
 from .._http import public_url
 from .._options import OpenApiOptions
+from .._roles import argument_role
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
@@ -200,14 +202,17 @@ class ContractBuilder:
                 schema = {**schema, "description": short_description(param["description"])}
             style = param.get("style", "form" if location == "query" else "simple")
             explode = bool(param.get("explode", style == "form"))
-            separator = None
+            separator = role = None
+            is_required = location == "path" or param.get("required") is True
             if location == "query":
                 concrete = self.resolver.concrete(raw_schema)
                 separator = list_separator(param, concrete, self._list_separators)
+                role = argument_role(wire, concrete, required=is_required)
             if separator is not None:
                 explode = False
                 schema = list_schema(schema, separator)
-            is_required = location == "path" or param.get("required") is True
+            if role is not None:  # the router's business: never shown to a model
+                schema = {**schema, ARGUMENT_ROLE: role}
             where_to: Location = location  # type: ignore[assignment]
             parameter = Parameter(wire, wire, where_to, explode, separator or ",")
             out.append((parameter, schema, is_required))

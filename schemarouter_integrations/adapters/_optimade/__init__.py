@@ -63,6 +63,11 @@ async def build_optimade_route(
     max_pages = route.options.get("max_pages", DEFAULT_MAX_PAGES)
     if not isinstance(max_pages, int) or isinstance(max_pages, bool) or not 1 <= max_pages <= 1000:
         raise RegistrationError("max_pages must be an integer from 1 to 1000")
+    page_limit = route.options.get("page_limit")
+    if page_limit is not None and (
+        not isinstance(page_limit, int) or isinstance(page_limit, bool) or not 1 <= page_limit <= 10_000
+    ):
+        raise RegistrationError("page_limit must be an integer from 1 to 10000 (or None: the database's)")
     base, info = discovered if discovered is not None else await discover(reader, url)
     attributes = as_dict(as_dict(info.get("data")).get("attributes"))
     version = str(attributes.get("api_version", "")).lstrip("v")
@@ -92,7 +97,7 @@ async def build_optimade_route(
     )
     for entry, reason in failed.items():
         logger.warning("%s: entry type %r left out: %s", where, entry, reason)
-    return spec, OptimadeInvoker(target, base, entries, max_pages=max_pages)
+    return spec, OptimadeInvoker(target, base, entries, max_pages=max_pages, page_limit=page_limit)
 
 
 async def _entry_properties(

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec
+from ..._contracts.schemas import ARGUMENT_ROLE
 from .._fields import complete_projection, short_description
 from .._options import OptimadeOptions
 from .._route import RouteBuilder
@@ -113,5 +114,10 @@ def input_schema(entry: str, properties: Mapping[str, Any]) -> dict[str, Any]:
             "description": "Elements that must all be present: a list or 'Ga,As'",
         }
     schema["filter"] = {"type": "string", "description": "Raw OPTIMADE filter, AND-ed with the rest"}
-    schema["page_limit"] = {"type": "integer", "minimum": 1, "description": "Entries per page"}
+    schema["page_limit"] = {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Entries per page",
+        ARGUMENT_ROLE: "pagination",  # the application's (add_url(page_limit=...)), not the model's
+    }
     return {"type": "object", "properties": schema, "additionalProperties": False}

@@ -26,12 +26,23 @@ class OptimadeInvoker(HttpInvoker[str]):
     ``endpoints`` maps each endpoint name to the entry type it lists (``"structures"``).
     A page's ``meta.request_delay`` (seconds, at most :data:`MAX_REQUEST_DELAY_SECONDS`) is
     left between that response and this invoker's next request, next page or next call.
+    ``page_limit`` is the application's page size (``None``: the database's default); a
+    ``page_limit`` argument the application passes in a request wins.
     """
 
-    def __init__(self, target: HttpTarget, base: str, entries: Mapping[str, str], *, max_pages: int) -> None:
+    def __init__(
+        self,
+        target: HttpTarget,
+        base: str,
+        entries: Mapping[str, str],
+        *,
+        max_pages: int,
+        page_limit: int | None = None,
+    ) -> None:
         super().__init__(target, entries)
         self.base = base
         self.max_pages = max_pages
+        self.page_limit = page_limit
         self._not_before = 0.0
 
     async def _polite(self, url: str, params: list[tuple[str, str]] | None) -> Any:
@@ -57,8 +68,9 @@ class OptimadeInvoker(HttpInvoker[str]):
         query_filter = build_filter(arguments)
         if query_filter:
             params.append(("filter", query_filter))
-        if arguments.get("page_limit") is not None:
-            params.append(("page_limit", str(int(arguments["page_limit"]))))
+        page_limit = arguments.get("page_limit", self.page_limit)
+        if page_limit is not None:
+            params.append(("page_limit", str(int(page_limit))))
         params.extend((key, str(value)) for key, value in (extra_params or {}).items())
         url = f"{self.base}/{entry}"
         records: list[dict[str, Any]] = []
