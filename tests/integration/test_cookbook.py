@@ -57,6 +57,7 @@ def test_every_cookbook_script_is_listed() -> None:
     assert scripts == set(ENTRIES)
 
 
+@pytest.mark.timeout(1200)  # the first one waits for every entry, the real MP server's included
 @pytest.mark.parametrize("script", sorted(ENTRIES))
 def test_cookbook_entry_runs_offline(
     script: str, outputs: dict[str, subprocess.CompletedProcess[str]]
