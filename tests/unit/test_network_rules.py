@@ -5,6 +5,7 @@ but to an ``httpx.MockTransport``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import httpx
 import pytest
@@ -376,3 +377,14 @@ async def test_a_redirect_from_a_document_is_not_followed() -> None:
     with pytest.raises(RegistrationError):
         await router.add_url(DOC_URL, kind="openapi", name="m")
     assert [str(r.url) for r in requests] == [DOC_URL]
+
+
+async def test_a_landscape_route_on_a_metadata_address_is_refused_naming_the_route(tmp_path: Path) -> None:
+    landscape = tmp_path / "landscape.toml"
+    landscape.write_text(
+        '[routes.imds]\nkind = "openapi"\nurl = "http://169.254.169.254/openapi.json"\n', encoding="utf-8"
+    )
+    with pytest.raises(
+        RegistrationError, match=r"routes\.imds: refused to connect .* cloud metadata address"
+    ):
+        await SchemaRouter.from_config(landscape)
