@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from functools import partial
 from types import TracebackType
@@ -35,9 +35,11 @@ if TYPE_CHECKING:
     import httpx
 
     from .adapters._clients import HttpClients
+    from .adapters._network import NetworkPolicy
     from .config import RouterConfig
 
 Clock = Callable[[], float]
+Resolver = Callable[[str], Awaitable[Sequence[str]]]
 SINK_GRACE_SECONDS = 5.0
 """How long sinks may take to hear ``run.error`` of a cancelled run before it is abandoned."""
 
@@ -49,6 +51,12 @@ class SchemaRouter(DataSources):
     seconds) and ``sleep`` make time injectable for tests; ``availability_store`` shares
     cooldowns (default: this process only). Settings of the wrong kind raise
     :class:`~schemarouter_integrations.errors.ConfigurationError` at once.
+
+    Where it may connect (``adapters/_network.py``): a URL learned from a fetched document
+    may not lead from a public address to a private or local one, nor from a private one to
+    a local one; cloud metadata addresses are refused. ``allow_private_networks=True`` lifts
+    the first rule and lets the application give a metadata address itself. ``resolver``
+    (an async ``host -> [IP address strings]``, default the system's) answers the check.
     """
 
     def __init__(
@@ -61,8 +69,12 @@ class SchemaRouter(DataSources):
         rng: random.Random | None = None,
         max_response_bytes: int = 10 * 1024 * 1024,
         http_client: httpx.AsyncClient | None = None,
+        allow_private_networks: bool = False,
+        resolver: Resolver | None = None,
     ) -> None:
-        check_settings(cooldown, clock, availability_store, sleep, max_response_bytes)
+        check_settings(
+            cooldown, clock, availability_store, sleep, max_response_bytes, allow_private_networks, resolver
+        )
         self.clock: Clock = clock or time.monotonic
         self.availability_store = availability_store or MemoryAvailabilityStore()
         self.availability_store.attach(self.clock)
@@ -82,6 +94,9 @@ class SchemaRouter(DataSources):
         self._background = Background(self.availability_store, self._health, sleep=self._executor.sleep)
         self._given_http_client = http_client
         self._http_clients: HttpClients | None = None
+        self.allow_private_networks = allow_private_networks
+        self._resolver = resolver
+        self._network: NetworkPolicy | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []  # adapters' sessions, run by aclose()
 
     @classmethod
@@ -131,6 +146,17 @@ class SchemaRouter(DataSources):
 
             self._http_clients = HttpClients(self._given_http_client)
         return self._http_clients
+
+    @property
+    def network_policy(self) -> NetworkPolicy:
+        """Where this router may connect (the adapter is imported on first use only)."""
+        if self._network is None:
+            from .adapters._network import NetworkPolicy
+
+            self._network = NetworkPolicy(
+                allow_private_networks=self.allow_private_networks, resolver=self._resolver
+            )
+        return self._network
 
     @property
     def sleep(self) -> Sleep:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from ._registry.reports import FederationReport
     from .adapters._mcp.session import McpTarget
+    from .adapters._network import NetworkPolicy
     from .adapters._optimade.federation import FederationRouter
     from .adapters._options import CallableOptions, McpOptions, UrlOptions
 
@@ -37,6 +38,9 @@ class DataSources:
 
         @property
         def http_client(self) -> httpx.AsyncClient: ...
+
+        @property
+        def network_policy(self) -> NetworkPolicy: ...
 
     async def add_url(
         self,
@@ -71,6 +75,7 @@ class DataSources:
             document_timeout_seconds=document_timeout_seconds,
             client=lambda: self.http_client,
             max_response_bytes=self.max_response_bytes,
+            network=self.network_policy,
             **options,
         )
         self.register(spec, invoker)
@@ -146,6 +151,8 @@ class DataSources:
         """
         from .adapters._mcp.route import build_mcp_route
 
+        if isinstance(target, str) and target.startswith(("http://", "https://")):
+            await self.network_policy.check_given(target)  # a metadata address is refused
         spec, invoker = await build_mcp_route(
             target, name=name, max_response_bytes=self.max_response_bytes, **options
         )

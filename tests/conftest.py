@@ -26,3 +26,19 @@ def captured() -> Iterator[CapturingHandler]:
 
     with capturing() as handler:
         yield handler
+
+
+async def _no_real_dns(host: str) -> list[str]:
+    """The tests' stand-in for the system resolver: they never ask real DNS."""
+    if host == "localhost":
+        return ["127.0.0.1", "::1"]
+    raise OSError(f"the tests never resolve {host!r} through real DNS; pass resolver= to SchemaRouter")
+
+
+@pytest.fixture(autouse=True)
+def no_real_dns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The router's network check resolves names with the system's resolver unless given one;
+    here that resolver knows only ``localhost``, so no test sends a DNS query. A name the
+    check cannot resolve is let through when the application gave it (the request fails as
+    it would have) and refused when a document named it."""
+    monkeypatch.setattr("schemarouter_integrations.adapters._network.system_resolver", _no_real_dns)

@@ -10,7 +10,13 @@ __all__ = ["check_settings"]
 
 
 def check_settings(
-    cooldown: object, clock: object, store: object, sleep: object, max_response_bytes: object
+    cooldown: object,
+    clock: object,
+    store: object,
+    sleep: object,
+    max_response_bytes: object,
+    allow_private_networks: object = False,
+    resolver: object = None,
 ) -> None:
     """Refuse settings of the wrong kind with a ``ConfigurationError`` (or ``InvalidCallbackError``)."""
     if cooldown is not None and not isinstance(cooldown, CooldownPolicy):
@@ -19,7 +25,7 @@ def check_settings(
         raise ConfigurationError(
             f"availability_store must be an AvailabilityStore, got {type(store).__name__}"
         )
-    for name, fn in (("clock", clock), ("sleep", sleep)):
+    for name, fn in (("clock", clock), ("sleep", sleep), ("resolver", resolver)):
         if fn is not None and not callable(fn):
             raise InvalidCallbackError(f"{name} must be callable, got {type(fn).__name__}")
     if (
@@ -28,3 +34,7 @@ def check_settings(
         or max_response_bytes < 1
     ):
         raise ConfigurationError(f"max_response_bytes must be a positive integer, got {max_response_bytes!r}")
+    if not isinstance(allow_private_networks, bool):
+        raise ConfigurationError(
+            f"allow_private_networks must be True or False, got {type(allow_private_networks).__name__}"
+        )

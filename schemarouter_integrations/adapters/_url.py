@@ -17,6 +17,7 @@ from .._contracts import ToolSpec
 from .._registry import Invoker
 from ..errors import RegistrationError
 from ._http import DEFAULT_MAX_RESPONSE_BYTES, ClientSource, HttpTarget, origin_of
+from ._network import NetworkPolicy
 from ._openapi import build_openapi_route
 from ._openapi.servers import validate_base_url
 from ._optimade import build_optimade_route
@@ -41,6 +42,7 @@ async def build_url_route(
     timeout_seconds: float = 10.0,
     document_timeout_seconds: float = 30.0,
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    network: NetworkPolicy | None = None,
     **options: Unpack[UrlOptions],
 ) -> tuple[ToolSpec, Invoker]:
     """Read the document at *url* and build the ToolSpec and invoker for it.
@@ -52,6 +54,10 @@ async def build_url_route(
 
     *options* are those of the kind: :class:`~._options.OpenApiOptions` or
     :class:`~._options.OptimadeOptions`; another kind's option is refused.
+
+    *network* (default: the rule with the system resolver) is checked before anything is
+    sent: *url* and *base_url* are the application's (metadata addresses refused), the
+    OpenAPI ``servers`` the document names are learned from it.
     """
     if kind not in KINDS:
         raise RegistrationError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -69,20 +75,25 @@ async def build_url_route(
         raise RegistrationError(f"add_url() needs an absolute http(s) URL: {exc}") from None
     secrets = check_headers(headers)
     registration = UrlRegistration(kind, name, provider, access_mode, options)
+    checker = (network or NetworkPolicy()).checker()
     if kind == "optimade":
         if base_url is not None:
             raise RegistrationError("kind='optimade' reads the API at url itself; base_url is not used")
+        await checker.check_given(url)
         target = HttpTarget(client, home, secrets, timeout_seconds, max_response_bytes)
         reader = HttpTarget(client, home, secrets, document_timeout_seconds, max_response_bytes)
         return await build_optimade_route(url, registration, target=target, document_target=reader)
     api = validate_base_url(base_url) if base_url is not None else None
+    await checker.check_given(url)
+    if api is not None:
+        await checker.check_given(api)
     api_origin = origin_of(api) if api is not None else home
     target = HttpTarget(client, api_origin, secrets, timeout_seconds, max_response_bytes)
     document_target = HttpTarget(
         client, home, secrets if home == api_origin else {}, document_timeout_seconds, max_response_bytes
     )
     return await build_openapi_route(
-        url, registration, target=target, document_target=document_target, base_url=api
+        url, registration, target=target, document_target=document_target, base_url=api, network=checker
     )
 
 

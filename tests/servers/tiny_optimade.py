@@ -1,7 +1,7 @@
 """A tiny OPTIMADE federation on one loopback app: a providers list, an index per provider and
 databases with just enough of ``/info`` to register. Each request's headers are recorded, so
 tests can see where credentials went. Bad links and URLs are the test's to put in; ``{base}``
-in a listed URL stands for the app's own address."""
+in a listed URL stands for the app's own address (as the request named it), ``{port}`` for its port."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def tiny_federation(
     def here(value: Any, request: Request) -> Any:
         base = str(request.base_url).rstrip("/")
         if isinstance(value, str):
-            return value.replace("{base}", base)
+            return value.replace("{base}", base).replace("{port}", str(request.url.port))
         if isinstance(value, dict):
             return {k: here(v, request) for k, v in value.items()}
         if isinstance(value, list):

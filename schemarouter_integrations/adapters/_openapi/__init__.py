@@ -18,6 +18,7 @@ from ...errors import RegistrationError
 from .._documents import load_document_set
 from .._fields import as_dict, short_description
 from .._http import HttpTarget, origin_of, public_url
+from .._network import NetworkChecker, NetworkPolicy
 from .._options import OpenApiOptions
 from .._route import RouteBuilder, UrlRegistration
 from .contract import ContractBuilder
@@ -38,8 +39,13 @@ async def build_openapi_route(
     target: HttpTarget,
     document_target: HttpTarget,
     base_url: str | None,
+    network: NetworkChecker | None = None,
 ) -> tuple[ToolSpec, OpenApiInvoker]:
-    """Read the OpenAPI document at *url* and build the tool contract and its invoker."""
+    """Read the OpenAPI document at *url* and build the tool contract and its invoker.
+
+    The ``servers`` the document names are learned from it: each base URL chosen there is
+    checked by *network* (``base_url=`` is the application's and is not) before it is used.
+    """
     route = RouteBuilder(registration, OpenApiOptions, noun="operation", keyed=_KEYED)
     where = public_url(url)
     loaded = await load_document_set(
@@ -59,6 +65,10 @@ async def build_openapi_route(
     records = list(walk_operations(document, resolver))
     builder = ContractBuilder(records, document, resolver, url, base_url, secrets, route)
     endpoints, operations = builder.build()
+    if base_url is None:
+        checker = network or NetworkPolicy().checker()
+        for base in sorted({operation.base for operation in operations.values()}):
+            await checker.check_learned(base, learned_from=url)
     info = as_dict(document.get("info"))
     title = " — ".join(t for t in (info.get("title"), info.get("description")) if isinstance(t, str))
     where = f"the OpenAPI document at {where}"

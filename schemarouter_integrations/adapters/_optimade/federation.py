@@ -7,6 +7,11 @@ database's ``/v1/info`` and ``/v1/info/structures``. Requests run concurrently, 
 ``concurrency`` at a time, each bounded by ``timeout_seconds`` and kept on the origin of the
 document it reads. A provider or database that fails, times out or serves no structures is
 reported in :attr:`FederationReport.skipped` and never holds up the others.
+
+Where the walk may go (:mod:`.._network`): the source is the application's (a metadata
+address is refused); every index and database URL is learned from the document that lists it
+(the bundled providers list counts as a public one) and is skipped, with its reason, when it
+leads to a more closed address space or to a metadata address.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from ...errors import RegistrationError, SchemaRouterError
 from .._documents import load_document
 from .._fields import as_dict, safe_name
 from .._http import ClientSource, HttpTarget, origin_of, public_url
+from .._network import AddressRefusedError, AddressSpace, NetworkChecker, NetworkPolicy
 from .._probes import Probe, optimade_info_probe
 from .._route import UrlRegistration
 from .._url import check_headers
@@ -34,9 +40,9 @@ from . import build_optimade_route
 from .canonical import canonical_table
 from .discovery import VERSIONED, discover
 from .invoker import OptimadeInvoker, next_link
-from .links import attributes, bundled_providers, database_id, prefix, served
+from .links import attributes, bundled_providers, database_id, prefix, served, unusable_url
 
-__all__ = ["Database", "FederationReport", "FederationRoute", "Walk", "add_federation"]
+__all__ = ["Database", "FederationReport", "FederationRoute", "Walk", "add_federation", "unusable_url"]
 
 FEDERATION_RETRY = RetryPolicy(max_attempts=2, backoff_seconds=0.5, max_backoff_seconds=5.0)
 """Each database's retry policy: one retry, after Retry-After when the database sends one."""
@@ -76,6 +82,9 @@ class FederationRouter(Protocol):
     @property
     def max_response_bytes(self) -> int: ...
 
+    @property
+    def network_policy(self) -> NetworkPolicy: ...
+
     def binding_state(self, name: str) -> str: ...
 
     def register(self, spec: ToolSpec, invoker: Any = None) -> None: ...
@@ -103,8 +112,10 @@ class Walk:
         limiter: anyio.CapacityLimiter,
         include: Sequence[str] | None,
         exclude: Sequence[str] | None,
+        network: NetworkChecker | None = None,
     ) -> None:
         self.client = client
+        self.network = network or NetworkPolicy().checker()
         self.timeout_seconds = timeout_seconds
         self.max_response_bytes = max_response_bytes
         self.limiter = limiter
@@ -143,30 +154,49 @@ class Walk:
     async def databases(self, source: Source) -> list[Database]:
         """Every database the *source* lists (providers and indexes that fail are skipped)."""
         if source is None:
-            return await self.from_providers(bundled_providers())
+            return await self.from_providers(bundled_providers(), AddressSpace.PUBLIC)
         if isinstance(source, str):
+            await self.network.check_given(source)
             try:
                 listed = await self.entries(source)
             except RegistrationError:
                 listed = []
             if listed and not any(attributes(e).get("link_type") == "child" for e in listed):
-                return await self.from_providers(listed)
+                return await self.from_providers(listed, source)
             return await self.from_index(None, source.removesuffix("/links"))
         if not all(isinstance(url, str) for url in source):
             raise RegistrationError("source must be None, a URL, or a list of database base URLs")
         usable = []
         for url in source:
-            problem = unusable_url(url)
+            problem = unusable_url(url) or await self.refusal(url, None)
             if problem is None:
                 usable.append(Database(None, database_id(url), url))
             else:
                 self.skipped[url[:200]] = problem
         return usable
 
-    async def from_providers(self, providers: list[dict[str, Any]]) -> list[Database]:
+    async def refusal(self, url: str, learned_from: str | AddressSpace | None) -> str | None:
+        """Why the network rule refuses *url* (None: it may be reached); *learned_from* is
+        the document that named it, None when the application gave it."""
+        try:
+            if learned_from is None:
+                await self.network.check_given(url)
+            else:
+                await self.network.check_learned(url, learned_from=learned_from)
+        except AddressRefusedError as exc:
+            return exc.reason
+        return None
+
+    async def from_providers(
+        self, providers: list[dict[str, Any]], learned_from: str | AddressSpace
+    ) -> list[Database]:
         found: dict[str, list[Database]] = {}
 
         async def index(provider: str, base: str) -> None:
+            refused = await self.refusal(base, learned_from)
+            if refused is not None:
+                self.skipped[provider] = f"its index meta-database URL {refused}"
+                return
             try:
                 found[provider] = await self.from_index(provider, base)
             except SchemaRouterError as exc:
@@ -206,7 +236,8 @@ class Walk:
             if not self.wanted(provider):
                 return []
         out = []
-        for entry in await self.entries(f"{versioned}/links"):
+        listing = f"{versioned}/links"
+        for entry in await self.entries(listing):
             link, database = attributes(entry), entry.get("id")
             if link.get("link_type") != "child" or not isinstance(database, str):
                 continue
@@ -218,24 +249,11 @@ class Walk:
                 self.skipped[name] = f"its index says aggregate={aggregate!r}"
             elif not isinstance(url, str) or not url:
                 self.skipped[name] = "its link has no base_url"
-            elif (problem := unusable_url(url)) is not None:
+            elif (problem := unusable_url(url) or await self.refusal(url, listing)) is not None:
                 self.skipped[name] = f"its base_url {problem}"
             else:
                 out.append(Database(provider, database, url))
         return out
-
-
-def unusable_url(url: str) -> str | None:
-    """Why *url* cannot be a database or index address (None: it can): only absolute
-    http(s) URLs are followed; ``file:``, ``ftp:``, ``javascript:``, ``data:`` and URLs that
-    do not parse are skipped, never fatal."""
-    try:
-        parsed = httpx.URL(url)
-    except (httpx.InvalidURL, TypeError, ValueError):
-        return "is not a valid URL"
-    if parsed.scheme not in ("http", "https") or not parsed.host:
-        return f"is not an http(s) URL (scheme {parsed.scheme or 'none'!r})"
-    return None
 
 
 async def build_database(walk: Walk, db: Database, options: FederationOptions) -> FederationRoute | None:
@@ -305,6 +323,7 @@ async def add_federation(
         limiter=anyio.CapacityLimiter(concurrency),
         include=include,
         exclude=exclude,
+        network=router.network_policy.checker(),
     )
     databases = await walk.databases(source)
     built: dict[int, FederationRoute | None] = {}

@@ -14,7 +14,7 @@ from ...errors import RegistrationError
 from .._fields import as_dict
 from .discovery import VERSIONED, entry_types
 
-__all__ = ["attributes", "bundled_providers", "database_id", "prefix", "served"]
+__all__ = ["attributes", "bundled_providers", "database_id", "prefix", "served", "unusable_url"]
 
 
 def bundled_providers() -> list[dict[str, Any]]:
@@ -54,3 +54,16 @@ def database_id(url: str) -> str:
     """A database id for a bare base URL: its last path segment that is not a version."""
     segments = [s for s in httpx.URL(url).path.split("/") if s and not VERSIONED.search(f"/{s}")]
     return segments[-1] if segments else "main"
+
+
+def unusable_url(url: str) -> str | None:
+    """Why *url* cannot be a database or index address (None: it can): only absolute
+    http(s) URLs are followed; ``file:``, ``ftp:``, ``javascript:``, ``data:`` and URLs that
+    do not parse are skipped, never fatal."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return "is not a valid URL"
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        return f"is not an http(s) URL (scheme {parsed.scheme or 'none'!r})"
+    return None
