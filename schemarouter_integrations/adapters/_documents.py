@@ -36,6 +36,7 @@ import yaml
 
 from ..errors import InvocationError, InvocationUnavailableError, RegistrationError
 from ._http import Fetched, HttpTarget, origin_of, public_url
+from ._network import NetworkChecker
 
 MAX_DOCUMENT_NODES = 2_000_000
 MAX_REFERENCED_FILES = 200
@@ -153,13 +154,15 @@ async def load_document_set(
     *,
     failure: str = "could not read",
     allow_origins: Iterable[str] = (),
+    network: NetworkChecker | None = None,
 ) -> DocumentSet:
     """The document at *url* (JSON or YAML) and every file its external references bring in.
 
     The document itself failing is a :class:`DocumentError`; so is passing a limit
     (:data:`MAX_REFERENCED_FILES`, the size or the time of the files together). *target*
     reads files on the document's origin (its headers included); a file on one of
-    *allow_origins* is read without headers.
+    *allow_origins* is read without headers, once *network* (the router's connection rule)
+    has checked its address like any address the application gives.
     """
     root = urldefrag(url).url
     fetched = await _fetch(target, url, failure)
@@ -167,17 +170,20 @@ async def load_document_set(
     document, refs = await anyio.to_thread.run_sync(parse, abandon_on_cancel=True)
     found = DocumentSet(root, document)
     if refs:
-        await _FileWalk(found, target, frozenset(allow_origins)).run(refs)
+        await _FileWalk(found, target, frozenset(allow_origins), network).run(refs)
     return found
 
 
 class _FileWalk:
     """Reads the files of one :class:`DocumentSet`, breadth first, each once."""
 
-    def __init__(self, found: DocumentSet, target: HttpTarget, allowed: frozenset[str]) -> None:
+    def __init__(
+        self, found: DocumentSet, target: HttpTarget, allowed: frozenset[str], network: NetworkChecker | None
+    ) -> None:
         self.found = found
         self.target = target
         self.allowed = allowed
+        self.network = network
         self.seen = {found.url}
         self.bytes_left = target.max_response_bytes
         self.limiter = anyio.CapacityLimiter(REFERENCED_FILE_CONCURRENCY)
@@ -217,6 +223,12 @@ class _FileWalk:
         target = self._target_for(file)
         if target is None:
             return
+        if target is not self.target and self.network is not None:
+            try:
+                await self.network.check_given(file)
+            except RegistrationError as exc:
+                self.found.problems[file] = str(exc)
+                return
         async with self.limiter:
             try:
                 fetched = await _fetch(target, file, "could not fetch")

@@ -9,6 +9,7 @@ import pytest
 
 from schemarouter_integrations import RegistrationError
 from schemarouter_integrations.adapters._documents import MAX_REFERENCED_FILES
+from schemarouter_integrations.adapters._url import build_url_route
 from tests.support.openapi import FakeApi, build, document, get
 
 pytestmark = pytest.mark.anyio
@@ -246,3 +247,16 @@ async def test_a_reference_to_the_document_itself_by_name_reads_the_document() -
         ROOT: root({"/samples": listing("openapi.yaml#/components/schemas/Sample")}, components=components)
     }
     assert await field_names(documents) == ["sample_id", "mass"]
+
+
+async def test_an_allowed_other_origin_at_a_metadata_address_is_refused_and_never_requested() -> None:
+    metadata = "http://169.254.169.254/latest/schema.json"
+    documents = {ROOT: root({"/samples": listing(metadata)}), metadata: SAMPLE}
+
+    api = FakeApi(documents)
+
+    with pytest.raises(RegistrationError, match="cannot resolve"):
+        await build_url_route(
+            ROOT, kind="openapi", name="x", client=api.client, allow_ref_origins=["http://169.254.169.254"]
+        )
+    assert requested(api) == [ROOT]

@@ -48,11 +48,13 @@ async def build_openapi_route(
     """
     route = RouteBuilder(registration, OpenApiOptions, noun="operation", keyed=_KEYED)
     where = public_url(url)
+    checker = network or NetworkPolicy().checker()
     loaded = await load_document_set(
         document_target,
         url,
         failure="could not fetch the OpenAPI document",
         allow_origins=ref_origins(route.options.get("allow_ref_origins")),
+        network=checker,
     )
     document = loaded.document
     if not isinstance(document, dict):
@@ -66,7 +68,6 @@ async def build_openapi_route(
     builder = ContractBuilder(records, document, resolver, url, base_url, secrets, route)
     endpoints, operations = builder.build()
     if base_url is None:
-        checker = network or NetworkPolicy().checker()
         for base in sorted({operation.base for operation in operations.values()}):
             await checker.check_learned(base, learned_from=url)
     info = as_dict(document.get("info"))
