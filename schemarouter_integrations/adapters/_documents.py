@@ -15,8 +15,9 @@ from typing import Any, Literal, NoReturn
 import anyio.to_thread
 import yaml
 
+from .._document_cache import CachedDocument, DocumentCache, document_cache_in_use
 from ..errors import InvocationError, InvocationUnavailableError, RegistrationError
-from ._http import HttpTarget, public_url
+from ._http import Fetched, HttpTarget, decode_json, public_url
 
 MAX_DOCUMENT_NODES = 2_000_000
 ACCEPT_DOCUMENT = "application/json, application/yaml;q=0.9, text/yaml;q=0.9, */*;q=0.5"
@@ -44,15 +45,57 @@ async def load_document(
 
     A failed request reads ``"<failure> <public url>: <why>"``. ``syntax="json_or_yaml"``
     accepts YAML too (aliases bounded to :data:`MAX_DOCUMENT_NODES` nodes).
+
+    With the registering router's document cache (:mod:`.._document_cache`) a request is
+    conditional when a copy exists (a 304 means the copy is current); when the source
+    cannot be reached (no connection, a timeout, a 5xx) the copy stands in, and says so.
+    A 4xx never falls back to it. A fetched document that is an object becomes the copy.
     """
     where = public_url(url)
+    cache = document_cache_in_use()
+    copy = await cache.read(url) if cache is not None else None
+    accept = "application/json" if syntax == "json" else ACCEPT_DOCUMENT
     try:
-        if syntax == "json":
-            return await target.fetch_json("GET", url)
-        fetched = await target.fetch("GET", url, accept=ACCEPT_DOCUMENT)
+        fetched = await target.fetch(
+            "GET", url, accept=accept, headers=copy.conditional_headers() if copy is not None else None
+        )
     except InvocationError as exc:
-        unavailable = isinstance(exc, InvocationUnavailableError)
-        raise DocumentError(f"{failure} {where}: {exc}", reason=str(exc), unavailable=unavailable) from exc
+        if cache is None or copy is None or not _copy_stands_in(cache, where, copy, exc):
+            message, unavailable = f"{failure} {where}: {exc}", isinstance(exc, InvocationUnavailableError)
+            raise DocumentError(message, reason=str(exc), unavailable=unavailable) from exc
+        return await _parsed(Fetched(200, copy.content_type, copy.body), url, syntax, failure)
+    document = await _parsed(fetched, url, syntax, failure)
+    if cache is not None and isinstance(document, dict):
+        await cache.store(
+            url,
+            where,
+            body=fetched.body,
+            content_type=fetched.content_type,
+            validators=fetched.validators,
+            secrets=target.secrets,
+        )
+    return document
+
+
+def _copy_stands_in(cache: DocumentCache, where: str, copy: CachedDocument, exc: InvocationError) -> bool:
+    """Whether the stored *copy* answers for a request that failed with *exc*."""
+    status = getattr(exc, "status_code", None)
+    if status == 304:
+        cache.fresh(where)
+        return True
+    if (status is None and isinstance(exc, InvocationUnavailableError)) or (status or 0) >= 500:
+        cache.served_stale(where, copy, reason=str(exc))
+        return True
+    return False
+
+
+async def _parsed(fetched: Fetched, url: str, syntax: Syntax, failure: str) -> Any:
+    where = public_url(url)
+    if syntax == "json":
+        try:
+            return decode_json(fetched, "GET", url)
+        except InvocationError as exc:
+            raise DocumentError(f"{failure} {where}: {exc}", reason=str(exc)) from exc
     # a large document (or a YAML alias bomb being refused) takes seconds to parse: never on the loop
     parse = functools.partial(parse_document, fetched.body, where=where)
     return await anyio.to_thread.run_sync(parse, abandon_on_cancel=True)
