@@ -61,7 +61,7 @@ class PendingRoutes:
         self._rng = rng or random.Random()
         self._routes: dict[str, _Pending] = {}
         self._group: TaskGroup | None = None
-        self._changed = anyio.Event()
+        self._changed: anyio.Event | None = None  # made on first wait, in the waiter's loop
 
     def add(self, name: str, reason: str, attempt: Attempt, describe: Describe = str) -> None:
         """Keep route *name* pending with *reason*; *attempt* registers it (raising if it cannot)."""
@@ -79,6 +79,8 @@ class PendingRoutes:
     async def wait_until_settled(self) -> None:
         """Return once no route is pending (tests; the caller bounds the wait)."""
         while self._routes:
+            if self._changed is None:
+                self._changed = anyio.Event()
             await self._changed.wait()
 
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
@@ -108,8 +110,9 @@ class PendingRoutes:
                 continue
             del self._routes[name]
             logger.info("route %s registered (retry %d)", name, pending.retries + 1)
-            self._changed.set()
-            self._changed = anyio.Event()
+            changed, self._changed = self._changed, None
+            if changed is not None:
+                changed.set()
             return
 
 
