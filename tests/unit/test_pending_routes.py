@@ -63,7 +63,7 @@ async def test_inspect_names_the_pending_route_and_its_reason() -> None:
 
 
 async def test_nothing_is_retried_before_the_router_is_entered() -> None:
-    router, sleep, source = pending_router()
+    _, sleep, source = pending_router()
     await anyio.wait_all_tasks_blocked()
     assert (source.calls, sleep.requested) == (0, [])
 
