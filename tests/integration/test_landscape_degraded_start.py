@@ -165,3 +165,22 @@ async def test_the_cache_never_contains_a_header_value(tmp_path: Path, source: D
     async with SchemaRouter(document_cache=tmp_path) as router:
         await router.add_url(source.document_url, kind="openapi", name="mp_api", headers=secret)
     assert b"landscape-secret-value" not in kept(tmp_path)
+
+
+async def test_a_pending_reason_masks_a_secret_on_an_mcp_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCP_TOKEN", "mcp-token-secret-value")
+    path = tmp_path / "landscape.toml"
+    path.write_text(
+        "[routes.tools]\n"
+        'kind = "mcp"\n'
+        'target = ["python", "-c", "raise SystemExit(3)", "--token", "${MCP_TOKEN}"]\n'
+        "timeout_seconds = 10.0\n"
+    )
+
+    router = await SchemaRouter.from_config(path)
+    await router.aclose()
+
+    reason = router.inspect().pending["tools"]
+    assert "cannot list the tools" in reason and "mcp-token-secret-value" not in reason
