@@ -57,6 +57,8 @@ class OpenApiOptions(HttpOptions, total=False):
     as given; as a mapping, per operation (an operation it does not name is detected).
     ``list_separators`` maps query parameter names to the separator a list argument is joined
     with (``{"elements": ","}``), beside those the document declares.
+    ``allow_ref_origins`` names origins (or URLs on them) besides the document's own from
+    which the files its external ``$ref`` values name may be read (without ``headers``).
     """
 
     projection: (
@@ -71,6 +73,7 @@ class OpenApiOptions(HttpOptions, total=False):
     tags: str | Iterable[str] | None
     records_path: Sequence[str] | Mapping[str, Sequence[str] | None] | None
     validate_output: bool | None
+    allow_ref_origins: str | Sequence[str] | None
 
 
 class OptimadeOptions(HttpOptions, total=False):

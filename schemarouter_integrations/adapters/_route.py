@@ -105,9 +105,11 @@ class RouteBuilder(Generic[Options]):
         endpoints: list[EndpointSpec],
         known: Mapping[str, str],
         origin: str | None = None,
+        note: str = "",
     ) -> ToolSpec:
         """The ToolSpec; *known* maps each endpoint name to its other name (operationId, entry);
-        *origin* is where the invoker sends every request.
+        *origin* is where the invoker sends every request; *note* follows the description
+        (the adapter's or the ``description=`` option's), e.g. what registration left out.
 
         Refuses a per-endpoint mapping that names no endpoint, and a contract the document
         cannot give (a ``RegistrationError`` naming *where*).
@@ -123,7 +125,7 @@ class RouteBuilder(Generic[Options]):
                 name=self.registration.name,
                 provider=self.registration.provider,
                 access_mode=self.registration.access_mode,
-                description=self.options.get("description") or description,
+                description=" ".join(t for t in (self.options.get("description") or description, note) if t),
                 endpoints=endpoints,
                 origin=origin,
             )

@@ -137,7 +137,7 @@ async def _add_url(router: Any, name: str, route: OpenApiRoute | OptimadeRoute) 
     }
     if isinstance(route, OpenApiRoute):
         openapi_keys = ("operations", "tags", "records_path", "projection", "list_separators")
-        for key in (*openapi_keys, "validate_output", "base_url"):
+        for key in (*openapi_keys, "validate_output", "allow_ref_origins", "base_url"):
             if getattr(route, key) is not None:
                 options[key] = getattr(route, key)
     else:

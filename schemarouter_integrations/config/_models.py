@@ -166,6 +166,8 @@ class OpenApiRoute(_HttpRoute):
     """None: detected from the document; false: none."""
     list_separators: dict[str, str] | None = None
     validate_output: bool | None = None
+    allow_ref_origins: list[str] | None = None
+    """Origins besides the document's own that the files of its external ``$ref`` values may come from."""
     probe: str | None = None
     probe_arguments: dict[str, Any] = Field(default_factory=dict)
 

@@ -214,7 +214,7 @@ async def test_a_recursive_record_field_keeps_the_field_without_a_schema() -> No
     assert fields["name"].json_schema == {"type": "string"}
 
 
-async def test_a_reference_to_another_document_is_refused() -> None:
+async def test_a_reference_to_a_missing_document_is_refused() -> None:
     doc = document({"/x": get("x", schema={"$ref": "other.json#/Doc"})})
     with pytest.raises(RegistrationError, match="cannot resolve"):
         await build({DOC_URL: doc})

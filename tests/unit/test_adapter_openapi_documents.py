@@ -142,6 +142,103 @@ async def test_a_field_schema_is_the_shape_of_its_value_without_annotations() ->
     assert owner.json_schema == {"type": "object", "properties": {"login": {"type": "object"}}}
 
 
+# -- several arrays: the rule of adapters/_openapi/records.py ----------------------------
+
+MESSAGE = {"type": "object", "properties": {"level": {"type": "string"}, "text": {"type": "string"}}}
+WIDE = {
+    "type": "object",
+    "properties": {"id": {"type": "string"}, "formula": {"type": "string"}, "mass": {"type": "number"}},
+}
+
+
+def arrays(**members: Any) -> dict[str, Any]:
+    """An object schema: an item schema becomes an array of it, a type name a scalar."""
+    properties = {
+        name: {"type": member} if isinstance(member, str) else {"type": "array", "items": member}
+        for name, member in members.items()
+    }
+    return {"type": "object", "properties": properties}
+
+
+async def records_of(path: str, operation_id: str, schema: dict[str, Any], **options: Any) -> Any:
+    return await endpoint_of(document({path: get(operation_id, schema=schema)}), operation_id, **options)
+
+
+async def test_records_beside_a_messages_array_are_the_records() -> None:
+    found = await records_of("/substances", "listSubstances", arrays(substances=ITEM, messages=MESSAGE))
+    assert found.records_path == ["substances"]
+    assert [f.name for f in found.fields] == ["id", "title"]
+
+
+async def test_a_messages_array_never_holds_the_records_of_another_resource() -> None:
+    schema = arrays(ids={"type": "string"}, messages=MESSAGE)
+    found = await records_of("/substances", "listSubstances", schema)
+    assert found.records_path is None
+    assert {f.name for f in found.fields} == {"ids", "messages"}
+
+
+async def test_side_names_are_recognised_in_any_case_and_separator() -> None:
+    schema = arrays(validationErrors=MESSAGE, Debug_Notices=MESSAGE, samples=WIDE)
+    found = await records_of("/query", "runQuery", schema)
+    assert found.records_path == ["samples"]
+
+
+async def test_the_array_named_like_the_paths_last_segment_holds_the_records() -> None:
+    schema = arrays(summaries=WIDE, compounds=ITEM, total="integer")
+    found = await records_of("/v2/compounds", "search", schema)
+    assert found.records_path == ["compounds"]
+
+
+async def test_a_singular_path_segment_names_a_plural_array() -> None:
+    schema = arrays(summaries=WIDE, compounds=ITEM)
+    found = await records_of("/compound/{cid}/compound", "lookup", schema)
+    assert found.records_path == ["compounds"]
+
+
+async def test_an_array_named_like_a_run_of_operation_id_words_holds_the_records() -> None:
+    schema = arrays(artifacts=WIDE, workflow_runs=ITEM, total_count="integer")
+    found = await records_of("/repos/{repo}/actions", "listWorkflowRunsForRepo", schema)
+    assert found.records_path == ["workflow_runs"]
+
+
+async def test_a_messages_listing_reads_its_records_from_messages() -> None:
+    schema = arrays(messages=MESSAGE, nextPageToken="string")
+    found = await records_of("/users/{user}/messages", "listMessages", schema)
+    assert found.records_path == ["messages"]
+    assert [f.name for f in found.fields] == ["level", "text"]
+
+
+async def test_the_widest_array_holds_the_records_of_an_envelope_with_side_members() -> None:
+    schema = arrays(facets=ITEM, hits=WIDE, warnings=MESSAGE)
+    found = await records_of("/search", "search", schema)
+    assert found.records_path == ["hits"]
+
+
+async def test_the_first_of_equally_wide_arrays_holds_the_records() -> None:
+    schema = arrays(left=ITEM, right=OTHER, warnings=MESSAGE)
+    found = await records_of("/search", "search", schema)
+    assert found.records_path == ["left"]
+
+
+async def test_a_resource_with_several_arrays_inside_stays_one_record() -> None:
+    schema = arrays(id="string", name="string", members=ITEM, projects=WIDE)
+    found = await records_of("/teams/{team}", "getTeam", schema)
+    assert found.records_path is None
+    assert {f.name for f in found.fields} == {"id", "name", "members", "projects"}
+
+
+async def test_peer_arrays_without_side_members_stay_one_record() -> None:
+    found = await records_of("/reviewers", "reviewersOfPull", arrays(users=WIDE, teams=ITEM))
+    assert found.records_path is None
+
+
+async def test_records_path_overrides_the_array_named_like_the_resource() -> None:
+    schema = arrays(summaries=WIDE, compounds=ITEM)
+    found = await records_of("/compounds", "search", schema, records_path=["summaries"])
+    assert found.records_path == ["summaries"]
+    assert [f.name for f in found.fields] == ["id", "formula", "mass"]
+
+
 # -- records_path= ----------------------------------------------------------------------
 
 

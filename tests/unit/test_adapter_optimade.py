@@ -229,6 +229,63 @@ async def test_canonical_arguments_form_a_closed_schema() -> None:
     assert structures.input_schema["additionalProperties"] is False
 
 
+# -- entry types degrade one by one -------------------------------------------------------
+
+
+def without_references_info() -> dict[str, Any]:
+    routes = standard_routes()
+    del routes[f"{BASE}/v1/info/references"]  # answered 404 by FakeOptimade
+    return routes
+
+
+async def test_an_entry_type_whose_info_fails_is_left_out() -> None:
+    spec, _, _ = await build(without_references_info())
+    assert [e.name for e in spec.endpoints] == ["search_structures"]
+
+
+async def test_a_left_out_entry_type_is_named_in_the_tool_description() -> None:
+    spec, _, _ = await build(without_references_info())
+    assert spec.description.startswith("Test provider")
+    assert "Left out: references (GET /v1/info/references answered 404" in spec.description
+
+
+async def test_a_left_out_entry_type_is_named_after_a_description_option() -> None:
+    spec, _, _ = await build(without_references_info(), description="Our lab's copy")
+    assert spec.description.startswith("Our lab's copy Left out: references (")
+
+
+async def test_a_left_out_entry_type_is_logged_as_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="schemarouter_integrations.adapters.optimade"):
+        await build(without_references_info())
+    assert any("entry type 'references' left out" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_entry_type_whose_info_lists_no_properties_is_left_out() -> None:
+    routes = standard_routes(**{f"{BASE}/v1/info/references": {"data": {"id": "references"}}})
+    spec, _, _ = await build(routes)
+    assert [e.name for e in spec.endpoints] == ["search_structures"]
+    assert "references (" in spec.description and "lists no properties" in spec.description
+
+
+async def test_every_entry_type_failing_is_a_registration_error_naming_each() -> None:
+    routes = {f"{BASE}/v1/info": info()}
+    with pytest.raises(
+        RegistrationError, match=r"no entry type .* could be read \(structures: .*; references: "
+    ):
+        await build(routes)
+
+
+async def test_the_one_entry_type_failing_is_its_own_error() -> None:
+    routes = {f"{BASE}/v1/info": info(entries=("structures",))}
+    with pytest.raises(RegistrationError, match=r"could not read http://optimade.test/v1/info/structures"):
+        await build(routes)
+
+
+async def test_a_registration_with_every_entry_type_answering_has_no_note() -> None:
+    spec, _, _ = await build(standard_routes())
+    assert "Left out" not in spec.description
+
+
 async def test_a_versioned_base_url_is_used_as_is() -> None:
     spec, _, server = await build(standard_routes(), url=f"{BASE}/v1")
     assert spec.endpoints

@@ -267,3 +267,15 @@ def test_a_landscape_nested_fifty_thousand_deep_is_a_landscape_error(tmp_path: P
 
     with pytest.raises(LandscapeError, match="nests tables or arrays too deeply"):
         load_config(path)
+
+
+async def test_a_landscape_route_passes_allow_ref_origins() -> None:
+    from schemarouter_integrations.config._build import _add_url
+
+    text = SHAPED + 'allow_ref_origins = ["https://schemas.example.org"]\n'
+    route = parse_config(text).routes["mp_api"]
+    assert isinstance(route, OpenApiRoute)
+    router = RecordingRouter()
+    await _add_url(router, "mp_api", route)
+    (sent,) = router.calls
+    assert sent["allow_ref_origins"] == ["https://schemas.example.org"]

@@ -4,18 +4,20 @@ The flow: load the document (:mod:`.._documents`), walk its operations once
 (:mod:`.operations`), build the contract from those records (:mod:`.contract`) and pair it
 with an :class:`~.invoker.OpenApiInvoker`. Requests only ever go to the document's origin
 (the ``servers`` entry on that origin), or to ``base_url`` when the application names it;
-``headers`` (API keys) go only there.
+``headers`` (API keys) go only there. A document split across files is read whole first
+(:func:`~.._documents.load_document_set`): the files its external ``$ref`` values name, on
+the document's own origin or on one that ``allow_ref_origins=`` names.
 """
 
 from __future__ import annotations
 
-import httpx
+from collections.abc import Iterable
 
 from ..._contracts import ToolSpec
 from ...errors import RegistrationError
-from .._documents import load_document
+from .._documents import load_document_set
 from .._fields import as_dict, short_description
-from .._http import HttpTarget, public_url
+from .._http import HttpTarget, origin_of, public_url
 from .._options import OpenApiOptions
 from .._route import RouteBuilder, UrlRegistration
 from .contract import ContractBuilder
@@ -40,13 +42,19 @@ async def build_openapi_route(
     """Read the OpenAPI document at *url* and build the tool contract and its invoker."""
     route = RouteBuilder(registration, OpenApiOptions, noun="operation", keyed=_KEYED)
     where = public_url(url)
-    document = await load_document(
-        document_target, url, syntax="json_or_yaml", failure="could not fetch the OpenAPI document"
+    loaded = await load_document_set(
+        document_target,
+        url,
+        failure="could not fetch the OpenAPI document",
+        allow_origins=ref_origins(route.options.get("allow_ref_origins")),
     )
+    document = loaded.document
     if not isinstance(document, dict):
         raise RegistrationError(f"{where} is not an OpenAPI document (not an object)")
     version = openapi_version(document)
-    resolver = SchemaResolver(document, str(httpx.URL(url).copy_with(fragment=None)), version)
+    resolver = SchemaResolver(
+        document, loaded.url, version, files=loaded.files, problems=loaded.problems, shown=loaded.shown
+    )
     secrets = {h.lower() for h in target.headers}
     records = list(walk_operations(document, resolver))
     builder = ContractBuilder(records, document, resolver, url, base_url, secrets, route)
@@ -62,3 +70,20 @@ async def build_openapi_route(
         origin=target.origin,
     )
     return spec, OpenApiInvoker(target, operations)
+
+
+def ref_origins(option: Iterable[str] | str | None) -> frozenset[str]:
+    """``allow_ref_origins=``: the origins (or URLs on them) other files may be read from."""
+    if option is None:
+        return frozenset()
+    if isinstance(option, str):
+        option = [option]
+    out: set[str] = set()
+    for entry in option:
+        try:
+            out.add(origin_of(entry))
+        except ValueError:
+            raise RegistrationError(
+                f"allow_ref_origins= takes absolute http(s) URLs or origins, got {str(entry)[:200]!r}"
+            ) from None
+    return frozenset(out)

@@ -250,7 +250,9 @@ class ContractBuilder:
         if schema is None:
             return (None if chosen is None else list(chosen)), (), None
         if chosen is None:
-            records = find_records(self.resolver, schema)
+            operation_id = record.operation.get("operationId")
+            named = operation_id if isinstance(operation_id, str) else None
+            records = find_records(self.resolver, schema, record.path, named)
         else:
             records = records_at(self.resolver, schema, list(chosen))
         fields = tuple(

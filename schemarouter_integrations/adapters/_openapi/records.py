@@ -1,35 +1,78 @@
 """Where a response keeps its records, and the properties of one record.
 
 Real documents wrap records in many ways; :func:`find_records` reads the success response
-schema through ``$ref`` chains, ``allOf`` and ``anyOf``/``oneOf`` (nullable or not) and
-recognises:
+schema through ``$ref`` chains, ``allOf`` and ``anyOf``/``oneOf`` (nullable or not). The rule,
+first match wins:
 
-- a bare array of objects (records at the root), also as ``anyOf`` of several arrays;
-- an envelope ``{data, meta, links, errors, ...}``: records at ``data`` (a list, or a lone
-  object that is one record), never at ``errors``, ``links``, ``meta``, ``included``;
-- another object with one array-of-objects property (``{total_count, workflow_runs}``), or
-  several of which one has a usual name (``items``, ``results``, ...);
-- any other object: one record.
+1. a bare array (also ``anyOf`` of several arrays): the records are its items;
+2. an object with a ``data`` member holding objects (a list, or a lone object that is one
+   record): the records are at ``data`` (the envelope of JSON:API, OPTIMADE, Stripe, ...);
+3. an envelope (an object whose members besides its arrays are at most
+   :data:`ENVELOPE_MEMBERS` and none of them an identifier such as ``id``, ``name``,
+   ``sha``: counts, cursors, a query echo) with an array of objects named like the
+   operation's resource: the records are that array. The resource names are the path's
+   last literal segment and the operationId; an array's name matches when its words,
+   singular or plural, are a run of the words of one of them (``materials`` for
+   ``/materials`` or ``listMaterials``, ``workflow_runs`` for ``listWorkflowRunsForRepo``),
+   even a side name below (``listMessages`` answering ``{messages, nextPageToken}``, the
+   code-owner errors of ``/codeowners/errors``). Among several: the longest match, then the
+   most properties, then the first in the document;
+4. otherwise side arrays never hold the records: a member whose name has one of the words
+   ``messages``, ``errors``, ``warnings``, ``links``, ``included``, ``meta``, ``metadata``,
+   ``notices``, ``diagnostics``, ``debug``, ``jsonapi`` (singular or plural, in any case or
+   separator: ``validationErrors``, ``_links``). Of the other arrays of objects, one alone
+   holds the records (``{total_count, workflow_runs}``, ``{materials, warnings}``); among
+   several, a usual holder name wins (``items``, ``results``, ``records``, ...), else, in an
+   envelope that carries a side member (it says it wraps a response), the array of objects
+   with the most properties, the first in the document on a tie;
+5. any other object is one record: a resource with arrays inside (a commit with its
+   ``files`` and ``parents``, a team with ``members`` and ``projects``) stays one record.
 
-A record given as ``anyOf``/``oneOf`` of several object variants has the union of their
-properties (the first variant that names a property describes it). A JSON:API resource
-(``{id, type, attributes}``) is read as the invoker returns it: ``id`` and ``type`` at
-the top, each attribute at ``["attributes", name]`` (see :func:`record_properties`).
+``records_path=`` overrides all of this (:func:`records_at`). A record given as
+``anyOf``/``oneOf`` of several object variants has the union of their properties (the first
+variant that names a property describes it). A JSON:API resource (``{id, type, attributes}``)
+is read as the invoker returns it: ``id`` and ``type`` at the top, each attribute at
+``["attributes", name]`` (see :func:`record_properties`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
+from ..._registry.words import word_forms
+from ..._text import normalise
 from .schema import SchemaResolver, is_object_like, types_of
 
-_SIDE_MEMBERS = frozenset({"errors", "error", "links", "_links", "meta", "included", "jsonapi", "warnings"})
-"""Envelope members that never hold the records."""
+_SIDE_WORDS = frozenset(
+    {
+        "message",
+        "error",
+        "warning",
+        "link",
+        "included",
+        "meta",
+        "metadata",
+        "notice",
+        "diagnostic",
+        "debug",
+        "jsonapi",
+    }
+)
+"""Words of envelope members that never hold the records (unless they name the resource)."""
 _USUAL_HOLDERS = ("data", "items", "results", "records", "entries", "values", "objects", "rows")
+_IDENTIFIERS = frozenset({"id", "uuid", "guid", "identifier", "name", "title", "sha", "key", "slug"})
+"""Member names that identify a resource: an object that has one is a record, not an envelope."""
+ENVELOPE_MEMBERS = 8
+"""The most members besides its arrays that an envelope has (counts, cursors, a query echo)."""
 _JSONAPI_SKIPPED = frozenset({"attributes", "relationships", "links", "meta"})
 _MAX_VARIANTS = 16
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[^\W_]+")
+_PARAMETER = re.compile(r"^\{.*\}$|^:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +92,44 @@ class RecordProperty:
     schema: Any
 
 
-def find_records(resolver: SchemaResolver, schema: Any) -> Records:
-    """Where the records sit in a response of *schema* (see the module docstring)."""
+@dataclass(frozen=True)
+class _Array:
+    """One array member of a response object."""
+
+    name: str
+    position: int
+    items: tuple[dict[str, Any], ...]
+    resolver: SchemaResolver
+
+    @cached_property
+    def width(self) -> int:
+        """How many distinct properties its object items have (read only when ranking)."""
+        return len({key for item in self.items for key in self.resolver.properties(item)})
+
+
+@lru_cache(maxsize=4096)
+def resource_names(path: str, operation_id: str | None) -> tuple[tuple[str, ...], ...]:
+    """The word runs that name an operation's resource: its path's last literal segment and
+    its operationId (``/repos/{owner}/{repo}/actions/runs``, ``listWorkflowRunsForRepo`` ->
+    ``(runs,)``, ``(list, workflow, runs, for, repo)``)."""
+    literal = [s for s in path.split("/") if s and not _PARAMETER.search(s)]
+    names = [literal[-1]] if literal else []
+    if operation_id:
+        names.append(operation_id)
+    return tuple(w for w in (name_words(n) for n in names) if w)
+
+
+@lru_cache(maxsize=16384)
+def name_words(name: str) -> tuple[str, ...]:
+    """The words of a member or operation name: camelCase, snake_case and kebab-case split."""
+    return tuple(_WORD.findall(normalise(_CAMEL.sub(" ", name))))
+
+
+def find_records(
+    resolver: SchemaResolver, schema: Any, path: str = "", operation_id: str | None = None
+) -> Records:
+    """Where the records sit in a response of *schema* (see the module docstring) of the
+    operation at *path* named *operation_id* (the words that name its resource)."""
     node = resolver.concrete(schema)
     items = _array_items(resolver, node)
     if items is not None:
@@ -63,20 +142,71 @@ def find_records(resolver: SchemaResolver, schema: Any) -> Records:
         held = _held(resolver, data, lone=True)
         if held:
             return Records(("data",), held)
-    holders: dict[str, tuple[dict[str, Any], ...]] = {}
-    for name, member in members.items():
-        if name in _SIDE_MEMBERS:
-            continue
-        held = _held(resolver, member, lone=False)
-        if held:
-            holders[name] = held
+    arrays = _arrays(resolver, members)
+    envelope = _is_envelope(members, arrays)
+    if envelope and arrays:
+        named = _resource_array(arrays, resource_names(path, operation_id))
+        if named is not None:
+            return Records((named.name,), named.items)
+    holders = [a for a in arrays if a.items and not _is_side(a.name)]
     if len(holders) > 1:
-        usual = next((name for name in _USUAL_HOLDERS if name in holders), None)
-        holders = {usual: holders[usual]} if usual is not None else {}
+        usual = next((a for name in _USUAL_HOLDERS for a in holders if a.name == name), None)
+        wraps = envelope and any(_is_side(name) for name in members)
+        widest = max(holders, key=lambda a: (a.width, -a.position)) if wraps else None
+        holders = [usual] if usual is not None else [widest] if widest is not None else []
     if len(holders) == 1:
-        ((name, held),) = holders.items()
-        return Records((name,), held)
+        return Records((holders[0].name,), holders[0].items)
     return Records(None, tuple(v for v in variants(resolver, node) if is_object_like(v)))
+
+
+def _arrays(resolver: SchemaResolver, members: dict[str, Any]) -> list[_Array]:
+    out: list[_Array] = []
+    for position, (name, member) in enumerate(members.items()):
+        items = _array_items(resolver, resolver.concrete(member))
+        if items is not None:
+            out.append(_Array(name, position, items, resolver))
+    return out
+
+
+def _is_envelope(members: dict[str, Any], arrays: list[_Array]) -> bool:
+    """Whether an object wraps its arrays (few other members, none identifying a resource)."""
+    others = set(members) - {a.name for a in arrays}
+    return len(others) <= ENVELOPE_MEMBERS and not any(
+        " ".join(name_words(name)) in _IDENTIFIERS for name in others
+    )
+
+
+def _resource_array(arrays: Iterable[_Array], resource: Sequence[Sequence[str]]) -> _Array | None:
+    """The array named like the operation's resource, best first (see the module docstring)."""
+    best: tuple[int, int, int] | None = None
+    chosen: _Array | None = None
+    for array in arrays:
+        words = name_words(array.name)
+        match = max((len(words) for run in resource if _is_run_of(words, run)), default=0)
+        if not match or not array.items:
+            continue
+        rank = (match, array.width, -array.position)
+        if best is None or rank > best:
+            best, chosen = rank, array
+    return chosen
+
+
+def _is_run_of(words: Sequence[str], run: Sequence[str]) -> bool:
+    """Whether *words* (each singular or plural) appear one after another in *run*."""
+    if not words or len(words) > len(run):
+        return False
+    return any(
+        all(_same_word(word, run[start + i]) for i, word in enumerate(words))
+        for start in range(len(run) - len(words) + 1)
+    )
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a == b or not set(word_forms(a)).isdisjoint(word_forms(b))
+
+
+def _is_side(name: str) -> bool:
+    return any(not _SIDE_WORDS.isdisjoint(word_forms(word)) for word in name_words(name))
 
 
 def records_at(resolver: SchemaResolver, schema: Any, path: Sequence[str]) -> Records:

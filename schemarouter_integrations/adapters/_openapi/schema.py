@@ -1,16 +1,23 @@
 """OpenAPI 3.0/3.1 schemas as plain JSON Schema: ``$ref`` resolution, nullable, records.
 
-References are resolved with ``referencing`` against the document's own URL. A ``$ref``
-that leads back to itself (directly or through other references) is a cycle: resolving it
-raises :class:`SchemaCycleError` (a ``RegistrationError``) instead of recursing forever.
-Inlined schemas are bounded in size too, so a document cannot blow up registration.
+References are resolved with ``referencing`` against the document's own URL, over the
+document and the files its external references brought in (read beforehand by
+:func:`~.._documents.load_document_set`, every ``$ref`` inside them already absolute, so a
+reference in a file resolves relative to that file). A reference into a file that could not be
+read is a short ``RegistrationError`` naming the reference as written and why. A ``$ref``
+that leads back to itself (directly or through other references, in one file or across
+files) without any content is a cycle: resolving it raises :class:`SchemaCycleError` (a
+``RegistrationError``) instead of recursing forever; a recursive schema (a tree whose
+``children`` are trees, in one file or across two) is fine where it is only read, and
+summarised where it would be inlined whole. Inlined schemas are bounded in size too, so a
+document cannot blow up registration.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
-from urllib.parse import unquote, urljoin
+from urllib.parse import unquote, urldefrag, urljoin
 
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
@@ -52,12 +59,28 @@ class SchemaResolver:
     read by its JSON pointer directly, so a large document pays for what it uses only.
     """
 
-    def __init__(self, document: dict[str, Any], url: str, version: str) -> None:
+    def __init__(
+        self,
+        document: dict[str, Any],
+        url: str,
+        version: str,
+        *,
+        files: Mapping[str, Any] | None = None,
+        problems: Mapping[str, str] | None = None,
+        shown: Callable[[str], str] | None = None,
+    ) -> None:
+        """*files* maps the URL of each other file of the document to its data (references in
+        it absolute), *problems* a file that could not be read to why, *shown* an absolute
+        reference to the way its document wrote it, quoted (for messages)."""
         self.url = url
         self.version = version
         self._document = document
-        registry: Registry[Any] = Registry().with_resource(url, Resource.opaque(document))
+        resources = [(url, Resource.opaque(document))]
+        resources += [(file, Resource.opaque(data)) for file, data in (files or {}).items()]
+        registry: Registry[Any] = Registry().with_resources(resources)
         self._resolver = registry.resolver(base_uri=url)
+        self._problems = dict(problems or {})
+        self._shown = shown or repr
         self._lookups: dict[str, tuple[str, Any]] = {}
         self._budget = 0
         self._annotations = True
@@ -87,14 +110,17 @@ class SchemaResolver:
                     break
             else:
                 return node
+        absolute = urljoin(self.url, ref)
+        shown = repr(ref) if ref.startswith("#") else self._shown(absolute)
+        problem = self._problems.get(urldefrag(absolute).url)
+        if problem is not None:
+            raise RegistrationError(f"cannot resolve $ref {shown}: {problem}")
         try:
-            return self._resolver.lookup(ref).contents
+            return self._resolver.lookup(absolute).contents
         except Unresolvable:
-            where = "another document" if not ref.startswith("#") else "this document"
-            raise RegistrationError(
-                f"cannot resolve $ref {ref!r}: it points at nothing in {where} "
-                "(only references inside the document are followed)"
-            ) from None
+            home = ref.startswith("#") or urldefrag(absolute).url == self.url
+            where = "this document" if home else "that file"
+            raise RegistrationError(f"cannot resolve $ref {shown}: it points at nothing in {where}") from None
 
     def deref(self, node: Any, seen: tuple[str, ...] = ()) -> Any:
         """Follow a chain of ``$ref`` until a node that is not a reference."""

@@ -7,14 +7,26 @@ Discovery (:mod:`.discovery`) reads ``/v1/info`` (or ``/versions``, or an unvers
 applies to ``search_structures``, a mapping targets endpoints (or entry types) by name.
 Records are flattened (``id``, ``type`` and every attribute at top level) and returned as
 ``{"data": [...]}`` (:mod:`.invoker`).
+
+Entry types degrade one by one: the ``/info/<entry>`` documents are read concurrently, and an
+entry type whose document fails (a 404, a timeout, no ``properties``) is left out, with a
+warning logged (logger ``schemarouter_integrations.adapters.optimade``) and named at the end of
+the tool's description (``Left out: references (/info/references: ... 404 ...).``), which
+``router.tools[name].description`` and the returned ``ToolSpec`` show. The database registers
+with the entry types that answered; when none does, the ``RegistrationError`` gives each one's
+reason (a single entry type's error as it is).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import anyio
 
 from ..._contracts import ToolSpec
 from ...errors import RegistrationError
+from .._documents import DocumentError
 from .._fields import as_dict, safe_name, short_description
 from .._http import HttpTarget, public_url
 from .._options import OptimadeOptions
@@ -26,6 +38,9 @@ from .invoker import OptimadeInvoker
 __all__ = ["DEFAULT_MAX_PAGES", "OptimadeInvoker", "build_optimade_route"]
 
 DEFAULT_MAX_PAGES = 5
+NOTE_REASON_CHARS = 160
+"""How much of a left-out entry type's reason the tool description keeps (the log has all)."""
+logger = logging.getLogger("schemarouter_integrations.adapters.optimade")
 _KEYED = ("fields", "retry", "cost_units")
 """The options that may be a mapping keyed by endpoint or entry type."""
 
@@ -57,10 +72,11 @@ async def build_optimade_route(
         )
     provider_meta = as_dict(as_dict(info.get("meta")).get("provider"))
     prefix = provider_meta.get("prefix") if isinstance(provider_meta.get("prefix"), str) else None
+    wanted = entry_types(attributes, route.options.get("entries"))
+    found, failed = await _entry_properties(reader, base, wanted)
     endpoints = []
     entries: dict[str, str] = {}
-    for entry in entry_types(attributes, route.options.get("entries")):
-        properties = await entry_properties(reader, base, entry)
+    for entry, properties in found.items():
         endpoint = safe_name(f"search_{entry}")
         entries[endpoint] = entry
         endpoints.append(entry_endpoint(endpoint, entry, properties, prefix, route))
@@ -72,5 +88,51 @@ async def build_optimade_route(
         endpoints=endpoints,
         known=entries,
         origin=target.origin,
+        note=_left_out_note(failed),
     )
+    for entry, reason in failed.items():
+        logger.warning("%s: entry type %r left out: %s", where, entry, reason)
     return spec, OptimadeInvoker(target, base, entries, max_pages=max_pages)
+
+
+async def _entry_properties(
+    reader: HttpTarget, base: str, wanted: list[str]
+) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """The properties of each entry type in *wanted* order, and why the others failed.
+
+    Raises when every entry type failed: the one error as it is, or all the reasons.
+    """
+    results: dict[str, dict[str, Any] | RegistrationError] = {}
+
+    async def read(entry: str) -> None:
+        try:
+            results[entry] = await entry_properties(reader, base, entry)
+        except RegistrationError as exc:
+            results[entry] = exc
+
+    async with anyio.create_task_group() as group:
+        for entry in wanted:
+            group.start_soon(read, entry)
+    found = {e: r for e in wanted if not isinstance(r := results[e], RegistrationError)}
+    errors = {e: r for e in wanted if isinstance(r := results[e], RegistrationError)}
+    if not found:
+        if len(errors) == 1:
+            raise next(iter(errors.values()))
+        reasons = "; ".join(f"{entry}: {exc}" for entry, exc in errors.items())
+        raise RegistrationError(f"no entry type of {public_url(base)} could be read ({reasons})")
+    return found, {entry: _reason(exc) for entry, exc in errors.items()}
+
+
+def _reason(exc: RegistrationError) -> str:
+    """Why an entry type failed, without the URL prefix a document error carries."""
+    return exc.reason if isinstance(exc, DocumentError) else str(exc)
+
+
+def _left_out_note(failed: dict[str, str]) -> str:
+    if not failed:
+        return ""
+    parts = []
+    for entry, reason in failed.items():
+        shown = reason if len(reason) <= NOTE_REASON_CHARS else reason[: NOTE_REASON_CHARS - 1] + "…"
+        parts.append(f"{entry} ({shown})")
+    return "Left out: " + "; ".join(parts) + "."
