@@ -78,18 +78,53 @@ class HealthSnapshot(BaseModel):
     store: dict[str, Any] = Field(default_factory=dict)
 
 
+class CachedCopySnapshot(BaseModel):
+    """A stored copy standing in for a document whose source could not be reached."""
+
+    model_config = ConfigDict(frozen=True)
+
+    age_seconds: float
+    """Wall-clock seconds since the copy was fetched."""
+    stored_at: str
+    """When it was fetched (ISO 8601, UTC)."""
+    reason: str
+    """Why the source was not used (the failure, without secrets)."""
+
+
+class DocumentsSnapshot(BaseModel):
+    """``cache``: the document cache folder (None: no cache); ``from_cache``: public URL ->
+    the copy in use because its source could not be reached when it was last read."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cache: str | None = None
+    from_cache: dict[str, CachedCopySnapshot] = Field(default_factory=dict)
+
+
 class RouterSnapshot(BaseModel):
-    """``router.inspect()``: ``execution``, ``tools`` and ``health``."""
+    """``router.inspect()``: ``execution``, ``tools``, ``health``, ``pending`` and ``documents``.
+
+    ``pending`` maps each landscape route not registered yet (its document could not be
+    read) to the reason; it is retried while the router is entered.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     execution: ExecutionSnapshot
     tools: dict[str, ToolSnapshot]
     health: HealthSnapshot
+    pending: dict[str, str] = Field(default_factory=dict)
+    documents: DocumentsSnapshot = DocumentsSnapshot()
 
 
 def router_snapshot(
-    registry: Registry, marks: dict[str, AvailabilityMark], now: float, health: HealthSnapshot
+    registry: Registry,
+    marks: dict[str, AvailabilityMark],
+    now: float,
+    health: HealthSnapshot,
+    *,
+    pending: dict[str, str] | None = None,
+    documents: DocumentsSnapshot | None = None,
 ) -> RouterSnapshot:
     """``router.inspect()`` from the registry, the active marks at *now* and the health snapshot."""
     paths: dict[str, AvailabilityMark] = {}
@@ -124,4 +159,6 @@ def router_snapshot(
             for name, spec in sorted(registry.tools.items())
         },
         health=health,
+        pending=pending or {},
+        documents=documents or DocumentsSnapshot(),
     )

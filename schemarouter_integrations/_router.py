@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
@@ -15,23 +16,23 @@ import anyio
 from ._availability import Availability, CooldownTracker
 from ._availability.settings import check_settings
 from ._contracts import CooldownPolicy, ToolSpec
+from ._document_cache import DocumentCache
 from ._execution import Executor, PlanSource, RunBudget, RunContext, Sleep
 from ._execution.sinks import EventBus, EventSink
 from ._health import Probe
 from ._health.background import Background
+from ._health.pending import PendingRoutes
 from ._health.service import HealthService
-from ._inspection import RouterSnapshot, router_snapshot
+from ._inspection import DocumentsSnapshot, RouterSnapshot, router_snapshot
 from ._planning import Plan, PlanRequest, compile_plan
 from ._registry import BindingState, Invoker, Registry, RouteRef
 from ._sources import DataSources
 from ._sync import run_sync
-from .errors import PlanningError, RegistrationError, SchemaRouterError
+from .errors import ConfigurationError, PlanningError, RegistrationError, SchemaRouterError
 from .events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
 from .stores import AvailabilityStore, MemoryAvailabilityStore
 
 if TYPE_CHECKING:
-    import os
-
     import httpx
 
     from .adapters._clients import HttpClients
@@ -49,7 +50,9 @@ class SchemaRouter(DataSources):
 
     ``cooldown`` bounds how long failed paths stay out of planning; ``clock`` (monotonic
     seconds) and ``sleep`` make time injectable for tests; ``availability_store`` shares
-    cooldowns (default: this process only). Settings of the wrong kind raise
+    cooldowns (default: this process only); ``document_cache`` is a folder keeping the
+    last good copy of every fetched document, used when its source cannot be reached
+    (:mod:`._document_cache`). Settings of the wrong kind raise
     :class:`~schemarouter_integrations.errors.ConfigurationError` at once.
 
     Where it may connect (``adapters/_network.py``): a URL learned from a fetched document
@@ -71,10 +74,15 @@ class SchemaRouter(DataSources):
         http_client: httpx.AsyncClient | None = None,
         allow_private_networks: bool = False,
         resolver: Resolver | None = None,
+        document_cache: str | os.PathLike[str] | None = None,
     ) -> None:
         check_settings(
             cooldown, clock, availability_store, sleep, max_response_bytes, allow_private_networks, resolver
         )
+        if document_cache is not None and not isinstance(document_cache, str | os.PathLike):
+            kind = type(document_cache).__name__
+            raise ConfigurationError(f"document_cache must be a folder path, got {kind}")
+        self.document_cache = DocumentCache(document_cache) if document_cache is not None else None
         self.clock: Clock = clock or time.monotonic
         self.availability_store = availability_store or MemoryAvailabilityStore()
         self.availability_store.attach(self.clock)
@@ -91,7 +99,10 @@ class SchemaRouter(DataSources):
             late_events=self.events.publish,
         )
         self._health = HealthService(self.registry, self._availability, self.events, self.clock)
-        self._background = Background(self.availability_store, self._health, sleep=self._executor.sleep)
+        self._pending = PendingRoutes(sleep=self._executor.sleep, rng=rng)
+        self._background = Background(
+            self.availability_store, self._health, sleep=self._executor.sleep, pending=self._pending
+        )
         self._given_http_client = http_client
         self._http_clients: HttpClients | None = None
         self.allow_private_networks = allow_private_networks
@@ -100,15 +111,20 @@ class SchemaRouter(DataSources):
         self._closers: list[Callable[[], Awaitable[None]]] = []  # adapters' sessions, run by aclose()
 
     @classmethod
-    async def from_config(cls, path_or_config: str | os.PathLike[str] | RouterConfig) -> SchemaRouter:
+    async def from_config(
+        cls, path_or_config: str | os.PathLike[str] | RouterConfig, *, strict: bool = False
+    ) -> SchemaRouter:
         """The router a landscape file (TOML) declares: store, cooldowns, routes and probes.
 
         A bad file raises ``ConfigurationError`` naming the file, line and key; see
-        :mod:`schemarouter_integrations.config`.
+        :mod:`schemarouter_integrations.config`. A route whose document cannot be read is
+        left out, listed in ``inspect().pending`` and retried while the router is entered
+        (``async with router:``); with ``strict=True`` it raises ``RegistrationError``
+        naming the file, line, route and cause instead.
         """
         from .config import build_router
 
-        return await build_router(cls, path_or_config)
+        return await build_router(cls, path_or_config, strict=strict)
 
     # -- registration and bindings ---------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -320,9 +336,19 @@ class SchemaRouter(DataSources):
         await self._background.stop_monitor()
 
     def inspect(self) -> RouterSnapshot:
-        """Bindings, cooldowns, tools and health, as plain data."""
+        """Bindings, cooldowns, tools, health, pending routes and documents, as plain data."""
+        cache = self.document_cache
+        documents = DocumentsSnapshot(
+            cache=str(cache.directory) if cache is not None else None,
+            from_cache=cache.in_use() if cache is not None else {},
+        )
         return router_snapshot(
-            self.registry, self.availability_store.active(), self.clock(), self._background.snapshot()
+            self.registry,
+            self.availability_store.active(),
+            self.clock(),
+            self._background.snapshot(),
+            pending=self._pending.snapshot(),
+            documents=documents,
         )
 
     # -- lifecycle -------------------------------------------------------------------

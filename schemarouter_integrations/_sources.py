@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ._contracts import ToolSpec
+from ._document_cache import DocumentCache, using
 from ._registry import Invoker
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ class DataSources:
     """``add_url``, ``add_optimade_federation``, ``add_callable`` and ``add_mcp``."""
 
     max_response_bytes: int
+    document_cache: DocumentCache | None
+    """Documents read while adding a source go through it (see :mod:`._document_cache`)."""
     _closers: list[Callable[[], Awaitable[None]]]
 
     if TYPE_CHECKING:  # provided by SchemaRouter
@@ -63,21 +66,22 @@ class DataSources:
         """
         from .adapters._url import build_url_route
 
-        spec, invoker = await build_url_route(
-            url,
-            kind=kind,
-            name=name,
-            provider=provider,
-            access_mode=access_mode,
-            headers=headers,
-            base_url=base_url,
-            timeout_seconds=timeout_seconds,
-            document_timeout_seconds=document_timeout_seconds,
-            client=lambda: self.http_client,
-            max_response_bytes=self.max_response_bytes,
-            network=self.network_policy,
-            **options,
-        )
+        with using(self.document_cache):
+            spec, invoker = await build_url_route(
+                url,
+                kind=kind,
+                name=name,
+                provider=provider,
+                access_mode=access_mode,
+                headers=headers,
+                base_url=base_url,
+                timeout_seconds=timeout_seconds,
+                document_timeout_seconds=document_timeout_seconds,
+                client=lambda: self.http_client,
+                max_response_bytes=self.max_response_bytes,
+                network=self.network_policy,
+                **options,
+            )
         self.register(spec, invoker)
         return spec
 
@@ -102,9 +106,10 @@ class DataSources:
         from .adapters._optimade.federation import add_federation
 
         router = cast("FederationRouter", self)  # always a SchemaRouter
-        return await add_federation(
-            router, source, include, exclude, headers, timeout_seconds, concurrency, probes, field_aliases
-        )
+        with using(self.document_cache):
+            return await add_federation(
+                router, source, include, exclude, headers, timeout_seconds, concurrency, probes, field_aliases
+            )
 
     def add_callable(
         self,

@@ -36,16 +36,38 @@ ConfigOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 QueryArgument = Annotated[str, typer.Argument(help='The question, e.g. "What is the band gap of Si?"')]
+StrictOption = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Fail (exit 1) when a route's document cannot be read, instead of leaving it pending.",
+    ),
+]
+CacheOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--document-cache",
+        envvar="SCHEMAROUTER_DOCUMENT_CACHE",
+        help="A folder keeping the last good copy of every fetched document (overrides the file's).",
+    ),
+]
 ArgOption = Annotated[
     list[str] | None,
     typer.Option("--arg", "-a", help="A canonical argument NAME=VALUE (VALUE as JSON when it parses)."),
 ]
 
 
-def _with_config(path: Path, as_json: bool, work: Callable[[RouterConfig, Output], Awaitable[int]]) -> None:
-    output = Output(as_json=as_json)
+def _with_config(
+    path: Path,
+    as_json: bool,
+    work: Callable[[RouterConfig, Output], Awaitable[int]],
+    *,
+    strict: bool = False,
+    document_cache: Path | None = None,
+) -> None:
+    output = Output(as_json=as_json, strict=strict)
     try:
-        config = load_config(path)
+        config = _run.with_document_cache(load_config(path), document_cache)
     except ConfigurationError as exc:
         raise typer.Exit(output.error(USAGE, exc)) from None
 
@@ -66,48 +88,101 @@ def _arguments(pairs: list[str] | None, as_json: bool) -> dict[str, object]:
 
 
 @app.command()
-def validate(config: ConfigOption, as_json: JsonOption = False) -> None:
-    """Check a landscape file without contacting any service."""
-    raise typer.Exit(_run.validate(config, Output(as_json=as_json)))
+def validate(
+    config: ConfigOption,
+    as_json: JsonOption = False,
+    connect: Annotated[
+        bool,
+        typer.Option("--connect", help="Also read every route's document and list the routes left pending."),
+    ] = False,
+    strict: StrictOption = False,
+    document_cache: CacheOption = None,
+) -> None:
+    """Check a landscape file without contacting any service (--connect, --strict: read the routes too)."""
+    output = Output(as_json=as_json, strict=strict)
+    raise typer.Exit(_run.validate(config, output, connect=connect or strict, document_cache=document_cache))
 
 
 @app.command()
 def plan(
-    query: QueryArgument, config: ConfigOption, arg: ArgOption = None, as_json: JsonOption = False
+    query: QueryArgument,
+    config: ConfigOption,
+    arg: ArgOption = None,
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    document_cache: CacheOption = None,
 ) -> None:
     """Show the compiled plan: the chain and every rejected candidate with its reason."""
     arguments = _arguments(arg, as_json)
-    _with_config(config, as_json, lambda c, o: _run.plan(c, query, arguments, o))
+    _with_config(
+        config,
+        as_json,
+        lambda c, o: _run.plan(c, query, arguments, o),
+        strict=strict,
+        document_cache=document_cache,
+    )
 
 
 @app.command()
 def query(
-    query: QueryArgument, config: ConfigOption, arg: ArgOption = None, as_json: JsonOption = False
+    query: QueryArgument,
+    config: ConfigOption,
+    arg: ArgOption = None,
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    document_cache: CacheOption = None,
 ) -> None:
     """Ask the question: retries, fallback and cooldowns as the landscape says."""
     arguments = _arguments(arg, as_json)
-    _with_config(config, as_json, lambda c, o: _run.query(c, query, arguments, o))
+    _with_config(
+        config,
+        as_json,
+        lambda c, o: _run.query(c, query, arguments, o),
+        strict=strict,
+        document_cache=document_cache,
+    )
 
 
 @app.command()
 def gather(
-    query: QueryArgument, config: ConfigOption, arg: ArgOption = None, as_json: JsonOption = False
+    query: QueryArgument,
+    config: ConfigOption,
+    arg: ArgOption = None,
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    document_cache: CacheOption = None,
 ) -> None:
     """Ask every route that can answer and merge the records (needs router.gather)."""
     arguments = _arguments(arg, as_json)
-    _with_config(config, as_json, lambda c, o: _run.gather(c, query, arguments, o))
+    _with_config(
+        config,
+        as_json,
+        lambda c, o: _run.gather(c, query, arguments, o),
+        strict=strict,
+        document_cache=document_cache,
+    )
 
 
 @app.command()
-def inspect(config: ConfigOption, as_json: JsonOption = False) -> None:
-    """Show the registered tools, bindings, probes and the availability store."""
-    _with_config(config, as_json, _run.inspect)
+def inspect(
+    config: ConfigOption,
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    document_cache: CacheOption = None,
+) -> None:
+    """Show the registered tools, bindings, probes, pending routes and the availability store."""
+    _with_config(config, as_json, _run.inspect, strict=strict, document_cache=document_cache)
 
 
 @app.command()
-def probe(config: ConfigOption, as_json: JsonOption = False) -> None:
-    """Run every declared health probe once and report its outcome."""
-    _with_config(config, as_json, _run.probe)
+def probe(
+    config: ConfigOption,
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    document_cache: CacheOption = None,
+) -> None:
+    """Run every declared health probe once and report its outcome (and the pending routes)."""
+    _with_config(config, as_json, _run.probe, strict=strict, document_cache=document_cache)
 
 
 @app.command()
@@ -128,9 +203,17 @@ def serve_mcp(
     config: ConfigOption,
     transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",
     port: Annotated[int, typer.Option("--port", help="The HTTP port (transport http).")] = 8000,
+    strict: StrictOption = False,
+    document_cache: CacheOption = None,
 ) -> None:
     """Serve the landscape's router as an MCP server (one read-only tool)."""
-    _with_config(config, False, lambda landscape, _output: _run.serve_mcp(landscape, transport, port))
+    _with_config(
+        config,
+        False,
+        lambda landscape, output: _run.serve_mcp(landscape, transport, port, output),
+        strict=strict,
+        document_cache=document_cache,
+    )
 
 
 def _demo_script() -> Path | None:

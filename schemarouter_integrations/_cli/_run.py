@@ -28,10 +28,12 @@ OK, FAILED, USAGE, NO_ROUTE = 0, 1, 2, 3
 
 
 class Output:
-    """Where a command writes: JSON on stdout, or rich text (progress only on a terminal)."""
+    """Where a command writes: JSON on stdout, or rich text (progress only on a terminal);
+    *strict*: a route whose document cannot be read fails the command instead of pending."""
 
-    def __init__(self, *, as_json: bool) -> None:
+    def __init__(self, *, as_json: bool, strict: bool = False) -> None:
         self.as_json = as_json
+        self.strict = strict
         self.out = render.console()
         self.err = render.console(stderr=True)
 
@@ -83,22 +85,36 @@ def exit_code(error: BaseException) -> int:
     return FAILED
 
 
+def with_document_cache(config: RouterConfig, folder: Path | None) -> RouterConfig:
+    """*config* with ``document_cache`` set to *folder* (``--document-cache``) when given."""
+    if folder is None:
+        return config
+    return config.model_copy(update={"document_cache": str(folder.expanduser().resolve())})
+
+
 @asynccontextmanager
 async def opened(config: RouterConfig, output: Output) -> AsyncIterator[SchemaRouter]:
     with output.progress(f"Reading {len(config.routes)} route(s) of {config.source} ..."):
-        router = await SchemaRouter.from_config(config)
+        router = await SchemaRouter.from_config(config, strict=output.strict)
     async with router:
         yield router
 
 
-def validate(path: Path, output: Output) -> int:
+def validate(path: Path, output: Output, *, connect: bool = False, document_cache: Path | None = None) -> int:
+    """Check the file offline; with *connect*, also read every route (pending ones listed)."""
     try:
-        config = load_config(path)
+        config = with_document_cache(load_config(path), document_cache)
         for name, route in config.routes.items():
             if isinstance(route, PythonRoute):
                 _check_import(config, name, route)
     except ConfigurationError as exc:
         return output.error(USAGE, exc)
+    loaded: dict[str, Any] = {}
+    if connect:
+        try:
+            loaded = anyio.run(_loaded, config, output)
+        except Exception as exc:  # every error ends as a message and an exit code
+            return output.error(exit_code(exc), exc)
     secrets = config.substituted_values
     if output.as_json:
         routes = {
@@ -111,12 +127,37 @@ def validate(path: Path, output: Output) -> int:
             "file": str(path),
             "tool": config.tool.model_dump(mode="json"),
             "routes": routes,
+            **loaded,
         }
         render.print_json(_masked(document, secrets))
     else:
         output.out.print(render.routes_table(config, mask=lambda text: redact(text, secrets)))
+        if connect:
+            _print_pending(output, _masked(loaded["pending"], secrets), _masked(loaded["documents"], secrets))
         output.out.print(f"{path}: ok ({len(config.routes)} route(s))", markup=False)
     return OK
+
+
+async def _loaded(config: RouterConfig, output: Output) -> dict[str, Any]:
+    """What reading every route gave: the tools registered, the routes pending, cached copies."""
+    with output.progress(f"Reading {len(config.routes)} route(s) of {config.source} ..."):
+        router = await SchemaRouter.from_config(config, strict=output.strict)
+    async with router:
+        snapshot = router.inspect()
+    return {
+        "registered": sorted(snapshot.tools),
+        "pending": snapshot.pending,
+        "documents": snapshot.documents.model_dump(mode="json"),
+    }
+
+
+def _print_pending(output: Output, pending: dict[str, str], documents: dict[str, Any]) -> None:
+    """One line per pending route and per cached copy standing in for its source."""
+    for name, reason in pending.items():
+        output.out.print(f"pending: {name}: {reason} (retried in the background)", markup=False)
+    for url, copy in documents.get("from_cache", {}).items():
+        age = copy["age_seconds"]
+        output.out.print(f"from cache: {url} (stored {age:.0f} s ago): {copy['reason']}", markup=False)
 
 
 def _masked(value: Any, secrets: tuple[str, ...]) -> Any:
@@ -223,6 +264,7 @@ async def inspect(config: RouterConfig, output: Output) -> int:
         binding = snapshot.execution.binding_states.get(name, "-")
         table.add_row(name, tool.provider or "-", tool.access_mode or "-", binding, endpoints)
     output.out.print(table)
+    _print_pending(output, snapshot.pending, snapshot.documents.model_dump(mode="json"))
     output.out.print(f"probes: {sorted(snapshot.health.probes) or 'none'}", markup=False)
     output.out.print(f"availability store: {snapshot.health.store.get('kind', '?')}", markup=False)
     return OK
@@ -251,19 +293,21 @@ async def probe(config: RouterConfig, output: Output, timeout_seconds: float = 1
             unsubscribe()
         snapshot = router.inspect()
     outcomes = {path: p.model_dump(mode="json") for path, p in snapshot.health.probes.items()}
-    healthy = all(p["last_outcome"] == "ok" for p in outcomes.values())
+    healthy = all(p["last_outcome"] == "ok" for p in outcomes.values()) and not snapshot.pending
     if output.as_json:
-        render.print_json({"ok": healthy, "probes": outcomes, "cooldowns": snapshot.execution.cooldowns})
+        document = {"ok": healthy, "probes": outcomes, "cooldowns": snapshot.execution.cooldowns}
+        render.print_json(document | {"pending": snapshot.pending})
     else:
-        if not outcomes:
+        if not outcomes and not snapshot.pending:
             output.out.print("no probes declared (add probe = ... to a route)", markup=False)
         for path, data in outcomes.items():
             detail = data["last_error"] or ""
             output.out.print(f"{path}: {data['last_outcome']} {detail}".rstrip(), markup=False)
+        _print_pending(output, snapshot.pending, snapshot.documents.model_dump(mode="json"))
     return OK if healthy else FAILED
 
 
-async def serve_mcp(config: RouterConfig, transport: str, port: int) -> int:
+async def serve_mcp(config: RouterConfig, transport: str, port: int, output: Output) -> int:
     """Serve the landscape's router over MCP until the client (stdio) or a signal (http) ends it."""
     if transport not in ("stdio", "http"):
         raise ConfigurationError(f"--transport must be 'stdio' or 'http', got {transport!r}")
@@ -271,6 +315,6 @@ async def serve_mcp(config: RouterConfig, transport: str, port: int) -> int:
         from ..mcp import serve_mcp as serve
     except ImportError as exc:
         raise ConfigurationError(str(exc)) from None
-    router = await SchemaRouter.from_config(config)
+    router = await SchemaRouter.from_config(config, strict=output.strict)
     await serve(router, transport=transport, port=port, **config.tool.mcp_options())  # type: ignore[arg-type]
     return OK

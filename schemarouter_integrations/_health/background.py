@@ -1,4 +1,4 @@
-"""The router's background tasks: the availability store's lifecycle and the health monitor.
+"""The router's background tasks: the store's lifecycle, pending routes' retries, the monitor.
 
 ``async with router:`` calls :meth:`Background.open`, which enters the router's own anyio
 task group and runs the availability store's lifecycle (``start``/``aclose``) in a task of
@@ -22,6 +22,7 @@ from .._inspection import HealthSnapshot
 from ..errors import LifecycleError
 from ..stores import AvailabilityStore
 from .monitor import HealthMonitor
+from .pending import PendingRoutes
 from .service import HealthService
 
 if TYPE_CHECKING:
@@ -33,9 +34,12 @@ __all__ = ["Background"]
 class Background:
     """Starts and stops the store and the monitor of one router."""
 
-    def __init__(self, store: AvailabilityStore, health: HealthService, *, sleep: Sleep) -> None:
+    def __init__(
+        self, store: AvailabilityStore, health: HealthService, *, sleep: Sleep, pending: PendingRoutes
+    ) -> None:
         self.store = store
         self.health = health
+        self.pending = pending
         self._sleep = sleep
         self._background: tuple[AsyncExitStack, TaskGroup] | None = None
         self._store_scope: anyio.CancelScope | None = None
@@ -46,7 +50,8 @@ class Background:
 
     # -- the router's task group and the store ----------------------------------------
     async def open(self) -> None:
-        """Enter the router's task group and start the availability store in it.
+        """Enter the router's task group, start the availability store in it, and the retries
+        of the routes still pending (:mod:`.pending`) when there are any.
 
         Returns once the store has started (a shared store has made its first attempt to
         load the marks). No-op when already open.
@@ -57,6 +62,8 @@ class Background:
         group = await stack.enter_async_context(anyio.create_task_group())
         try:
             await group.start(self._run_store, name="schemarouter-store")
+            if self.pending:
+                await group.start(self.pending.run, name="schemarouter-pending-routes")
         except BaseException:
             group.cancel_scope.cancel()
             await stack.aclose()

@@ -4,6 +4,9 @@ Every adapter that reads a document by URL (an OpenAPI document, an OPTIMADE ``/
 goes through :func:`load_document`: one bounded request on the route's :class:`HttpTarget`,
 the body decoded as JSON (or, for OpenAPI, JSON else YAML with the safe loader) and every
 failure raised as a :class:`DocumentError`, a ``RegistrationError`` naming the public URL.
+Every request of a document (and of each file it refers to) goes through :func:`_fetch`,
+where the registering router's document cache (``SchemaRouter(document_cache=DIR)``) keeps
+the last good copy and lets it stand in for a source that cannot be reached.
 
 :func:`load_document_set` reads a document split across files: the files its external
 ``$ref`` values name (``./paths/users.yaml``, ``https://host/common.yaml#/Error``), and the files
@@ -34,8 +37,9 @@ import anyio
 import anyio.to_thread
 import yaml
 
+from .._document_cache import CachedDocument, DocumentCache, document_cache_in_use
 from ..errors import InvocationError, InvocationUnavailableError, RegistrationError
-from ._http import Fetched, HttpTarget, origin_of, public_url
+from ._http import Fetched, HttpTarget, decode_json, origin_of, public_url
 from ._network import NetworkChecker
 
 MAX_DOCUMENT_NODES = 2_000_000
@@ -69,19 +73,23 @@ async def load_document(
     """The document at *url* as JSON data; any failure is a :class:`DocumentError`.
 
     A failed request reads ``"<failure> <public url>: <why>"``. ``syntax="json_or_yaml"``
-    accepts YAML too (aliases bounded to :data:`MAX_DOCUMENT_NODES` nodes).
+    accepts YAML too (aliases bounded to :data:`MAX_DOCUMENT_NODES` nodes). The registering
+    router's document cache applies (see :func:`_fetch`).
     """
     where = public_url(url)
-    try:
-        if syntax == "json":
-            return await target.fetch_json("GET", url)
-        fetched = await target.fetch("GET", url, accept=ACCEPT_DOCUMENT)
-    except InvocationError as exc:
-        unavailable = isinstance(exc, InvocationUnavailableError)
-        raise DocumentError(f"{failure} {where}: {exc}", reason=str(exc), unavailable=unavailable) from exc
-    # a large document (or a YAML alias bomb being refused) takes seconds to parse: never on the loop
-    parse = functools.partial(parse_document, fetched.body, where=where)
-    return await anyio.to_thread.run_sync(parse, abandon_on_cancel=True)
+    accept = "application/json" if syntax == "json" else ACCEPT_DOCUMENT
+    fetched = await _fetch(target, url, failure, accept=accept)
+    if syntax == "json":
+        try:
+            document = decode_json(fetched, "GET", url)
+        except InvocationError as exc:
+            raise DocumentError(f"{failure} {where}: {exc}", reason=str(exc)) from exc
+    else:
+        # a large document (or a YAML alias bomb being refused) takes seconds to parse: never on the loop
+        parse = functools.partial(parse_document, fetched.body, where=where)
+        document = await anyio.to_thread.run_sync(parse, abandon_on_cancel=True)
+    await _keep(target, url, fetched, document)
+    return document
 
 
 def parse_document(body: bytes, *, where: str) -> Any:
@@ -168,6 +176,7 @@ async def load_document_set(
     fetched = await _fetch(target, url, failure)
     parse = functools.partial(_parse_file, fetched.body, root, rewrite=False)
     document, refs = await anyio.to_thread.run_sync(parse, abandon_on_cancel=True)
+    await _keep(target, url, fetched, document)
     found = DocumentSet(root, document)
     if refs:
         await _FileWalk(found, target, frozenset(allow_origins), network).run(refs)
@@ -248,6 +257,7 @@ class _FileWalk:
         except DocumentError as exc:
             self.found.problems[file] = str(exc)
             return
+        await _keep(target, file, fetched, data)
         self.found.files[file] = data
         self._queue(group, refs, public_url(file))
 
@@ -275,13 +285,61 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return _first(first) if isinstance(first, BaseExceptionGroup) else first
 
 
-async def _fetch(target: HttpTarget, url: str, failure: str) -> Fetched:
+# -- the one request of every document, and the document cache -------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredCopy(Fetched):
+    """The document cache's copy, standing in for its source (never kept again)."""
+
+
+async def _fetch(target: HttpTarget, url: str, failure: str, *, accept: str = ACCEPT_DOCUMENT) -> Fetched:
+    """One document request; a failure is a :class:`DocumentError`.
+
+    With the registering router's document cache (:mod:`.._document_cache`) the request is
+    conditional when a copy exists (a 304 means the copy is current), and when the source
+    cannot be reached (no connection, a timeout, a 5xx) the copy stands in and the cache
+    says so. A 4xx never falls back to the copy. :func:`_keep` says what is kept.
+    """
+    cache = document_cache_in_use()
+    copy = await cache.read(url) if cache is not None else None
+    conditional = copy.conditional_headers() if copy is not None else None
     try:
-        return await target.fetch("GET", url, accept=ACCEPT_DOCUMENT)
+        return await target.fetch("GET", url, accept=accept, headers=conditional)
     except InvocationError as exc:
-        unavailable = isinstance(exc, InvocationUnavailableError)
         where = public_url(url)
+        if cache is not None and copy is not None and _copy_stands_in(cache, where, copy, exc):
+            return _StoredCopy(200, copy.content_type, copy.body)
+        unavailable = isinstance(exc, InvocationUnavailableError)
         raise DocumentError(f"{failure} {where}: {exc}", reason=str(exc), unavailable=unavailable) from exc
+
+
+def _copy_stands_in(cache: DocumentCache, where: str, copy: CachedDocument, exc: InvocationError) -> bool:
+    """Whether the stored *copy* answers for a request that failed with *exc*."""
+    status = getattr(exc, "status_code", None)
+    if status == 304:
+        cache.fresh(where)
+        return True
+    if (status is None and isinstance(exc, InvocationUnavailableError)) or (status or 0) >= 500:
+        cache.served_stale(where, copy, reason=str(exc))
+        return True
+    return False
+
+
+async def _keep(target: HttpTarget, url: str, fetched: Fetched, data: Any) -> None:
+    """A freshly fetched document that parsed to an object becomes the cache's copy of *url*
+    (a list, a string or an HTML page read as YAML never replaces a good copy)."""
+    cache = document_cache_in_use()
+    if cache is None or isinstance(fetched, _StoredCopy) or not isinstance(data, dict):
+        return
+    await cache.store(
+        url,
+        public_url(url),
+        body=fetched.body,
+        content_type=fetched.content_type,
+        validators=fetched.validators,
+        secrets=target.secrets,
+    )
 
 
 def _parse_file(body: bytes, url: str, *, rewrite: bool) -> tuple[Any, list[tuple[str, str]]]:

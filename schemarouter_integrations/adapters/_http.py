@@ -102,6 +102,8 @@ class Fetched:
     status_code: int
     content_type: str
     body: bytes
+    validators: Mapping[str, str] = field(default_factory=dict)
+    """The response's ``etag`` and ``last-modified`` (for a later conditional request)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,25 +133,7 @@ class HttpTarget:
 
     async def fetch_json(self, method: str, url: str | httpx.URL, **parts: Unpack[RequestParts]) -> Any:
         """Send one request and decode its JSON body (``None`` for an empty 2xx body)."""
-        fetched = await self.fetch(method, url, **parts)
-        if not fetched.body.strip():
-            if fetched.status_code == 204:
-                return None
-            raise NonRetryableInvocationError(
-                f"{_what(method, url)} answered {fetched.status_code} with an empty body"
-            )
-        try:
-            return json.loads(fetched.body)
-        except RecursionError:
-            raise NonRetryableInvocationError(
-                f"{_what(method, url)} answered {fetched.status_code} with JSON nested too deeply to read"
-            ) from None
-        except ValueError:
-            kind = fetched.content_type or "no content type"
-            raise NonRetryableInvocationError(
-                f"{_what(method, url)} answered {fetched.status_code} but the body is not valid "
-                f"JSON ({kind}, {len(fetched.body)} bytes)"
-            ) from None
+        return decode_json(await self.fetch(method, url, **parts), method, url)
 
     async def fetch(
         self,
@@ -242,7 +226,8 @@ class HttpTarget:
         if declared.isdigit() and int(declared) > self.max_response_bytes:
             raise _oversized(what, self.max_response_bytes)
         body = await self._body(response, what, self.max_response_bytes, truncate=False)
-        return Fetched(status, response.headers.get("content-type", ""), body)
+        validators = {k: response.headers[k] for k in ("etag", "last-modified") if k in response.headers}
+        return Fetched(status, response.headers.get("content-type", ""), body, validators)
 
     @staticmethod
     async def _body(response: httpx.Response, what: str, limit: int, *, truncate: bool) -> bytes:
@@ -264,6 +249,28 @@ class HttpTarget:
                 return b"".join(chunks)
             raise NonRetryableInvocationError(f"{what}: {exc}") from None
         return b"".join(chunks)
+
+
+def decode_json(fetched: Fetched, method: str, url: str | httpx.URL) -> Any:
+    """The JSON body of *fetched* (``None`` for a 204); anything else is non-retryable."""
+    if not fetched.body.strip():
+        if fetched.status_code == 204:
+            return None
+        raise NonRetryableInvocationError(
+            f"{_what(method, url)} answered {fetched.status_code} with an empty body"
+        )
+    try:
+        return json.loads(fetched.body)
+    except RecursionError:
+        raise NonRetryableInvocationError(
+            f"{_what(method, url)} answered {fetched.status_code} with JSON nested too deeply to read"
+        ) from None
+    except ValueError:
+        kind = fetched.content_type or "no content type"
+        raise NonRetryableInvocationError(
+            f"{_what(method, url)} answered {fetched.status_code} but the body is not valid "
+            f"JSON ({kind}, {len(fetched.body)} bytes)"
+        ) from None
 
 
 async def _decoded(response: httpx.Response) -> AsyncIterator[bytes]:

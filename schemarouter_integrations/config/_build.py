@@ -2,22 +2,28 @@
 
 ``SchemaRouter.from_config`` calls :func:`build_router` with its own class as *factory*,
 so this layer (below ``_router``) needs no import of the router. Routes are registered in
-file order; when one fails, the router is closed and the error names the file, the line
-and the route: no half-built router is returned.
+file order. A route whose source cannot be read (a ``RegistrationError``: its server is
+down, a timeout, a 401, not a document) is left pending (``inspect().pending``, retried
+in the background, see ``_health/pending``) unless *strict*; any other failure, and that
+one under *strict*, closes the router and raises an error naming the file, the line and
+the route: no half-built router is returned.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import ConfigurationError, SchemaRouterError
+from .._redaction import redact
+from ..errors import ConfigurationError, RegistrationError, SchemaRouterError
 from ._loader import LandscapeError, load_config
 from ._models import (
     McpRoute,
@@ -32,39 +38,82 @@ from ._models import (
 __all__ = ["build_router", "resolve_target"]
 
 R = TypeVar("R")
+logger = logging.getLogger("schemarouter_integrations.registration")
 
 
-async def build_router(factory: Callable[..., R], source: RouterConfig | str | os.PathLike[str]) -> R:
+async def build_router(
+    factory: Callable[..., R], source: RouterConfig | str | os.PathLike[str], *, strict: bool = False
+) -> R:
     """A router made by *factory* (``SchemaRouter``) with everything *source* declares."""
     config = source if isinstance(source, RouterConfig) else load_config(source)
-    router = factory(cooldown=config.cooldown, availability_store=config.availability.build())
+    router = factory(
+        cooldown=config.cooldown,
+        availability_store=config.availability.build(),
+        document_cache=config.document_cache_path,
+    )
     target: Any = router
     try:
         with _python_path(config):
             for name, route in config.routes.items():
-                await _add(target, config, name, route)
+                await _add(target, config, name, route, strict=strict)
     except BaseException:
         await target.aclose()
         raise
     return router
 
 
-async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig) -> None:
+async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig, *, strict: bool) -> None:
     try:
-        if isinstance(route, OpenApiRoute | OptimadeRoute):
-            await _add_url(router, name, route)
-        elif isinstance(route, PythonRoute):
-            _add_python(router, config, name, route)
-        elif isinstance(route, McpRoute):
-            await _add_mcp(router, name, route)
-        else:
-            await _add_federation(router, config, name, route)
+        await _register(router, config, name, route)
     except LandscapeError:
         raise
     except ConfigurationError as exc:
         raise _located(config, ("routes", name), str(exc)) from exc
+    except RegistrationError as exc:
+        if strict or isinstance(route, PythonRoute):  # a function's contract will not change by waiting
+            raise _relabelled(exc, f"{config.where('routes', name)}: {exc}") from exc
+        describe = partial(_reason, _route_secrets(config, route))
+        reason = describe(exc)
+        router._pending.add(name, reason, partial(_register, router, config, name, route), describe)
+        logger.warning(
+            "%s: not registered yet, retried in the background: %s", config.where("routes", name), reason
+        )
     except SchemaRouterError as exc:
         raise _relabelled(exc, f"{config.where('routes', name)}: {exc}") from exc
+
+
+def _reason(secrets: tuple[str, ...], exc: BaseException) -> str:
+    """Why a route is pending, with the values that may be secrets masked."""
+    text = str(exc) or type(exc).__name__
+    return redact(text if isinstance(exc, SchemaRouterError) else f"{type(exc).__name__}: {text}", secrets)
+
+
+def _route_secrets(config: RouterConfig, route: RouteConfig) -> tuple[str, ...]:
+    """The route's header values, and the values from the environment placed where a message
+    may show them (a URL's query or user info, an MCP command's arguments)."""
+    headers: list[Any] = list(getattr(route, "headers", {}).values())
+    if isinstance(route, OptimadeFederationRoute):
+        headers = [value for sent in route.headers.values() for value in sent.values()]
+    secrets = [value.get_secret_value() for value in headers]
+    target = getattr(route, "url", None) or getattr(route, "target", None) or ""
+    if isinstance(target, list):
+        places = target[1:]
+    else:  # the query, and the user info (with the host) of an http(s) URL
+        places = [target.partition("?")[2], target.partition("://")[2].partition("/")[0]]
+    secrets += [value for value in config.substituted_values if any(value in place for place in places)]
+    return tuple(secrets)
+
+
+async def _register(router: Any, config: RouterConfig, name: str, route: RouteConfig) -> None:
+    """Add one route (and its probe) to *router*; errors as the adapters raise them."""
+    if isinstance(route, OpenApiRoute | OptimadeRoute):
+        await _add_url(router, name, route)
+    elif isinstance(route, PythonRoute):
+        _add_python(router, config, name, route)
+    elif isinstance(route, McpRoute):
+        await _add_mcp(router, name, route)
+    else:
+        await _add_federation(router, config, name, route)
 
 
 E = TypeVar("E", bound=SchemaRouterError)

@@ -249,13 +249,16 @@ class RouterConfig(_Model):
     """A whole landscape: ``[availability]``, ``[cooldown]``, ``[tool]`` and ``[routes.<name>]``.
 
     ``python_path`` lists folders (relative to the file) put on ``sys.path`` before the
-    ``python`` routes' functions are imported. ``source`` is the file it was read from.
+    ``python`` routes' functions are imported. ``document_cache`` is a folder (relative to
+    the file) keeping the last good copy of every fetched document, used when its source
+    cannot be reached. ``source`` is the file it was read from.
     """
 
     availability: AvailabilitySettings = AvailabilitySettings()
     cooldown: CooldownPolicy = CooldownPolicy()
     tool: ToolSettings = ToolSettings()
     python_path: list[str] = Field(default_factory=list)
+    document_cache: str | None = Field(default=None, min_length=1)
     routes: dict[str, RouteConfig] = Field(default_factory=dict)
 
     _source: Path | None = PrivateAttr(default=None)
@@ -273,6 +276,14 @@ class RouterConfig(_Model):
     @property
     def source(self) -> Path | None:
         return self._source
+
+    @property
+    def document_cache_path(self) -> Path | None:
+        """``document_cache`` resolved against the file's folder (None: no cache)."""
+        if self.document_cache is None:
+            return None
+        base = self._source.parent if self._source is not None else Path.cwd()
+        return (base / Path(self.document_cache).expanduser()).resolve()
 
     @property
     def substituted_values(self) -> tuple[str, ...]:

@@ -1,4 +1,5 @@
-"""A landscape route whose document cannot be read fails with the route, file, line and cause."""
+"""With strict=True, a landscape route whose document cannot be read fails with the route, file,
+line and cause."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def _landscape(tmp_path: Path, url: str) -> Path:
 
 async def _registration_error(path: Path) -> RegistrationError:
     with pytest.raises(RegistrationError) as raised:
-        await SchemaRouter.from_config(path)
+        await SchemaRouter.from_config(path, strict=True)
     return raised.value
 
 
