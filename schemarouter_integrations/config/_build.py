@@ -70,7 +70,10 @@ async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig,
     except ConfigurationError as exc:
         raise _located(config, ("routes", name), str(exc)) from exc
     except RegistrationError as exc:
-        if strict or isinstance(route, PythonRoute):  # a function's contract will not change by waiting
+        from ..adapters._network import AddressRefusedError  # adapters are loaded by now
+
+        # a function's contract, and an address the connection rule refuses, will not change by waiting
+        if strict or isinstance(route, PythonRoute) or isinstance(exc, AddressRefusedError):
             raise _relabelled(exc, f"{config.where('routes', name)}: {exc}") from exc
         describe = partial(_reason, _route_secrets(config, route))
         reason = describe(exc)
