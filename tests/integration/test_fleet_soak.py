@@ -12,7 +12,7 @@ from tests.support.fleet_soak import FleetSoakConfig, fleet_soak
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis]
 
-SHORT = FleetSoakConfig(workers=4, runs=200, burst=20, kills=2, max_seconds=240, seed=11)
+SHORT = FleetSoakConfig(workers=4, runs=200, burst=20, kills=2, max_seconds=240, seed=11, trace_memory=False)
 
 
 @pytest.mark.timeout(420)

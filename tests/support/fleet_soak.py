@@ -35,6 +35,7 @@ import sys
 import threading
 import time
 import traceback
+import tracemalloc
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ PRELOAD = [
     "schemarouter_integrations.stores",
     "tests.support.soak",
 ]
-WORKER_TAG = " (worker {index})"  # ends every callable failure's message: a mark names its maker
+WORKER_TAG = " (worker {index})"  # ends callable and probe failures: such a mark names its maker
 SAMPLE_SECONDS = 0.02  # how often a worker reads its view (store status, marks)
 RUN_BOUND_SECONDS = 60.0  # a single run that takes longer is counted as hung (an invariant)
 TTL_TOLERANCE = 0.002  # TTLs are written rounded up to the millisecond
@@ -73,6 +74,7 @@ class FleetSoakConfig:
     cooldown_max_seconds: float = 0.4
     peer_grace_seconds: float = 0.1
     probe_interval_seconds: float = 0.1
+    trace_memory: bool = False  # tracemalloc in every worker: says what Python holds, runs slower
     start_bound_seconds: float = 180.0  # workers import, register 20 routes and connect
     down_bound_seconds: float = 30.0  # a kill lasts until every worker noticed, at most this
 
@@ -90,9 +92,17 @@ class WorkerArgs:
     cooldown_max_seconds: float
     peer_grace_seconds: float
     probe_interval_seconds: float
+    trace_memory: bool
 
 
 # -- one worker process --------------------------------------------------------------------
+def _memory() -> tuple[float, float]:
+    """(RSS, memory traced by tracemalloc or 0.0) in MiB, after a full collection."""
+    gc.collect()
+    traced = tracemalloc.get_traced_memory()[0] / 2**20 if tracemalloc.is_tracing() else 0.0
+    return _rss_mib(), traced
+
+
 def _rss_mib() -> float:
     """The process's resident memory (Linux ``/proc``; elsewhere the peak from getrusage)."""
     try:
@@ -213,7 +223,10 @@ async def _worker_main(args: WorkerArgs, conn: Connection) -> dict[str, Any]:
     hung = 0
     rng = random.Random(args.seed)
     tasks_before = len(asyncio.all_tasks())
-    rss_start = rss_end = 0.0
+    memory_start = memory_end = (0.0, 0.0)  # (RSS, tracemalloc) in MiB
+    bursts = 0
+    if args.trace_memory:
+        tracemalloc.start()
     stopped_by = "the script"
 
     def on_event(event: RouterEvent) -> None:
@@ -255,9 +268,9 @@ async def _worker_main(args: WorkerArgs, conn: Connection) -> dict[str, Any]:
                 async with anyio.create_task_group() as burst:
                     for _ in range(args.burst):
                         burst.start_soon(bounded_run, router, _request(rng, tools))
-                if rss_start == 0.0:
-                    gc.collect()
-                    rss_start = _rss_mib()
+                bursts += 1
+                if bursts == 2:  # warm: pools, thread workers, caches
+                    memory_start = _memory()
                 conn.send(("progress", {"runs": report.runs, "connected": view.connected}))
                 told = [conn.recv() for _ in iter(conn.poll, False)]
                 if "stop" in told:
@@ -265,6 +278,7 @@ async def _worker_main(args: WorkerArgs, conn: Connection) -> dict[str, Any]:
                 if time.time() > args.hard_deadline:
                     stopped_by = "its own deadline"
                     break
+            memory_end = _memory()  # the router still open, as at the start
             # the traffic is over: wait (bounded) for the store to be back and written out
             with anyio.move_on_after(15):
                 while not router.inspect().health.store.get("connected"):  # noqa: ASYNC110 - another process restarts Redis
@@ -277,8 +291,7 @@ async def _worker_main(args: WorkerArgs, conn: Connection) -> dict[str, Any]:
             group.cancel_scope.cancel()
         await router.stop_health_monitor()
     del router
-    gc.collect()
-    rss_end = _rss_mib()
+    tracemalloc.stop()
     await anyio.lowlevel.checkpoint()
     leaked = len(asyncio.all_tasks()) - tasks_before
     return {
@@ -291,8 +304,8 @@ async def _worker_main(args: WorkerArgs, conn: Connection) -> dict[str, Any]:
         "callable_faults": dict(report.callable_faults),
         "probe_rounds": probe_rounds,
         "leaked_tasks": leaked,
-        "rss_start_mib": rss_start,
-        "rss_end_mib": rss_end,
+        "memory_start": memory_start,
+        "memory_end": memory_end,
         "decided": decided[0],
         "longest_own": view.longest_own,
         "longest_peer": view.longest_peer,
@@ -404,6 +417,7 @@ class Kill:
     down_seconds: float = 0.0
     noticed_by: int = 0
     all_back_after: float | None = None  # seconds from the restart until every worker reconnected
+    back_after: dict[int, float] = field(default_factory=dict)  # each worker's, as its message arrived
 
 
 @dataclass
@@ -540,9 +554,8 @@ class FleetReport:
             f"callables {dict(sorted(self.callable_faults.items()))}",
         ]
         for number, kill in enumerate(self.kills, 1):
-            back = (
-                "never" if kill.all_back_after is None else f"{kill.all_back_after:.2f} s after the restart"
-            )
+            each = "/".join(f"{kill.back_after[i]:.2f}" for i in sorted(kill.back_after))
+            back = "never" if kill.all_back_after is None else f"{each} s after the restart"
             out.append(
                 f"redis-server kill {number} (SIGKILL) at {kill.at_seconds:.1f} s / {kill.at_runs} runs: "
                 f"noticed by {kill.noticed_by}/{c.workers} workers, down {kill.down_seconds:.2f} s, "
@@ -554,8 +567,12 @@ class FleetReport:
             away = ", ".join(f"{s:.2f}" for s in w["reconnected_after"]) or "-"
             out.append(
                 f"  worker {w['index']}: asked {w['runs']}, answered {w['outcomes'].get('answered', 0)}, "
-                f"untyped {w['untyped']}; leaked tasks {w['leaked_tasks']}; memory (RSS) "
-                f"{w['rss_start_mib']:.1f} -> {w['rss_end_mib']:.1f} MiB; probe rounds {w['probe_rounds']}"
+                f"untyped {w['untyped']}; leaked tasks {w['leaked_tasks']}; probe rounds {w['probe_rounds']}"
+            )
+            (rss0, traced0), (rss1, traced1) = w["memory_start"], w["memory_end"]
+            traced = f"; tracemalloc {traced0:.2f} -> {traced1:.2f} MiB" if traced0 else ""
+            out.append(
+                f"    memory after warm-up (2 bursts) -> at the end: RSS {rss0:.1f} -> {rss1:.1f} MiB{traced}"
             )
             out.append(
                 f"    store (inspect().health.store): connected={store.get('connected')} "
@@ -607,6 +624,8 @@ class _Fleet:
         self.reconnects: list[int] = []
         self.bursts_since_lost: list[int] = []
         self.finals: dict[int, dict[str, Any]] = {}
+        self.restarted_at: float | None = None
+        self.back_after: dict[int, float] = {}
         self.ready: set[int] = set()
         self.problems: list[str] = []
 
@@ -650,6 +669,8 @@ class _Fleet:
                     self.bursts_since_lost[index] = 0
                 self.connected[index] = body["connected"]
                 self.reconnects[index] = body["reconnects"]
+                if body["connected"] and self.restarted_at is not None:
+                    self.back_after.setdefault(index, time.monotonic() - self.restarted_at)
             elif kind == "final":
                 self.finals[index] = body
             elif kind == "error":
@@ -711,6 +732,7 @@ def fleet_soak(config: FleetSoakConfig, *, redis_binary: str | None = None) -> F
                     cooldown_max_seconds=config.cooldown_max_seconds,
                     peer_grace_seconds=config.peer_grace_seconds,
                     probe_interval_seconds=config.probe_interval_seconds,
+                    trace_memory=config.trace_memory,
                 )
                 for i in range(config.workers)
             ]
@@ -813,6 +835,7 @@ def _kill_and_restart(
     kill.noticed_by = sum(1 for c in fleet.connected if c is False)
     redis.start()
     kill.down_seconds = time.monotonic() - killed
+    fleet.restarted_at, fleet.back_after = time.monotonic(), kill.back_after
 
 
 def main() -> None:
@@ -824,6 +847,7 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=defaults.kills, help="SIGKILLs of redis-server")
     parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--tracemalloc", action="store_true", help="trace Python memory too (slower)")
     options = parser.parse_args()
     from tests.servers.redis_server import SKIP_HINT, redis_server_binary
 
@@ -838,6 +862,7 @@ def main() -> None:
         kills=options.kills,
         max_seconds=options.max_seconds,
         seed=options.seed,
+        trace_memory=options.tracemalloc,
     )
     # SIGTERM (a CI timeout, kill PID) unwinds like Ctrl-C: workers and servers are stopped
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

@@ -169,7 +169,7 @@ async def _build(
         router.add_callable(fn, name=name, provider=PROVIDERS[(index + 1) % 4], read_only=True, fields=fields)
         tools.append(name)
     for name in tools[::4]:
-        router.register_health_probe(name, _endpoint(router, name), _probe(rng))
+        router.register_health_probe(name, _endpoint(router, name), _probe(rng, tag=tag))
     return tools
 
 
@@ -177,9 +177,15 @@ def _endpoint(router: SchemaRouter, tool: str) -> str:
     return router.tools[tool].endpoints[0].name
 
 
-def _probe(rng: random.Random) -> Any:
+def _probe(rng: random.Random, *, tag: str = "") -> Any:
+    """A probe that fails one time in five: returns False, or with a *tag* raises a message
+    ending with it (the cooldown's reason then names the worker that made the mark)."""
+
     async def probe() -> bool:
-        return rng.random() < 0.8
+        healthy = rng.random() < 0.8
+        if not healthy and tag:
+            raise InvocationUnavailableError(f"probe failed{tag}")
+        return healthy
 
     return probe
 
