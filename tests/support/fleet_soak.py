@@ -847,6 +847,7 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=defaults.kills, help="SIGKILLs of redis-server")
     parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--peer-grace-seconds", type=float, default=defaults.peer_grace_seconds)
     parser.add_argument("--tracemalloc", action="store_true", help="trace Python memory too (slower)")
     options = parser.parse_args()
     from tests.servers.redis_server import SKIP_HINT, redis_server_binary
@@ -863,6 +864,7 @@ def main() -> None:
         max_seconds=options.max_seconds,
         seed=options.seed,
         trace_memory=options.tracemalloc,
+        peer_grace_seconds=options.peer_grace_seconds,
     )
     # SIGTERM (a CI timeout, kill PID) unwinds like Ctrl-C: workers and servers are stopped
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
