@@ -706,6 +706,7 @@ def fleet_soak(config: FleetSoakConfig, *, redis_binary: str | None = None) -> F
     report = FleetReport(config, namespace=f"soak-{uuid.uuid4().hex[:8]}")
     started = time.monotonic()
     deadline = started + config.max_seconds
+    helpers = _helpers_running()
     context = multiprocessing.get_context("forkserver")  # not fork: the fault server is a thread
     context.set_forkserver_preload(PRELOAD)
     redis = RedisServer(redis_binary)
@@ -758,7 +759,7 @@ def fleet_soak(config: FleetSoakConfig, *, redis_binary: str | None = None) -> F
             watch.stop()
         server.stop()
         redis.close()
-        _stop_fork_server()
+        _stop_helpers(helpers)
     report.problems += fleet.problems
     report.workers = [fleet.finals[i] for i in sorted(fleet.finals) if fleet.finals[i]]
     report.http_faults = Counter(served)
@@ -769,14 +770,33 @@ def fleet_soak(config: FleetSoakConfig, *, redis_binary: str | None = None) -> F
     return report
 
 
-def _stop_fork_server() -> None:
-    """Stop the fork server now rather than when this process exits (under pytest: at the
-    end of the session); the next fleet starts a new one. Uses the stdlib's own stop hook."""
-    from multiprocessing import forkserver
+def _helpers_running() -> tuple[bool, bool]:
+    """Whether the stdlib's fork server and resource tracker processes run in this process."""
+    from multiprocessing import forkserver, resource_tracker
 
-    stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
-    if callable(stop):
-        stop()
+    server = getattr(forkserver, "_forkserver", None)
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    return (
+        getattr(server, "_forkserver_pid", None) is not None,
+        getattr(tracker, "_fd", None) is not None,
+    )
+
+
+def _stop_helpers(before: tuple[bool, bool]) -> None:
+    """Stop the fork server and the resource tracker if the soak started them, now rather
+    than when this process exits (under pytest: the end of the session). Either starts
+    again on demand. Uses the stdlib's own stop hooks."""
+    from multiprocessing import forkserver, resource_tracker
+
+    server_was, tracker_was = before
+    for was, helper in (
+        (server_was, getattr(forkserver, "_forkserver", None)),
+        (tracker_was, getattr(resource_tracker, "_resource_tracker", None)),
+    ):
+        stop = getattr(helper, "_stop", None)
+        if not was and callable(stop):
+            with contextlib.suppress(OSError, ChildProcessError):
+                stop()
 
 
 def _drive(
