@@ -12,7 +12,19 @@ from tests.support.fleet_soak import FleetSoakConfig, fleet_soak
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis]
 
-SHORT = FleetSoakConfig(workers=4, runs=200, burst=20, kills=2, max_seconds=240, seed=11, trace_memory=False)
+# peer_grace_seconds=0: a failed probe on a peer's mark re-shares the grace and cools past
+# max_seconds (a package bug, tests/integration/test_redis_probe_grace.py); without a grace the
+# bound below holds exactly. ``make soak`` runs with a grace of 0.1 s and reports it when it happens.
+SHORT = FleetSoakConfig(
+    workers=4,
+    runs=200,
+    burst=20,
+    kills=2,
+    max_seconds=240,
+    seed=11,
+    trace_memory=False,
+    peer_grace_seconds=0.0,
+)
 
 
 @pytest.mark.timeout(420)
