@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak redis clean
+.PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak soak-local redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,7 +34,13 @@ unit: setup
 test: setup redis mp-venv lint typecheck
 	$(BIN)/pytest -q
 
-soak: setup
+# The fleet soak: 4 worker processes on one real redis-server (killed with SIGKILL and
+# restarted twice), random faults; a few minutes, exit 1 when an invariant fails.
+soak: setup redis
+	$(BIN)/python -m tests.support.fleet_soak --workers 4 --runs 4000 --burst 40 --kills 2 --max-seconds 240
+
+# The single-process soak: 10,000 runs with random faults over 20 routes, no Redis.
+soak-local: setup
 	$(BIN)/python -m tests.support.soak --runs 10000 --burst 200
 
 # The anchor (PyPI schemarouter 0.17.0) lives only in its own venv, created when missing;

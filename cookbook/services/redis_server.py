@@ -56,8 +56,8 @@ class RedisServer:
 
     Attributes: ``host`` (127.0.0.1), ``port`` (fixed for the object's life, so ``restart()``
     comes back on the same port), ``url`` (``redis://127.0.0.1:PORT/0``), ``running``,
-    ``startup_seconds``.  Methods: ``start()``, ``stop()``, ``restart()``, ``client(**kw)``
-    (a ``redis.Redis`` that the server object closes on ``stop()``), ``output()``.
+    ``startup_seconds``.  Methods: ``start()``, ``stop()``, ``kill()`` (SIGKILL), ``restart()``,
+    ``client(**kw)`` (a ``redis.Redis`` that the server object closes on ``stop()``), ``output()``.
     """
 
     def __init__(self, binary: str | None = None, *, port: int | None = None) -> None:
@@ -143,6 +143,20 @@ class RedisServer:
                 proc.kill()
                 proc.wait(timeout)
         # the port must really be free before a restart reuses it
+        deadline = time.monotonic() + timeout
+        while ping(self.host, self.port, timeout=0.1) and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def kill(self, timeout: float = 10.0) -> None:
+        """Kill the server with SIGKILL, as a crash or the OOM killer would (no shutdown, no
+        goodbye to clients); returns once the port answers no more. :meth:`start` brings it
+        back on the same port, empty."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout)
         deadline = time.monotonic() + timeout
         while ping(self.host, self.port, timeout=0.1) and time.monotonic() < deadline:
             time.sleep(0.02)

@@ -116,14 +116,17 @@ class SoakReport:
         ]
 
 
-def _callable(name: str, rng: random.Random, faults: Counter[str], *, sync: bool) -> Any:
+def _callable(name: str, rng: random.Random, faults: Counter[str], *, sync: bool, tag: str = "") -> Any:
+    """A lookup failing at random; *tag* ends every failure's message (the fleet soak names
+    the worker there, so a mark read from Redis says which process made it)."""
+
     def outcome() -> str:
         fault = _weighted(rng, CALLABLE_FAULTS)
         faults[fault] += 1
         if fault == "unavailable":
-            raise InvocationUnavailableError(f"{name} is down")
+            raise InvocationUnavailableError(f"{name} is down{tag}")
         if fault == "refuse":
-            raise NonRetryableInvocationError(f"{name} refused", status_code=400)
+            raise NonRetryableInvocationError(f"{name} refused{tag}", status_code=400)
         return fault
 
     if sync:
@@ -143,7 +146,9 @@ def _callable(name: str, rng: random.Random, faults: Counter[str], *, sync: bool
     return lookup
 
 
-async def _build(router: SchemaRouter, base_url: str, rng: random.Random, report: SoakReport) -> list[str]:
+async def _build(
+    router: SchemaRouter, base_url: str, rng: random.Random, report: SoakReport, *, tag: str = ""
+) -> list[str]:
     tools = []
     for index in range(10):
         name = f"http_{index}"
@@ -160,11 +165,11 @@ async def _build(router: SchemaRouter, base_url: str, rng: random.Random, report
     fields = [FieldSpec(name="band_gap"), FieldSpec(name="formula"), FieldSpec(name="id")]
     for index in range(10):
         name = f"py_{index}"
-        fn = _callable(name, rng, report.callable_faults, sync=index % 3 == 0)
+        fn = _callable(name, rng, report.callable_faults, sync=index % 3 == 0, tag=tag)
         router.add_callable(fn, name=name, provider=PROVIDERS[(index + 1) % 4], read_only=True, fields=fields)
         tools.append(name)
     for name in tools[::4]:
-        router.register_health_probe(name, _endpoint(router, name), _probe(rng))
+        router.register_health_probe(name, _endpoint(router, name), _probe(rng, tag=tag))
     return tools
 
 
@@ -172,9 +177,15 @@ def _endpoint(router: SchemaRouter, tool: str) -> str:
     return router.tools[tool].endpoints[0].name
 
 
-def _probe(rng: random.Random) -> Any:
+def _probe(rng: random.Random, *, tag: str = "") -> Any:
+    """A probe that fails one time in five: returns False, or with a *tag* raises a message
+    ending with it (the cooldown's reason then names the worker that made the mark)."""
+
     async def probe() -> bool:
-        return rng.random() < 0.8
+        healthy = rng.random() < 0.8
+        if not healthy and tag:
+            raise InvocationUnavailableError(f"probe failed{tag}")
+        return healthy
 
     return probe
 
