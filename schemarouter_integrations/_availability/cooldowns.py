@@ -56,9 +56,12 @@ class CooldownTracker:
         cooldown: only a failure after the path reopened, or a failed probe, counts again.
         """
         previous = self.store.get(path)
+        # a shared store may hold a peer's mark locally for a grace period: what is shared counts
+        shared = self.store.shared_until(path) if previous is not None else None
+        left = (shared if shared is not None else previous.until) - self.clock() if previous else 0.0
         if previous is not None and not escalate:
             hint = at_least if at_least is not None and math.isfinite(at_least) else 0.0
-            if hint <= previous.until - self.clock():
+            if hint <= left:
                 return previous
         count = max(self._failures.get(path, 0), previous.failures if previous else 0) + 1
         self._failures[path] = count
@@ -66,7 +69,7 @@ class CooldownTracker:
         if at_least is not None and math.isfinite(at_least):
             seconds = min(max(seconds, at_least), self.policy.max_seconds)
         if previous is not None:  # never shorten a running mark, an application's long one included
-            seconds = max(seconds, previous.until - self.clock())
+            seconds = max(seconds, left)
         return self._store(path, seconds, reason, count)
 
     def mark(self, path: str, *, seconds: float | None, reason: str | None) -> AvailabilityMark:

@@ -50,6 +50,16 @@ class AvailabilityStore(ABC):
     def active(self) -> dict[str, AvailabilityMark]:
         """Every active mark, from the local view."""
 
+    def shared_until(self, path: str) -> float | None:
+        """When the active mark of *path* ends for the whole fleet (None: no active mark).
+
+        A shared store may hold a peer's mark locally a little longer than it is shared (a
+        grace period); decisions that lengthen a mark start from this deadline, not from the
+        local one, so that grace never turns into a longer shared cooldown.
+        """
+        mark = self.get(path)
+        return None if mark is None else mark.until
+
     @abstractmethod
     def mark_unavailable(self, mark: AvailabilityMark) -> None:
         """Record *mark* locally at once (and share it, for shared stores)."""

@@ -123,6 +123,12 @@ class RedisAvailabilityStore(AvailabilityStore):
     def active(self) -> dict[str, AvailabilityMark]:
         return self._mirror.active(self.clock())
 
+    def shared_until(self, path: str) -> float | None:
+        if self._mirror.get(path, self.clock()) is None:
+            return None
+        entry = self._mirror.entries.get(path)
+        return None if entry is None else entry.shared_until
+
     def mark_unavailable(self, mark: AvailabilityMark) -> None:
         self._mirror.mark(mark)
         self._wake_writer()
