@@ -228,12 +228,6 @@ def expected_records(
 
 RECORDS_WRONG_TODAY = {
     **{
-        q.id: "the association_results envelope (docs, associations, compact_associations, objects) is "
-        "read as one record instead of its 'associations'"
-        for q in QUESTIONS
-        if q.records == ("associations",)
-    },
-    **{
         q.id: f"NoRouteError registered alone: the document's {name!r} is an array (form, exploded) and "
         f"the one value a model passes is refused ('argument {name!r} is a string; this route takes a list')"
         for q in QUESTIONS

@@ -346,3 +346,23 @@ async def test_document_timeout_seconds_defaults_to_thirty_seconds() -> None:
 async def test_a_document_timeout_that_is_not_a_positive_finite_number_is_refused(bad: float) -> None:
     with pytest.raises(RegistrationError, match="document_timeout_seconds"):
         await build({DOC_URL: summary(ELEMENTS)}, document_timeout_seconds=bad)
+
+
+async def test_one_value_for_a_repeated_array_parameter_is_accepted() -> None:
+    ids = param("material_ids", schema={"type": "array", "items": {"type": "string"}})
+    api = FakeApi({DOC_URL: summary(ids)})
+    router = SchemaRouter(http_client=api.client)
+    await router.add_url(DOC_URL, kind="openapi", name="mp_api")
+
+    plan = router.plan(PlanRequest(query="band gap", arguments={"material_ids": "mp-149"}))
+
+    assert plan.primary is not None
+
+
+async def test_one_value_for_a_repeated_array_parameter_is_sent_as_a_list_of_one() -> None:
+    ids = param("material_ids", schema={"type": "array", "items": {"type": "string"}})
+    spec, invoker, api = await build({DOC_URL: summary(ids)})
+
+    await invoker(call(spec, "summary", {"material_ids": "mp-149"}))
+
+    assert sent(api) == [("material_ids", "mp-149")]

@@ -38,7 +38,7 @@ from .records import find_records, record_properties, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
 from .servers import server_base
-from .shaping import field_selection_parameter, list_schema, list_separator
+from .shaping import field_selection_parameter, list_schema, list_separator, one_or_many_schema
 from .texts import operation_description, operation_keywords
 
 _READ_ONLY_METHODS = frozenset({"get", "head"})
@@ -211,6 +211,8 @@ class ContractBuilder:
             if separator is not None:
                 explode = False
                 schema = list_schema(schema, separator)
+            elif location == "query" and role is None:
+                schema = one_or_many_schema(schema)
             if role is not None:  # the router's business: never shown to a model
                 schema = {**schema, ARGUMENT_ROLE: role}
             where_to: Location = location  # type: ignore[assignment]

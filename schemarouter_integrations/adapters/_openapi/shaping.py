@@ -8,6 +8,10 @@ include", "fields to project"). It must take a string, or an array sent as one v
 (``explode: false``); a boolean such as ``_all_fields`` never qualifies, nor does a required
 parameter. The router then sends the selected fields there, joined with ``,``.
 
+**One value for a list.** A query parameter that takes an array (repeated, ``explode``)
+accepts one value too, sent as a list of one: a model asked for the drugs of one molecule
+passes ``moleculeChemblId="CHEMBL25"``, not ``["CHEMBL25"]``.
+
 **Lists.** A list argument is sent joined to a query parameter that takes one value made of
 several: an array with ``style: form, explode: false`` (``,``), ``spaceDelimited`` (`` ``) or
 ``pipeDelimited`` (``|``); a string whose description says it is comma-separated or
@@ -33,6 +37,7 @@ __all__ = [
     "field_selection_parameter",
     "list_schema",
     "list_separator",
+    "one_or_many_schema",
 ]
 
 FIELD_SELECTION_NAMES = ("_fields", "fields", "response_fields", "$select", "select", "_properties")
@@ -99,6 +104,18 @@ def list_schema(schema: dict[str, Any], separator: str) -> dict[str, Any]:
     notes = {k: schema[k] for k in _ANNOTATIONS if k in schema}
     bare = {k: v for k, v in schema.items() if k not in _ANNOTATIONS}
     return {**notes, "anyOf": [bare, {"type": "array", "items": _item(bare)}], LIST_SEPARATOR: separator}
+
+
+def one_or_many_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """*schema*, an array of plain values, accepting one such value as well (else unchanged)."""
+    items = schema.get("items")
+    if types_of(schema) - {"null"} != {"array"} or not isinstance(items, dict):
+        return schema
+    if types_of(items) & {"array", "object"} or not types_of(items):
+        return schema
+    notes = {k: schema[k] for k in _ANNOTATIONS if k in schema}
+    bare = {k: v for k, v in schema.items() if k not in _ANNOTATIONS}
+    return {**notes, "anyOf": [bare, items]}
 
 
 def _item(schema: dict[str, Any]) -> dict[str, Any]:
