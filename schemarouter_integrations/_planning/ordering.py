@@ -21,11 +21,15 @@ from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route
 from .need import Need
-from .terms import Term, explain
+from .terms import Term, explain, explain_partial
 
 _NO_NEED = Need()
 Rank = tuple[int, float, float, str, str]
 _RANK = attrgetter("rank")
+Refusal = tuple[int, str, str, str]
+"""How far a route is from serving the reading (semantic ids it lacks; more for no word at
+all), its tool, endpoint and reason."""
+_NO_WORDS = 1 << 20
 
 
 class Candidate:
@@ -39,9 +43,24 @@ class Candidate:
 
     A route whose fields serve every term gets its evidence built on first read (few
     candidates are ever read: the chain and the ones just before it).
+
+    A candidate of a partial answer (see :func:`build_partial`) also names the semantic ids
+    it does not serve (``missing``), every semantic id asked (``asked``: served by fields or
+    missing, in query order) and its ``weight``; a full candidate has none missing.
     """
 
-    __slots__ = ("_evidence", "_keys", "need", "provider", "rank", "route", "tool")
+    __slots__ = (
+        "_asked",
+        "_evidence",
+        "_keys",
+        "missing",
+        "need",
+        "provider",
+        "rank",
+        "route",
+        "tool",
+        "weight",
+    )
 
     def __init__(
         self,
@@ -51,6 +70,9 @@ class Candidate:
         *,
         keys: tuple[tuple[str, str], ...] = (),
         rank: Rank = (0, 0.0, 0.0, "", ""),
+        missing: tuple[str, ...] = (),
+        asked: tuple[str, ...] | None = None,
+        weight: int = 0,
     ) -> None:
         self.route = route
         self._evidence = evidence
@@ -60,6 +82,14 @@ class Candidate:
         """The route's tool name (read on every step of a walk, so stored, not derived)."""
         self.provider: str | None = route.provider
         self.rank = rank
+        self.missing = missing
+        self._asked = asked
+        self.weight = weight
+
+    @property
+    def asked(self) -> tuple[str, ...]:
+        """Every semantic id of the need as this candidate reads it, missing ones included."""
+        return self.need.sids if self._asked is None else self._asked
 
     @property
     def evidence(self) -> dict[str, FieldMatch]:
@@ -74,25 +104,30 @@ class Ordering:
     """Ranked candidates for one reading; those of one tool or provider are picked on first use."""
 
     ranked: list[Candidate] = field(default_factory=list)
-    refused: list[tuple[str, str, str]] = field(default_factory=list)
-    """Routes looked at that serve nothing of the reading, with the reason."""
-    unseen: Callable[[], list[tuple[str, str, str]]] | None = None
+    refused: list[Refusal] = field(default_factory=list)
+    """Routes looked at that do not serve the whole reading, with the reason."""
+    unseen: Callable[[], list[Refusal]] | None = None
     """The reasons of the routes the candidate index ruled out unseen (computed when asked)."""
     unseen_count: Callable[[], int] | None = None
     """How many routes ``unseen`` would list, without explaining them."""
+    lexical: dict[str, float] = field(default_factory=dict)
+    """The lexical score of every route with one (a partial search ranks by it too)."""
+    partial: list[Ordering] | None = None
+    """The partial answers' tiers, best first (see :func:`build_partial`; built on first need)."""
     _not_serving: list[tuple[str, str, str]] | None = None
     _of_tool: dict[str, list[Candidate]] = field(default_factory=dict)
     _of_provider: dict[str | None, list[Candidate]] = field(default_factory=dict)
 
     @property
     def not_serving(self) -> list[tuple[str, str, str]]:
-        """Every route that does not serve the reading, with its reason, sorted (built on
-        first use: a plan reads it only when its rejections are read)."""
+        """Every route that does not serve the whole reading, with its reason: the ones that
+        lack fewer semantic ids first, then by tool and endpoint (built on first use: a plan
+        reads it only when its rejections are read)."""
         if self._not_serving is None:
             rows = list(self.refused)
             if self.unseen is not None:
                 rows.extend(self.unseen())
-            self._not_serving = sorted(rows)
+            self._not_serving = [(tool, endpoint, reason) for _, tool, endpoint, reason in sorted(rows)]
         return self._not_serving
 
     def tool_candidates(self, tool: str) -> list[Candidate]:
@@ -158,7 +193,7 @@ def build_ordering(
     """
     lexical = registry.lexicon.scores(words) if words else {}
     restrict = restrict and bool(words)
-    ordering = Ordering()
+    ordering = Ordering(lexical=lexical)
     last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
     possible = _possible(registry, terms, lexical, restrict)
     if possible is None:
@@ -177,7 +212,7 @@ def build_ordering(
     for route in routes:
         words_score = lexical.get(route.path, 0.0) if lexical else 0.0
         if restrict and not terms and words_score <= 0.0:
-            ordering.refused.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if one_key is not None:  # one term of one semantic id, the most common reading
             match = route.matches.get(one_key)
@@ -194,7 +229,7 @@ def build_ordering(
                 continue
             pairs, evidence, points = explained
         if restrict and not pairs and words_score <= 0.0:
-            ordering.refused.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if pairs != last[0]:  # neighbouring routes mostly read the query alike
             last = (pairs, Need.of(pairs))
@@ -277,20 +312,72 @@ def _possible(
     return possible
 
 
-def _no_field(route: Route, missing: list[str]) -> tuple[str, str, str]:
+def _no_field(route: Route, missing: list[str]) -> Refusal:
     names = ", ".join(map(repr, missing))
     return (
+        len(missing),
         route.tool.name,
         route.endpoint.name,
         f"exposes no field for {names} (no matching semantic id, name or alias)",
     )
 
 
-def _refusal(route: Route, terms: Sequence[Term], restrict: bool) -> tuple[str, str, str]:
+def _refusal(route: Route, terms: Sequence[Term], restrict: bool) -> Refusal:
     """Why a route ruled out unseen serves nothing of the reading."""
     if not terms:
-        return (route.tool.name, route.endpoint.name, NO_WORD_MATCHES)
+        return (_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES)
     explained = explain(route, terms)
     if isinstance(explained, list):
         return _no_field(route, explained)
-    return (route.tool.name, route.endpoint.name, NO_WORD_MATCHES)  # pragma: no cover - not possible
+    return (_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES)  # pragma: no cover
+
+
+def build_partial(registry: Registry, terms: Sequence[Term], lexical: dict[str, float]) -> list[Ordering]:
+    """The routes that serve part of the field *terms*, in tiers of equal weight, best first.
+
+    Used only when no route serves every term. A route's *weight* is 2 per semantic id it
+    serves of a strong term (named by a field's name, alias or semantic id) and 1 per one of
+    a weak term (read only through a field's description words); see
+    :func:`~.terms.explain_partial`. Within a tier candidates rank as full ones do (evidence
+    points with the projection bonus, lexical score, cost, tool, endpoint). Only the routes
+    that hold a match key of a term or one of its words are looked at.
+    """
+    index = registry.index
+    paths: set[str] = set()
+    for term in terms:
+        for _, key in term.sid_keys:
+            paths.update(index.routes_by_key.get(key, ()))
+        for part in term.parts:
+            for form in part.forms:
+                paths.update(registry.lexicon.paths_with(form))
+    found: list[Candidate] = []
+    for path in paths:
+        route = registry.route(path)
+        explained = explain_partial(route, terms) if route is not None else None
+        if route is None or explained is None:
+            continue
+        rank = (
+            -(route.projection_bonus + explained.points),
+            -lexical.get(path, 0.0),
+            route.endpoint.cost_units,
+            route.tool.name,
+            route.endpoint.name,
+        )
+        found.append(
+            Candidate(
+                route,
+                explained.evidence,
+                Need.of(explained.pairs),
+                rank=rank,
+                missing=explained.missing,
+                asked=explained.asked,
+                weight=explained.weight,
+            )
+        )
+    found.sort(key=lambda c: (-c.weight, c.rank))
+    tiers: list[Ordering] = []
+    for candidate in found:
+        if not tiers or tiers[-1].ranked[0].weight != candidate.weight:
+            tiers.append(Ordering(lexical=lexical))
+        tiers[-1].ranked.append(candidate)
+    return tiers
