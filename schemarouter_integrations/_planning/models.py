@@ -319,7 +319,12 @@ class Plan(BaseModel):
             lines.extend(f"  {r.access_path}: {r.reason}" for r in rejected)
         elif rejected:
             groups = group_rejections(rejected)
-            lines.append(f"rejected ({len(rejected)}; explain(verbose=True) lists each):")
+            grouped = len(groups) < len(rejected) or len(groups) > EXPLAIN_GROUPS
+            lines.append(
+                f"rejected ({len(rejected)}, grouped by reason; explain(verbose=True) lists each):"
+                if grouped
+                else "rejected:"
+            )
             lines.extend(f"  {group_line(reason, paths)}" for reason, paths in groups[:EXPLAIN_GROUPS])
             if len(groups) > EXPLAIN_GROUPS:
                 rest = sum(len(paths) for _, paths in groups[EXPLAIN_GROUPS:])

@@ -59,7 +59,7 @@ from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
 from .need import Need
 from .ordering import Candidate, Ordering, build_ordering, build_partial
 from .reading import Reading, read_request
-from .rejections import Rejections, Shown
+from .rejections import Rejections, Shown, closeness
 
 logger = logging.getLogger("schemarouter_integrations.planning")
 
@@ -171,6 +171,8 @@ def compile_plan(
         chain.extend(_fallbacks(primary, pool, walk))
 
     calls = [_cached_call(c, walk, scope) for c, scope in chain]
+    if len(walk.rejected) > 1:
+        walk.rejected.sort(key=closeness)  # stable: the walk's order within each kind
     need = primary.asked if primary is not None else reading.need.sids
     shown = Shown(
         ordering, pool, walk.request, walk.visited, walk.rejected, primary, searched=tiers is not None

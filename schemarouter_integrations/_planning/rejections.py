@@ -4,6 +4,10 @@ Every route has one entry: a route the walk tried and rejected keeps the walk's 
 candidate of the primary's pool that the walk never reached gets the reason it was not
 needed (fallback disabled, chain full, another provider, another reading of the need); every
 other route keeps the reason it does not serve the need. Computed only when read.
+
+The walk's rejections are ordered by :func:`closeness` (the planner sorts them once per plan,
+when there are several), so the reason closest to an answer leads ``Plan.rejected``,
+``explain()`` and a ``NoRouteError``.
 """
 
 from __future__ import annotations
@@ -12,6 +16,23 @@ from .models import PlanRequest
 from .ordering import Candidate, Ordering
 
 Rejections = list[tuple[str, str, str]]
+
+
+def closeness(rejection: tuple[str, str, str]) -> tuple[int, int]:
+    """How close a route the walk rejected is to answering (lower first): a cooldown (it
+    answers when it reopens), then arguments that break its input schema (a value to fix),
+    then a binding that is not ready, then argument names it does not take (fewer first),
+    then the read-only policy."""
+    reason = rejection[2]
+    if reason.startswith("unavailable:"):
+        return (0, 0)
+    if reason.startswith("arguments do not fit"):
+        return (1, 0)
+    if reason.startswith("binding is"):
+        return (2, 0)
+    if reason.startswith("does not accept"):
+        return (3, reason.count(","))
+    return (4, 0)
 
 
 class Shown:

@@ -12,6 +12,7 @@ from schemarouter_integrations import (
     NoRouteError,
     PlanRequest,
     SchemaRouter,
+    ServerProjectionSpec,
     ToolSpec,
 )
 from schemarouter_integrations._framework import model_error_message
@@ -119,3 +120,24 @@ def test_routes_lacking_less_of_the_need_come_first_among_those_that_do_not_serv
     plan = router.plan(PlanRequest(query="band gap and density of Si", arguments={"formula": "Si"}))
     assert [r.access_path for r in plan.rejected][:1] == ["api.gaps_only"]
     assert plan.rejected[0].reason.startswith("exposes no field for 'density'")
+
+
+def test_a_value_to_fix_comes_before_an_argument_the_route_does_not_take() -> None:
+    projecting = EndpointSpec(
+        name="ranked_first",
+        read_only=True,
+        input_schema={"type": "object", "properties": {"material": {"type": "string"}}},
+        fields=[FieldSpec(name="band_gap")],
+        projection=ServerProjectionSpec(parameter="fields"),
+    )
+    router = document(projecting, operation("search_gaps", "band_gap", schema=LONG_FORMULA), others=2)
+    plan = router.plan(QUESTION)
+    assert [r.access_path for r in plan.rejected][:2] == ["api.search_gaps", "api.ranked_first"]
+
+
+def test_a_route_in_cooldown_comes_before_one_refusing_the_arguments() -> None:
+    router = document(
+        operation("search_gaps", "band_gap", schema=LONG_FORMULA), operation("cooling", "band_gap"), others=2
+    )
+    router.mark_access_unavailable("api", "cooling", seconds=30)
+    assert [r.access_path for r in router.plan(QUESTION).rejected][:2] == ["api.cooling", "api.search_gaps"]
