@@ -351,6 +351,7 @@ def build_partial(registry: Registry, terms: Sequence[Term], lexical: dict[str, 
             for form in part.forms:
                 paths.update(registry.lexicon.paths_with(form))
     found: list[Candidate] = []
+    needs: dict[tuple[tuple[str, str], ...], Need] = {}  # routes mostly read the terms alike
     for path in paths:
         route = registry.route(path)
         explained = explain_partial(route, terms) if route is not None else None
@@ -363,21 +364,26 @@ def build_partial(registry: Registry, terms: Sequence[Term], lexical: dict[str, 
             route.tool.name,
             route.endpoint.name,
         )
+        need = needs.get(explained.pairs)
+        if need is None:
+            need = needs[explained.pairs] = Need.of(explained.pairs)
         found.append(
             Candidate(
                 route,
                 explained.evidence,
-                Need.of(explained.pairs),
+                need,
                 rank=rank,
                 missing=explained.missing,
                 asked=explained.asked,
                 weight=explained.weight,
             )
         )
-    found.sort(key=lambda c: (-c.weight, c.rank))
-    tiers: list[Ordering] = []
+    by_weight: dict[int, list[Candidate]] = {}
     for candidate in found:
-        if not tiers or tiers[-1].ranked[0].weight != candidate.weight:
-            tiers.append(Ordering(lexical=lexical))
-        tiers[-1].ranked.append(candidate)
+        by_weight.setdefault(candidate.weight, []).append(candidate)
+    tiers: list[Ordering] = []
+    for weight in sorted(by_weight, reverse=True):
+        ranked = by_weight[weight]
+        ranked.sort(key=_RANK)
+        tiers.append(Ordering(ranked=ranked, lexical=lexical))
     return tiers

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .._registry import FieldMatch, Route, surface_key
 
@@ -115,8 +116,7 @@ def explain(route: Route, terms: Sequence[Term]) -> Explanation | list[str]:
     return tuple(pairs), evidence, points
 
 
-@dataclass(frozen=True, slots=True)
-class Partial:
+class Partial(NamedTuple):
     """How a route serves part of the terms (see :func:`explain_partial`)."""
 
     pairs: tuple[tuple[str, str], ...]
@@ -140,7 +140,7 @@ def explain_partial(route: Route, terms: Sequence[Term]) -> Partial | None:
     Each term is explained as :func:`explain` does (by fields, else as the route's resource);
     a term explained neither way still has its semantic ids that the route has a field for
     served one by one, and the others missing. Planning calls this only when no route serves
-    every term.
+    every term, for the routes that hold a match key or a word of one.
     """
     matches = route.matches
     pairs: list[tuple[str, str]] = []
@@ -151,21 +151,29 @@ def explain_partial(route: Route, terms: Sequence[Term]) -> Partial | None:
     points = weight = 0
     for term in terms:
         unit = 2 if term.strong else 1
-        served = _served(matches, term.sid_keys)
-        if served is None:
-            parts = _as_resource(route, term)
+        served: list[tuple[str, FieldMatch]] = []
+        lacking: list[str] = []
+        for sid, key in term.sid_keys:
+            match = matches.get(key)
+            if match is None:
+                lacking.append(sid)
+            else:
+                served.append((sid, match))
+        if lacking:
+            parts = _as_resource(route, term) if term.parts else None
             if parts is not None:
                 points += 2 * len(term.sids)
-                weight += unit * sum(1 for sid in term.sids if sid not in weighed)
-                weighed.update(term.sids)
+                for sid in term.sids:
+                    if sid not in weighed:
+                        weighed.add(sid)
+                        weight += unit
                 for part, found in parts:
                     for sid, match in found:
                         evidence.setdefault(sid, match)
                         pairs.append((sid, part.key))
                         asked.append(sid)
                 continue
-            served = [(sid, matches[key]) for sid, key in term.sid_keys if key in matches]
-            missing.extend(sid for sid, key in term.sid_keys if key not in matches)
+            missing.extend(lacking)
             asked.extend(term.sids)
         for sid, match in served:
             if sid not in evidence:
@@ -178,8 +186,8 @@ def explain_partial(route: Route, terms: Sequence[Term]) -> Partial | None:
             asked.append(sid)
     if not weight:
         return None
-    lacking = tuple(sid for sid in dict.fromkeys(missing) if sid not in weighed)
-    return Partial(tuple(pairs), evidence, points, weight, lacking, tuple(dict.fromkeys(asked)))
+    lacks = tuple(sid for sid in dict.fromkeys(missing) if sid not in weighed)
+    return Partial(tuple(pairs), evidence, points, weight, lacks, tuple(dict.fromkeys(asked)))
 
 
 def _served(
