@@ -364,6 +364,6 @@ def group_line(reason: str, paths: Sequence[str], shown: int = GROUP_PATHS) -> s
         return f"{paths[0]}: {reason}"
     verb, _, rest = reason.partition(" ")
     plural = _PLURAL_VERBS.get(verb)
-    said = f"{plural} {rest}" if plural is not None else f"left out: {reason}"
+    said = f" {plural} {rest}" if plural is not None else f": {reason}"
     named = ", ".join(paths[:shown]) + (f" and {len(paths) - shown} more" if len(paths) > shown else "")
-    return f"{len(paths)} endpoints {said}: {named}"
+    return f"{len(paths)} endpoints{said}: {named}"

@@ -321,7 +321,7 @@ def test_explain_groups_the_rejections_that_share_a_reason() -> None:
     router, _ = seed_router()
     text = router.plan(SEED_REQUEST.model_copy(update={"max_fallbacks": 1})).explain()
     assert "fallback 1: mp_optimade.search [same_provider]" in text
-    assert "2 endpoints left out: chain is full (max_fallbacks=1): oqmd_api.search, mp_python.search" in text
+    assert "2 endpoints: chain is full (max_fallbacks=1): oqmd_api.search, mp_python.search" in text
 
 
 def test_no_eligible_route_gives_a_plan_without_primary() -> None:
