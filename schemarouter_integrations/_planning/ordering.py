@@ -21,11 +21,11 @@ from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route
 from .need import Need
-from .terms import Term, explain, explain_partial
+from .terms import Term, explain
 
 _NO_NEED = Need()
 Rank = tuple[int, float, float, str, str]
-_RANK = attrgetter("rank")
+RANK = attrgetter("rank")
 Refusal = tuple[int, str, str, str]
 """How far a route is from serving the reading (semantic ids it lacks; more for no word at
 all), its tool, endpoint and reason."""
@@ -44,23 +44,14 @@ class Candidate:
     A route whose fields serve every term gets its evidence built on first read (few
     candidates are ever read: the chain and the ones just before it).
 
-    A candidate of a partial answer (see :func:`build_partial`) also names the semantic ids
-    it does not serve (``missing``), every semantic id asked (``asked``: served by fields or
-    missing, in query order) and its ``weight``; a full candidate has none missing.
+    A full candidate has nothing ``missing``, a ``weight`` of 0 and ``asked`` its need's
+    semantic ids; a partial answer's candidate (``partial.PartialCandidate``) has its own.
     """
 
-    __slots__ = (
-        "_asked",
-        "_evidence",
-        "_keys",
-        "missing",
-        "need",
-        "provider",
-        "rank",
-        "route",
-        "tool",
-        "weight",
-    )
+    __slots__ = ("_evidence", "_keys", "need", "provider", "rank", "route", "tool")
+
+    missing: tuple[str, ...] = ()
+    weight: int = 0
 
     def __init__(
         self,
@@ -70,9 +61,6 @@ class Candidate:
         *,
         keys: tuple[tuple[str, str], ...] = (),
         rank: Rank = (0, 0.0, 0.0, "", ""),
-        missing: tuple[str, ...] = (),
-        asked: tuple[str, ...] | None = None,
-        weight: int = 0,
     ) -> None:
         self.route = route
         self._evidence = evidence
@@ -82,14 +70,11 @@ class Candidate:
         """The route's tool name (read on every step of a walk, so stored, not derived)."""
         self.provider: str | None = route.provider
         self.rank = rank
-        self.missing = missing
-        self._asked = asked
-        self.weight = weight
 
     @property
     def asked(self) -> tuple[str, ...]:
         """Every semantic id of the need as this candidate reads it, missing ones included."""
-        return self.need.sids if self._asked is None else self._asked
+        return self.need.sids
 
     @property
     def evidence(self) -> dict[str, FieldMatch]:
@@ -113,7 +98,7 @@ class Ordering:
     lexical: dict[str, float] = field(default_factory=dict)
     """The lexical score of every route with one (a partial search ranks by it too)."""
     partial: list[Ordering] | None = None
-    """The partial answers' tiers, best first (see :func:`build_partial`; built on first need)."""
+    """The partial answers' tiers, best first (see ``partial.build_partial``; built on first need)."""
     _not_serving: list[tuple[str, str, str]] | None = None
     _of_tool: dict[str, list[Candidate]] = field(default_factory=dict)
     _of_provider: dict[str | None, list[Candidate]] = field(default_factory=dict)
@@ -241,7 +226,7 @@ def build_ordering(
             route.endpoint.name,
         )
         ordering.ranked.append(Candidate(route, evidence, last[1], keys=keys, rank=rank))
-    ordering.ranked.sort(key=_RANK)
+    ordering.ranked.sort(key=RANK)
     return ordering
 
 
@@ -330,60 +315,3 @@ def _refusal(route: Route, terms: Sequence[Term], restrict: bool) -> Refusal:
     if isinstance(explained, list):
         return _no_field(route, explained)
     return (_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES)  # pragma: no cover
-
-
-def build_partial(registry: Registry, terms: Sequence[Term], lexical: dict[str, float]) -> list[Ordering]:
-    """The routes that serve part of the field *terms*, in tiers of equal weight, best first.
-
-    Used only when no route serves every term. A route's *weight* is 2 per semantic id it
-    serves of a strong term (named by a field's name, alias or semantic id) and 1 per one of
-    a weak term (read only through a field's description words); see
-    :func:`~.terms.explain_partial`. Within a tier candidates rank as full ones do (evidence
-    points with the projection bonus, lexical score, cost, tool, endpoint). Only the routes
-    that hold a match key of a term or one of its words are looked at.
-    """
-    index = registry.index
-    paths: set[str] = set()
-    for term in terms:
-        for _, key in term.sid_keys:
-            paths.update(index.routes_by_key.get(key, ()))
-        for part in term.parts:
-            for form in part.forms:
-                paths.update(registry.lexicon.paths_with(form))
-    found: list[Candidate] = []
-    needs: dict[tuple[tuple[str, str], ...], Need] = {}  # routes mostly read the terms alike
-    for path in paths:
-        route = registry.route(path)
-        explained = explain_partial(route, terms) if route is not None else None
-        if route is None or explained is None:
-            continue
-        rank = (
-            -(route.projection_bonus + explained.points),
-            -lexical.get(path, 0.0),
-            route.endpoint.cost_units,
-            route.tool.name,
-            route.endpoint.name,
-        )
-        need = needs.get(explained.pairs)
-        if need is None:
-            need = needs[explained.pairs] = Need.of(explained.pairs)
-        found.append(
-            Candidate(
-                route,
-                explained.evidence,
-                need,
-                rank=rank,
-                missing=explained.missing,
-                asked=explained.asked,
-                weight=explained.weight,
-            )
-        )
-    by_weight: dict[int, list[Candidate]] = {}
-    for candidate in found:
-        by_weight.setdefault(candidate.weight, []).append(candidate)
-    tiers: list[Ordering] = []
-    for weight in sorted(by_weight, reverse=True):
-        ranked = by_weight[weight]
-        ranked.sort(key=_RANK)
-        tiers.append(Ordering(ranked=ranked, lexical=lexical))
-    return tiers

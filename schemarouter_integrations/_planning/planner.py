@@ -23,16 +23,14 @@ semantic ids.
 **Partial answers.** When no candidate serving every term passes the checks, the routes that
 serve part of the terms are walked in tiers of equal weight, heaviest first (2 per semantic id
 served of a term named by a field's name, semantic id or alias, 1 per one of a term read only
-through a field's description words; see ``ordering.build_partial``), each tier in the order
+through a field's description words; see ``partial.build_partial``), each tier in the order
 above. The first passing one is the primary; ``Plan.missing`` lists the semantic ids it does
 not serve, and its fallbacks come from its tier, reading the same need and missing the same
-ids. Without any passing route there is no primary. The tiers are built once per reading,
-when first needed, from the routes holding a match key or a word of a term.
+ids; without a passing route there is no primary. Tiers are built once per reading, when
+first needed, from the routes holding a match key or a word of a term.
 
-The walk's rejections are ordered by closeness to an answer (``rejections.closeness``):
-cooldown, arguments that break the input schema, binding, argument names not taken (fewer
-first), read-only policy; the candidates the chain did not need follow, then the routes that
-do not serve the need (those lacking fewer semantic ids first).
+The walk's rejections are ordered by closeness to an answer (``rejections.closeness``); the
+candidates the chain did not need follow, then the routes that do not serve the need.
 
 A route whose need is empty, for a query that still has content words, is a candidate only
 when its lexical score is positive: an operation whose words and fields match nothing in the
@@ -72,7 +70,8 @@ from .._registry import FieldMatch, Registry, Route
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
 from .need import Need
-from .ordering import Candidate, Ordering, build_ordering, build_partial
+from .ordering import Candidate, Ordering, build_ordering
+from .partial import build_partial
 from .reading import Reading, read_request
 from .rejections import Rejections, Shown, closeness
 
