@@ -61,7 +61,8 @@ def _call_row(role: str, call: ToolCall) -> tuple[str, ...]:
 
 def plan_tables(plan: Plan) -> list[Table]:
     """The chain (primary, then fallbacks) and the rejected candidates with their reasons."""
-    chain = Table(title=f"Plan for {plan.request.query!r}: need {plan.need or 'every field'}")
+    missing = f", missing {plan.missing}" if plan.missing else ""
+    chain = Table(title=f"Plan for {plan.request.query!r}: need {plan.need or 'every field'}{missing}")
     for column in ("role", "access path", "provider", "access mode", "scope", "server projection"):
         chain.add_column(column)
     if plan.primary is not None:
@@ -80,6 +81,7 @@ def plan_data(plan: Plan) -> dict[str, Any]:
     return {
         "query": plan.request.query,
         "need": plan.need,
+        "missing": plan.missing,
         "unmatched": plan.unmatched,
         "primary": plan.primary.model_dump(mode="json") if plan.primary else None,
         "fallbacks": [call.model_dump(mode="json") for call in plan.fallbacks],

@@ -14,6 +14,7 @@ from .._availability import Availability
 from .._contracts import EndpointSpec, ToolSpec
 from .._contracts.schemas import compiled_validator, validation_errors
 from .._planning import Plan, ToolCall, arguments_known_valid
+from .._planning.models import group_line, group_rejections
 from .._registry import Registry
 from .._registry.words import meeting_forms
 from .._text import normalise
@@ -88,11 +89,18 @@ def resolve(call: ToolCall, registry: Registry) -> Step | Skip:
     return Step(call, spec, endpoint)
 
 
+ERROR_GROUPS = 5
+"""Groups of rejections a ``NoRouteError`` message names (closest to an answer first)."""
+
+
 def no_route_error(plan: Plan, availability: Availability, registry: Registry | None = None) -> NoRouteError:
     """The error of a plan without primary: which routes cool down, and why others were left out.
 
     When the query named nothing any route has (an empty need and unmatched words), the
-    message says so first, with the fields the routes taking the arguments can answer.
+    message says so first, with the fields the routes taking the arguments can answer. The
+    other routes are named by reason, grouped, closest to an answer first (a route that
+    serves the need but refuses the arguments before one that exposes no field for it), as
+    ``Plan.rejected`` orders them.
     """
     cooling = {}
     for rejection in plan.rejected:
@@ -113,8 +121,10 @@ def no_route_error(plan: Plan, availability: Availability, registry: Registry | 
         message += f"; in cooldown: {', '.join(sorted(cooling))}; {first} reopens in {reopens:.1f}s"
     others = [r for r in plan.rejected if r.access_path not in cooling]
     if others:
-        shown = "; ".join(f"{r.access_path}: {r.reason}" for r in others[:5])
-        more = f" (and {len(others) - 5} more)" if len(others) > 5 else ""
+        groups = group_rejections(others)
+        shown = "; ".join(group_line(reason, paths) for reason, paths in groups[:ERROR_GROUPS])
+        rest = sum(len(paths) for _, paths in groups[ERROR_GROUPS:])
+        more = f" (and {rest} more)" if rest else ""
         message += f"; other routes left out: {shown}{more}"
     elif not cooling:
         message += "; no tool is registered that could answer it"

@@ -52,7 +52,10 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     When words of the query matched no field (``Plan.unmatched``), a line says that no data
     source exposes them and which fields were returned instead: the first line when the need
     was empty (so an answer about other fields never reads as an answer about them), else the
-    line after the route and fallbacks. A needed field that the source did not return (absent
+    line after the route and fallbacks. A partial answer (``Plan.missing``: no data source
+    serves the whole need) says so after the route and fallbacks, naming what is missing
+    ("Partial answer: no data source serves all of the request; missing: density."). A
+    needed field that the source did not return (absent
     from every record) is named once ("The source did not return: band_gap."), never shown as
     a value; a field the source returned as null in every record is named once too ("No record
     has a value for: band_gap.") instead of printed as nulls.
@@ -76,6 +79,8 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
             for e in hedges
         )
         lines.append(f"Hedged: {steps}.")
+    if result.plan.missing:
+        lines.append(_missing_line(result.plan.missing))
     if result.plan.need:
         lines.extend(unmatched)
     if not records:
@@ -125,6 +130,14 @@ def _unmatched_lines(result: ToolResult) -> list[str]:
     named = ", ".join(f"'{p}'" for p in phrases)
     instead = f" Returned instead: {', '.join(returned)}." if returned else ""
     return [f"No data source exposes {named}.{instead}"]
+
+
+def _missing_line(missing: list[str]) -> str:
+    """What a partial answer leaves out, for the model."""
+    return (
+        f"Partial answer: no data source serves all of the request; missing: {', '.join(missing)}. "
+        "These records do not answer about them."
+    )
 
 
 def _not_returned(result: ToolResult) -> list[str]:

@@ -14,8 +14,8 @@ from .need import Need
 from .ordering import Ordering
 from .reading import OrderingKey, Reading
 
-CallKey = tuple[str, Need, str, CallScope, bool]
-"""Route path, need (with its surfaces), arguments key, scope, preferred or not."""
+CallKey = tuple[str, Need, str, CallScope, bool, tuple[str, ...]]
+"""Route path, need (with its surfaces), arguments key, scope, preferred or not, missing ids."""
 
 ReadingKey = tuple[str, str, tuple[str, ...] | None]
 """Query, arguments key, explicit fields."""

@@ -163,18 +163,23 @@ class Rejection(BaseModel):
 class Plan(BaseModel):
     """A compiled, bounded route: a primary call, its fallbacks and every rejection.
 
-    ``need``, ``unmatched``, ``fallbacks`` and ``rejected`` are lists; the plan is immutable,
-    so they must not be changed in place (``calls`` is a new list on every read). ``rejected``
-    is materialised on first access, so planning over large registries does not pay for
-    rejection objects nobody reads. ``unmatched`` names the words of the query that matched
-    no field (argument names and values, stop words and words of the primary endpoint's own
-    texts left out; see ``_planning/reading.py``).
+    ``need``, ``missing``, ``unmatched``, ``fallbacks`` and ``rejected`` are lists; the plan
+    is immutable, so they must not be changed in place (``calls`` is a new list on every
+    read). ``rejected`` is materialised on first access, so planning over large registries
+    does not pay for rejection objects nobody reads; it lists the reasons closest to an
+    answer first (routes that serve the need but failed a check, then candidates the chain
+    did not need, then routes that serve less of it). ``missing`` names the semantic ids of
+    the need that the primary does not serve (a partial answer: no eligible route serves the
+    whole need). ``unmatched`` names the words of the query that matched no field (argument
+    names and values, stop words and words of the primary endpoint's own texts left out; see
+    ``_planning/reading.py``).
     """
 
     model_config = _FROZEN
 
     request: PlanRequest
     need: list[str]
+    missing: list[str] = Field(default_factory=list)
     unmatched: list[str] = Field(default_factory=list)
     primary: ToolCall | None
     fallbacks: list[ToolCall] = Field(default_factory=list)
@@ -213,7 +218,7 @@ class Plan(BaseModel):
     ) -> Plan:
         """Build a plan from trusted planner output without re-validating it.
 
-        *not_serving* (the routes that serve nothing of the need, listed first) and
+        *not_serving* (the routes that do not serve the need, listed last) and
         *unreached* (candidates the planner never had to look at) are computed lazily, when
         ``rejected`` is first read; *count* says how many rejections there are without
         building them (see :meth:`rejected_count`).
@@ -242,12 +247,16 @@ class Plan(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @cached_property
     def rejected(self) -> list[Rejection]:
-        """One entry per candidate left out: ``tool``, ``endpoint``, ``reason``."""
+        """One entry per candidate left out: ``tool``, ``endpoint``, ``reason``, closest to an
+        answer first: routes that serve the need but failed a check (arguments, cooldown,
+        policy, binding) in the order they were tried, then candidates the chain did not need,
+        then the routes that do not serve the need (those lacking fewer of it first)."""
         build: Callable[..., Rejection] = Rejection.model_construct
-        raw = list(self._not_serving()) if self._not_serving is not None else []
-        raw.extend(self._rejections)
+        raw = list(self._rejections)
         if self._unreached is not None:
             raw.extend(self._unreached())
+        if self._not_serving is not None:
+            raw.extend(self._not_serving())
         return [build(tool=t, endpoint=e, reason=r) for t, e, r in raw]
 
     @property
@@ -279,14 +288,22 @@ class Plan(BaseModel):
         seen = {w for p in found for w in p.split(" ")}
         return found + [w for w in self.unmatched if w not in seen]
 
-    def explain(self) -> str:
-        """A readable account of the chain and of every rejected candidate."""
+    def explain(self, verbose: bool = False) -> str:
+        """A readable account of the plan: the need and what is missing of it, the chain, and
+        the rejected candidates, closest to an answer first.
+
+        By default the rejections are grouped by reason (``31 endpoints expose no field for
+        'band_gap' ...``), at most :data:`EXPLAIN_GROUPS` groups; ``verbose=True`` lists every
+        rejected candidate on its own line.
+        """
         need = ", ".join(self.need) or "(no specific field)"
-        lines = [
-            f"query: {self.request.query!r}",
-            f"need: {need}",
-            f"fallback: {self.request.fallback_scope} (max {self.request.max_fallbacks})",
-        ]
+        lines = [f"query: {self.request.query!r}", f"need: {need}"]
+        if self.missing:
+            lines.append(
+                f"missing: {', '.join(self.missing)} (a partial answer: no eligible route serves the whole "
+                "need, the primary serves the most of it)"
+            )
+        lines.append(f"fallback: {self.request.fallback_scope} (max {self.request.max_fallbacks})")
         lines.extend(f"warning: {warning}" for warning in self.warnings)
         if self.unmatched:
             words = ", ".join(map(repr, self.unmatched))
@@ -296,7 +313,57 @@ class Plan(BaseModel):
         for index, call in enumerate(self.calls):
             label = "primary " if index == 0 else f"fallback {index}"
             lines.append(f"{label}: {call.access_path} [{call.scope}] {call.explanation}")
-        if self.rejected:
+        rejected = self.rejected
+        if rejected and verbose:
             lines.append("rejected:")
-            lines.extend(f"  {r.access_path}: {r.reason}" for r in self.rejected)
+            lines.extend(f"  {r.access_path}: {r.reason}" for r in rejected)
+        elif rejected:
+            groups = group_rejections(rejected)
+            grouped = len(groups) < len(rejected) or len(groups) > EXPLAIN_GROUPS
+            lines.append(
+                f"rejected ({len(rejected)}, grouped by reason; explain(verbose=True) lists each):"
+                if grouped
+                else "rejected:"
+            )
+            lines.extend(f"  {group_line(reason, paths)}" for reason, paths in groups[:EXPLAIN_GROUPS])
+            if len(groups) > EXPLAIN_GROUPS:
+                rest = sum(len(paths) for _, paths in groups[EXPLAIN_GROUPS:])
+                lines.append(f"  ... {rest} more in {len(groups) - EXPLAIN_GROUPS} other groups")
         return "\n".join(lines)
+
+
+EXPLAIN_GROUPS = 8
+"""Groups of rejections ``Plan.explain()`` shows; ``explain(verbose=True)`` shows every one."""
+GROUP_PATHS = 3
+"""Access paths named in a group line before "and N more"."""
+
+_PLURAL_VERBS = {
+    "exposes": "expose",
+    "matches": "match",
+    "does": "do",
+    "reads": "read",
+    "has": "have",
+    "serves": "serve",
+    "is": "are",
+}
+
+
+def group_rejections(rejections: Sequence[Rejection]) -> list[tuple[str, list[str]]]:
+    """*rejections* grouped by reason: ``(reason, access paths)`` in the order each reason
+    first appears, so the reasons closest to an answer stay first."""
+    groups: dict[str, list[str]] = {}
+    for rejection in rejections:
+        groups.setdefault(rejection.reason, []).append(rejection.access_path)
+    return list(groups.items())
+
+
+def group_line(reason: str, paths: Sequence[str], shown: int = GROUP_PATHS) -> str:
+    """One group of rejections as a line: ``path: reason`` for one route, else
+    ``31 endpoints expose no field for 'band_gap' (...): a, b, c and 28 more``."""
+    if len(paths) == 1:
+        return f"{paths[0]}: {reason}"
+    verb, _, rest = reason.partition(" ")
+    plural = _PLURAL_VERBS.get(verb)
+    said = f" {plural} {rest}" if plural is not None else f": {reason}"
+    named = ", ".join(paths[:shown]) + (f" and {len(paths) - shown} more" if len(paths) > shown else "")
+    return f"{len(paths)} endpoints{said}: {named}"

@@ -30,6 +30,8 @@ from .terms import Part, Term
 _WORDS = re.compile(r"\w+")
 _FORMULA = re.compile(r"(?:[A-Z][a-z]?\d*)+")
 _ELEMENT = re.compile(r"[A-Z][a-z]?")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+"""Where a camelCase name splits (as contract texts split, ``_registry/words.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,12 +126,12 @@ def read_query(
         found.extend((words[position].start(), sid, key) for sid in sorted(sids))
         terms.append((words[position].start(), _term(key, sids, tokens[position : position + size], index)))
         covered[position : position + size] = [True] * size
-    for window, sid in by_words:
+    for window, sid, named in by_words:
         at = words[window[0]].start()
         window_words = [tokens[i] for i in window]
         key = " ".join(window_words)
         found.append((at, sid, key))
-        terms.append((at, _term(key, {sid}, window_words, index)))
+        terms.append((at, _term(key, {sid}, window_words, index, strong=named)))
         for i in window:
             covered[i] = True
     for key, sids in index.unspaced.items():
@@ -162,9 +164,10 @@ def _field_word_hits(
     hits: list[tuple[int, int, str, set[str]]],
     in_scope: Callable[[str], bool] | None,
     index: SurfaceIndex,
-) -> tuple[list[tuple[list[int], str]], set[int]]:
-    """Windows of query words read through field words (word positions, semantic id), left
-    to right, and the exact matches they took in (see ``_registry/fieldwords.py``)."""
+) -> tuple[list[tuple[list[int], str, bool]], set[int]]:
+    """Windows of query words read through field words (word positions, semantic id, whether
+    the field's name words read it rather than only its description), left to right, and the
+    exact matches they took in (see ``_registry/fieldwords.py``)."""
     field_words = index.field_words
     if not len(field_words):
         return [], set()
@@ -174,7 +177,7 @@ def _field_word_hits(
         return [], set()
     content = [i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w)]
     claimed: set[int] = set()
-    readings: list[tuple[Rank, int, list[int]]] = []
+    readings: list[tuple[Rank, int, list[int], bool]] = []
     for at, i in enumerate(content):
         word = tokens[i]
         if covered_by[i] >= 0 or scoped(word):
@@ -184,16 +187,17 @@ def _field_word_hits(
                 continue
             window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile)
             fresh = [tokens[j] for j in window if covered_by[j] < 0]
-            rank = profile.rank([tokens[j] for j in window], fresh)
+            window_words = [tokens[j] for j in window]
+            rank = profile.rank(window_words, fresh)
             if rank is not None:
-                readings.append((rank, window[0], window))
-    out: list[tuple[list[int], str]] = []
-    for rank, _, window in sorted(readings):
+                readings.append((rank, window[0], window, profile.names_window(window_words, fresh)))
+    out: list[tuple[list[int], str, bool]] = []
+    for rank, _, window, named in sorted(readings):
         if claimed.isdisjoint(window):
             claimed.update(window)
-            out.append((window, rank[-1]))
+            out.append((window, rank[-1], named))
     out.sort()
-    absorbed = {covered_by[i] for window, _ in out for i in window if covered_by[i] >= 0}
+    absorbed = {covered_by[i] for window, _, _ in out for i in window if covered_by[i] >= 0}
     return out, absorbed
 
 
@@ -243,11 +247,12 @@ def distinct_terms(terms: Iterable[Term]) -> tuple[Term, ...]:
     return tuple(out)
 
 
-def _term(key: str, sids: set[str], window: list[str], index: SurfaceIndex) -> Term:
-    """The term *key* found at the query words *window*, each word with what it names alone."""
+def _term(key: str, sids: set[str], window: list[str], index: SurfaceIndex, *, strong: bool = True) -> Term:
+    """The term *key* found at the query words *window*, each word with what it names alone;
+    *strong* unless only a field's description words read it."""
     ordered = tuple(sorted(sids))
     if len(window) == 1:
-        return Term(key, ordered, (Part(word_forms(window[0]), key, ordered),))
+        return Term(key, ordered, (Part(word_forms(window[0]), key, ordered),), strong=strong)
     parts: list[Part] = []
     for word in window:
         if not is_content_word(word):
@@ -256,7 +261,7 @@ def _term(key: str, sids: set[str], window: list[str], index: SurfaceIndex) -> T
         parts.append(
             Part(word_forms(word), alone[0], tuple(sorted(alone[1]))) if alone else Part(word_forms(word))
         )
-    return Term(key, ordered, tuple(parts))
+    return Term(key, ordered, tuple(parts), strong=strong)
 
 
 def _lookup(window: list[str], index: SurfaceIndex) -> tuple[str, set[str]] | None:
@@ -281,14 +286,24 @@ def _lookup(window: list[str], index: SurfaceIndex) -> tuple[str, set[str]] | No
 def argument_words(arguments: Mapping[str, Any]) -> frozenset[str]:
     """The words a request's arguments put in its query: their names and values.
 
-    Values are read recursively (strings, numbers, lists, objects); a value written like a
-    chemical formula also gives its element symbols ("GaAs" -> gaas, ga, as).
+    A name gives its words split at camelCase and snake_case ("createdBefore" -> created,
+    before) besides its whole spelling. Values are read recursively (strings, numbers,
+    lists, objects); a value written like a chemical formula also gives its element symbols
+    ("GaAs" -> gaas, ga, as).
     """
     out: set[str] = set()
     for name, value in arguments.items():
-        out.update(_WORDS.findall(normalise(name)))
+        out.update(name_words(name))
         _value_words(value, out, 0)
     return frozenset(out)
+
+
+def name_words(name: str) -> list[str]:
+    """The words of an argument name: its normalised words, then those of its camelCase
+    parts ("createdBefore" -> createdbefore, created, before), without repeats."""
+    return list(
+        dict.fromkeys((*_WORDS.findall(normalise(name)), *_WORDS.findall(normalise(_CAMEL.sub(" ", name)))))
+    )
 
 
 def _value_words(value: Any, out: set[str], depth: int) -> None:

@@ -25,7 +25,11 @@ from .terms import Term, explain
 
 _NO_NEED = Need()
 Rank = tuple[int, float, float, str, str]
-_RANK = attrgetter("rank")
+RANK = attrgetter("rank")
+Refusal = tuple[int, str, str, str]
+"""How far a route is from serving the reading (semantic ids it lacks; more for no word at
+all), its tool, endpoint and reason."""
+_NO_WORDS = 1 << 20
 
 
 class Candidate:
@@ -39,9 +43,15 @@ class Candidate:
 
     A route whose fields serve every term gets its evidence built on first read (few
     candidates are ever read: the chain and the ones just before it).
+
+    A full candidate has nothing ``missing``, a ``weight`` of 0 and ``asked`` its need's
+    semantic ids; a partial answer's candidate (``partial.PartialCandidate``) has its own.
     """
 
     __slots__ = ("_evidence", "_keys", "need", "provider", "rank", "route", "tool")
+
+    missing: tuple[str, ...] = ()
+    weight: int = 0
 
     def __init__(
         self,
@@ -62,6 +72,11 @@ class Candidate:
         self.rank = rank
 
     @property
+    def asked(self) -> tuple[str, ...]:
+        """Every semantic id of the need as this candidate reads it, missing ones included."""
+        return self.need.sids
+
+    @property
     def evidence(self) -> dict[str, FieldMatch]:
         """Semantic id -> the route's best match for it (by its semantic id key)."""
         if self._evidence is None:
@@ -74,25 +89,30 @@ class Ordering:
     """Ranked candidates for one reading; those of one tool or provider are picked on first use."""
 
     ranked: list[Candidate] = field(default_factory=list)
-    refused: list[tuple[str, str, str]] = field(default_factory=list)
-    """Routes looked at that serve nothing of the reading, with the reason."""
-    unseen: Callable[[], list[tuple[str, str, str]]] | None = None
+    refused: list[Refusal] = field(default_factory=list)
+    """Routes looked at that do not serve the whole reading, with the reason."""
+    unseen: Callable[[], list[Refusal]] | None = None
     """The reasons of the routes the candidate index ruled out unseen (computed when asked)."""
     unseen_count: Callable[[], int] | None = None
     """How many routes ``unseen`` would list, without explaining them."""
+    lexical: dict[str, float] = field(default_factory=dict)
+    """The lexical score of every route with one (a partial search ranks by it too)."""
+    partial: list[Ordering] | None = None
+    """The partial answers' tiers, best first (see ``partial.build_partial``; built on first need)."""
     _not_serving: list[tuple[str, str, str]] | None = None
     _of_tool: dict[str, list[Candidate]] = field(default_factory=dict)
     _of_provider: dict[str | None, list[Candidate]] = field(default_factory=dict)
 
     @property
     def not_serving(self) -> list[tuple[str, str, str]]:
-        """Every route that does not serve the reading, with its reason, sorted (built on
-        first use: a plan reads it only when its rejections are read)."""
+        """Every route that does not serve the whole reading, with its reason: the ones that
+        lack fewer semantic ids first, then by tool and endpoint (built on first use: a plan
+        reads it only when its rejections are read)."""
         if self._not_serving is None:
             rows = list(self.refused)
             if self.unseen is not None:
                 rows.extend(self.unseen())
-            self._not_serving = sorted(rows)
+            self._not_serving = [(tool, endpoint, reason) for _, tool, endpoint, reason in sorted(rows)]
         return self._not_serving
 
     def tool_candidates(self, tool: str) -> list[Candidate]:
@@ -158,7 +178,7 @@ def build_ordering(
     """
     lexical = registry.lexicon.scores(words) if words else {}
     restrict = restrict and bool(words)
-    ordering = Ordering()
+    ordering = Ordering(lexical=lexical)
     last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
     possible = _possible(registry, terms, lexical, restrict)
     if possible is None:
@@ -177,7 +197,7 @@ def build_ordering(
     for route in routes:
         words_score = lexical.get(route.path, 0.0) if lexical else 0.0
         if restrict and not terms and words_score <= 0.0:
-            ordering.refused.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if one_key is not None:  # one term of one semantic id, the most common reading
             match = route.matches.get(one_key)
@@ -194,7 +214,7 @@ def build_ordering(
                 continue
             pairs, evidence, points = explained
         if restrict and not pairs and words_score <= 0.0:
-            ordering.refused.append((route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if pairs != last[0]:  # neighbouring routes mostly read the query alike
             last = (pairs, Need.of(pairs))
@@ -206,7 +226,7 @@ def build_ordering(
             route.endpoint.name,
         )
         ordering.ranked.append(Candidate(route, evidence, last[1], keys=keys, rank=rank))
-    ordering.ranked.sort(key=_RANK)
+    ordering.ranked.sort(key=RANK)
     return ordering
 
 
@@ -277,20 +297,21 @@ def _possible(
     return possible
 
 
-def _no_field(route: Route, missing: list[str]) -> tuple[str, str, str]:
+def _no_field(route: Route, missing: list[str]) -> Refusal:
     names = ", ".join(map(repr, missing))
     return (
+        len(missing),
         route.tool.name,
         route.endpoint.name,
         f"exposes no field for {names} (no matching semantic id, name or alias)",
     )
 
 
-def _refusal(route: Route, terms: Sequence[Term], restrict: bool) -> tuple[str, str, str]:
+def _refusal(route: Route, terms: Sequence[Term], restrict: bool) -> Refusal:
     """Why a route ruled out unseen serves nothing of the reading."""
     if not terms:
-        return (route.tool.name, route.endpoint.name, NO_WORD_MATCHES)
+        return (_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES)
     explained = explain(route, terms)
     if isinstance(explained, list):
         return _no_field(route, explained)
-    return (route.tool.name, route.endpoint.name, NO_WORD_MATCHES)  # pragma: no cover - not possible
+    return (_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES)  # pragma: no cover

@@ -17,7 +17,20 @@ are about issues rather than to one whose records carry an ``issue`` field.
 
 The plan's ``need`` is the primary's: the semantic ids it serves by fields (a term it explains
 as its resource is not a field need: "issues" answered by an issues listing has need ``[]``
-and selects every field). Without a primary it is every term's semantic ids.
+and selects every field), plus those it is missing. Without a primary it is every term's
+semantic ids.
+
+**Partial answers.** When no candidate serving every term passes the checks, the routes that
+serve part of the terms are walked in tiers of equal weight, heaviest first (2 per semantic id
+served of a term named by a field's name, semantic id or alias, 1 per one of a term read only
+through a field's description words; see ``partial.build_partial``), each tier in the order
+above. The first passing one is the primary; ``Plan.missing`` lists the semantic ids it does
+not serve, and its fallbacks come from its tier, reading the same need and missing the same
+ids; without a passing route there is no primary. Tiers are built once per reading, when
+first needed, from the routes holding a match key or a word of a term.
+
+The walk's rejections are ordered by closeness to an answer (``rejections.closeness``); the
+candidates the chain did not need follow, then the routes that do not serve the need.
 
 A route whose need is empty, for a query that still has content words, is a candidate only
 when its lexical score is positive: an operation whose words and fields match nothing in the
@@ -58,14 +71,14 @@ from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
 from .need import Need
 from .ordering import Candidate, Ordering, build_ordering
+from .partial import build_partial
 from .reading import Reading, read_request
+from .rejections import Rejections, Shown, closeness
 
 logger = logging.getLogger("schemarouter_integrations.planning")
 
 CooldownView = Callable[[str], float | None]
 """Seconds of cooldown left for an access path, or ``None`` when it is available."""
-
-Rejections = list[tuple[str, str, str]]
 
 
 class _Walk:
@@ -154,21 +167,38 @@ def compile_plan(
     ordering = reading.ordering or _ordering(reading, walk)
     preferred = request.preferred_tools
 
+    pool = ordering
     primary = walk.first_passing(ordering.in_order(preferred), heads_chain=True)
+    tiers: list[Ordering] | None = None
+    if primary is None and reading.terms:  # no route serving the whole need passes: a partial answer
+        tiers = ordering.partial
+        if tiers is None:
+            tiers = ordering.partial = build_partial(walk.registry, reading.terms, ordering.lexical)
+        for tier in tiers:
+            primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
+            if primary is not None:
+                pool = tier
+                break
     chain: list[tuple[Candidate, CallScope]] = []
     if primary is not None:
         chain.append((primary, "primary"))
-        chain.extend(_fallbacks(primary, ordering, walk))
+        chain.extend(_fallbacks(primary, pool, walk))
 
     calls = [_cached_call(c, walk, scope) for c, scope in chain]
-    need = primary.need if primary is not None else reading.need
+    if len(walk.rejected) > 1:
+        walk.rejected.sort(key=closeness)  # stable: the walk's order within each kind
+    need = primary.asked if primary is not None else reading.need.sids
+    shown = Shown(
+        ordering, pool, walk.request, walk.visited, walk.rejected, primary, searched=tiers is not None
+    )
     return Plan.compiled(
-        not_serving=lambda: ordering.not_serving,
+        not_serving=shown.not_serving,
         rejections=walk.rejected,
-        unreached=lambda: _unreached(ordering, walk, primary, len(chain) - 1),
-        count=lambda: _rejected_count(ordering, walk, primary),
+        unreached=shown.unreached,
+        count=shown.count,
         request=request,
-        need=list(need.sids),
+        need=list(need),
+        missing=list(primary.missing) if primary is not None else [],
         unmatched=list(reading.unmatched_for(primary.route if primary is not None else None)),
         primary=calls[0] if calls else None,
         fallbacks=calls[1:],
@@ -214,14 +244,22 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
     return ordering
 
 
-def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
+def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
+    """The fallbacks of *primary* from its *pool* (the full candidates, or its partial tier):
+    candidates that read the query as the same need and lack the same semantic ids, so each
+    serves what the primary serves."""
     request = walk.request
     provider = primary.provider
     if request.fallback_scope == "disabled" or provider is None:
         return []
     chosen: list[tuple[Candidate, CallScope]] = []
     reads = primary.need.sids
-    same = (c for c in ordering.of_provider(provider, request.preferred_tools) if c.need.sids == reads)
+    lacks = primary.missing
+    same = (
+        c
+        for c in pool.of_provider(provider, request.preferred_tools)
+        if c.need.sids == reads and c.missing == lacks
+    )
     while len(chosen) < request.max_fallbacks:
         found = walk.first_passing(same, heads_chain=False)
         if found is None:
@@ -230,8 +268,11 @@ def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tupl
     if request.fallback_scope == "cross_provider":
         others = (
             c
-            for c in ordering.in_order(request.preferred_tools)
-            if c.provider is not None and c.provider != provider and c.need.sids == reads
+            for c in pool.in_order(request.preferred_tools)
+            if c.provider is not None
+            and c.provider != provider
+            and c.need.sids == reads
+            and c.missing == lacks
         )
         while len(chosen) < request.max_fallbacks:
             found = walk.first_passing(others, heads_chain=False)
@@ -239,42 +280,6 @@ def _fallbacks(primary: Candidate, ordering: Ordering, walk: _Walk) -> list[tupl
                 break
             chosen.append((found, "cross_provider"))
     return chosen
-
-
-def _rejected_count(ordering: Ordering, walk: _Walk, primary: Candidate | None) -> int:
-    """How many rejections the plan holds: routes not serving the reading, candidates the
-    walk rejected and (with a primary) candidates it never reached, i.e. ranked but unvisited."""
-    unreached = len(ordering.ranked) - len(walk.visited) if primary is not None else 0
-    return ordering.not_serving_count() + len(walk.rejected) + unreached
-
-
-def _unreached(ordering: Ordering, walk: _Walk, primary: Candidate | None, fallbacks: int) -> Rejections:
-    """Reasons for the candidates the walk never reached (computed when first read)."""
-    if primary is None:
-        return []
-    request = walk.request
-    provider = primary.provider
-    out: Rejections = []
-    for candidate in ordering.ranked:
-        if candidate.route.path in walk.visited:
-            continue
-        if request.fallback_scope == "disabled":
-            reason = f"fallback is disabled; {primary.route.path} is the primary"
-        elif provider is None:
-            reason = f"primary {primary.tool!r} has no explicit provider, so no fallback is compiled"
-        elif candidate.need.sids != primary.need.sids:
-            reason = (
-                f"reads the query as another need ({', '.join(candidate.need.sids) or 'no specific field'}) "
-                f"than the primary ({', '.join(primary.need.sids) or 'no specific field'})"
-            )
-        elif candidate.provider is None and candidate.provider != provider:
-            reason = "has no explicit provider; cross-provider fallback needs one"
-        elif candidate.provider != provider and request.fallback_scope == "same_provider":
-            reason = f"provider {candidate.provider!r} differs from {provider!r} (scope same_provider)"
-        else:
-            reason = f"chain is full (max_fallbacks={request.max_fallbacks})"
-        out.append((candidate.tool, candidate.route.endpoint.name, reason))
-    return out
 
 
 def _cached_call(candidate: Candidate, walk: _Walk, scope: CallScope) -> ToolCall:
@@ -285,7 +290,7 @@ def _cached_call(candidate: Candidate, walk: _Walk, scope: CallScope) -> ToolCal
     """
     need = candidate.need
     preferred = candidate.tool in walk.request.preferred_tools
-    key = (candidate.route.path, need, walk.arguments_key, scope, preferred)
+    key = (candidate.route.path, need, walk.arguments_key, scope, preferred, candidate.missing)
     call = walk.cache.calls.get(key)
     return (
         call
@@ -350,7 +355,11 @@ def _explain(
         )
         or "no specific field needed"
     )
-    if scope == "primary":
+    if scope == "primary" and candidate.missing:
+        why = "serves the most of the need (no eligible route serves all of it)"
+        if route.tool.name in request.preferred_tools:
+            why = "preferred tool; " + why
+    elif scope == "primary":
         why = "preferred tool" if route.tool.name in request.preferred_tools else "best score"
     elif scope == "same_provider":
         why = f"same-provider fallback ({candidate.provider})"
@@ -360,7 +369,8 @@ def _explain(
     named = f"; operationId {origin.group(1)}" if origin else ""
     hints = _server_hints(route.endpoint.description)
     joined = _joined_lists(route, request)
-    return f"{why}; serves {served}; read_only={route.endpoint.read_only}{joined}{hints}{named}"
+    lacks = f"; missing {', '.join(candidate.missing)}" if candidate.missing else ""
+    return f"{why}; serves {served}{lacks}; read_only={route.endpoint.read_only}{joined}{hints}{named}"
 
 
 def _joined_lists(route: Route, request: PlanRequest) -> str:

@@ -2,9 +2,10 @@
 stays unmatched.
 
 **Scope words.** A query word that the request's arguments already say is a *scope word*:
-an argument value ("octocat", "Si", the symbols of ``elements=["Ga", "As"]``), an argument
-name, or a word an argument name of 4 letters or more begins ("repository" when ``repo`` is
-given). Scope words are neither a need ("issues of a repository" with ``repo=`` does not
+an argument value ("octocat", "Si", the symbols of ``elements=["Ga", "As"]``), a word of an
+argument name (split at camelCase and snake_case: "created" and "before" for
+``createdBefore``), or a word that such a name word of 4 letters or more begins ("repository"
+when ``repo`` is given). Scope words are neither a need ("issues of a repository" with ``repo=`` does not
 ask for a ``repository`` field), nor ranking words, nor unmatched.
 
 ``Plan.unmatched`` lists the other content words of the query (no stop word, no number; see
@@ -21,9 +22,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._registry import CONTRACT_MIN_LETTERS, Route, SurfaceIndex, surface_key, word_forms
+from .._registry import CONTRACT_MIN_LETTERS, Route, SurfaceIndex, word_forms
 from .models import PlanRequest
-from .need import Need, argument_words, need_from_fields, read_query
+from .need import Need, argument_words, name_words, need_from_fields, read_query
 from .ordering import Ordering
 from .terms import Term
 
@@ -92,7 +93,7 @@ def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset
 
 
 def _stems(arguments: Mapping[str, Any]) -> list[str]:
-    return [w for name in arguments for w in surface_key(name).split() if len(w) >= CONTRACT_MIN_LETTERS]
+    return [w for name in arguments for w in name_words(name) if len(w) >= CONTRACT_MIN_LETTERS]
 
 
 def _says(word: str, spoken: frozenset[str], stems: list[str]) -> bool:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .._registry import FieldMatch, Route, surface_key
 
@@ -51,11 +52,13 @@ class Term:
     """A field term: its surface ``key``, its semantic ids (sorted) and its query words.
 
     ``parts`` are empty when the term cannot be read as a resource (explicit fields,
-    unspaced scripts)."""
+    unspaced scripts). ``strong`` is False when only the words of a field's description
+    read the term (see ``_registry/fieldwords.py``): it weighs half in a partial answer."""
 
     key: str
     sids: tuple[str, ...]
     parts: tuple[Part, ...] = ()
+    strong: bool = True
     sid_keys: tuple[tuple[str, str], ...] = field(init=False, compare=False, repr=False)
     """``(sid, surface_key(sid))`` pairs, computed once (route matches are keyed by them)."""
 
@@ -111,6 +114,80 @@ def explain(route: Route, terms: Sequence[Term]) -> Explanation | list[str]:
     if missing:
         return list(dict.fromkeys(missing))
     return tuple(pairs), evidence, points
+
+
+class Partial(NamedTuple):
+    """How a route serves part of the terms (see :func:`explain_partial`)."""
+
+    pairs: tuple[tuple[str, str], ...]
+    """The need it serves by fields: ``(sid, surface)`` pairs in term order."""
+    evidence: dict[str, FieldMatch]
+    points: int
+    """Evidence points, counted as :func:`explain` counts them."""
+    weight: int
+    """2 per semantic id served of a strong term, 1 of a weak one (see :class:`Term`)."""
+    missing: tuple[str, ...]
+    """The semantic ids of the terms it does not serve, in term order."""
+    asked: tuple[str, ...]
+    """Every semantic id it was asked for in term order: the ones it serves by fields and the
+    missing ones (a term it explains as its resource is no field need, as in :func:`explain`)."""
+
+
+def explain_partial(route: Route, terms: Sequence[Term]) -> Partial | None:
+    """What *route* serves of *terms* when it cannot serve them all, or None when it serves
+    none of them.
+
+    Each term is explained as :func:`explain` does (by fields, else as the route's resource);
+    a term explained neither way still has its semantic ids that the route has a field for
+    served one by one, and the others missing. Planning calls this only when no route serves
+    every term, for the routes that hold a match key or a word of one.
+    """
+    matches = route.matches
+    pairs: list[tuple[str, str]] = []
+    evidence: dict[str, FieldMatch] = {}
+    missing: list[str] = []
+    asked: list[str] = []
+    weighed: set[str] = set()
+    points = weight = 0
+    for term in terms:
+        unit = 2 if term.strong else 1
+        served: list[tuple[str, FieldMatch]] = []
+        lacking: list[str] = []
+        for sid, key in term.sid_keys:
+            match = matches.get(key)
+            if match is None:
+                lacking.append(sid)
+            else:
+                served.append((sid, match))
+        if lacking:
+            parts = _as_resource(route, term) if term.parts else None
+            if parts is not None:
+                points += 2 * len(term.sids)
+                for sid in term.sids:
+                    if sid not in weighed:
+                        weighed.add(sid)
+                        weight += unit
+                for part, found in parts:
+                    for sid, match in found:
+                        evidence.setdefault(sid, match)
+                        pairs.append((sid, part.key))
+                        asked.append(sid)
+                continue
+            missing.extend(lacking)
+            asked.extend(term.sids)
+        for sid, match in served:
+            if sid not in evidence:
+                evidence[sid] = match
+                points += 1 if match.kind == "alias" else 2
+            if sid not in weighed:
+                weighed.add(sid)
+                weight += unit
+            pairs.append((sid, term.key))
+            asked.append(sid)
+    if not weight:
+        return None
+    lacks = tuple(sid for sid in dict.fromkeys(missing) if sid not in weighed)
+    return Partial(tuple(pairs), evidence, points, weight, lacks, tuple(dict.fromkeys(asked)))
 
 
 def _served(

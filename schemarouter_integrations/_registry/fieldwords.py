@@ -136,10 +136,22 @@ class FieldProfile:
         lacked = met.count(0)
         forms = frozenset().union(*(meeting_forms(w) for w in window))
         described_lacked = sum(1 for f in self.described_forms if not f & forms)
-        by_name = len(self.names) - lacked > lacked and any(self.meets_name(w) for w in fresh)
-        if not by_name and (not self.described or described_lacked):
+        if not self._by_name(lacked, fresh) and (not self.described or described_lacked):
             return None
         return (-len(window), lacked, -strong, described_lacked, self.first_sid())
+
+    def names_window(self, window: Sequence[str], fresh: Sequence[str]) -> bool:
+        """True when the profile reads *window* through its name words (more of them met
+        than lacked, one met by a *fresh* word), not only through its description: such a
+        reading names the field, and weighs more in a partial answer."""
+        met = [0] * len(self.names)
+        for word in window:
+            for i, kind in enumerate(self.name_meeting(word)):
+                met[i] = max(met[i], kind)
+        return self._by_name(met.count(0), fresh)
+
+    def _by_name(self, lacked: int, fresh: Sequence[str]) -> bool:
+        return len(self.names) - lacked > lacked and any(self.meets_name(w) for w in fresh)
 
 
 class FieldWordIndex:

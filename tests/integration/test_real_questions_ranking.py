@@ -116,3 +116,48 @@ async def test_optimade_document_questions_pick_the_entry_listing(
     url = f"{optimade_server.v1_url}/extensions/openapi.json"
     await router.add_url(url, kind="openapi", name="oqmd_openapi", provider="oqmd")
     assert plan_of(router, query, None) == (endpoint, need)
+
+
+@pytest.mark.parametrize(
+    ("query", "endpoint", "missing"),
+    [
+        ("open issues with their titles, authors and number of comments", ISSUES, ["author"]),
+        ("pull request titles and their reviewers", PULLS, ["reviewers"]),
+        ("issue titles and their assignees and the repository license", ISSUES, ["license"]),
+    ],
+)
+async def test_github_questions_asking_more_than_a_listing_has_get_a_partial_answer(
+    github_router: SchemaRouter, query: str, endpoint: str, missing: list[str]
+) -> None:
+    plan = github_router.plan(PlanRequest(query=query, arguments=REPOSITORY))
+    assert plan.primary is not None and plan.primary.endpoint == endpoint
+    assert plan.missing == missing
+
+
+async def test_a_github_argument_value_the_listing_refuses_leads_the_no_route_reasons(
+    github_router: SchemaRouter,
+) -> None:
+    plan = github_router.plan(
+        PlanRequest(query="issue titles", arguments={**REPOSITORY, "state": "sideways"})
+    )
+    assert plan.primary is None
+    assert plan.rejected[0].reason.startswith("arguments do not fit its input schema (state: 'sideways'")
+    assert len(plan.explain().splitlines()) <= 14
+
+
+async def test_explain_of_a_github_plan_is_a_summary_and_grouped_rejections(
+    github_router: SchemaRouter,
+) -> None:
+    plan = github_router.plan(PlanRequest(query="issue titles", arguments=REPOSITORY))
+    lines = plan.explain().splitlines()
+    assert len(lines) <= 14
+    assert any("endpoints expose no field for" in line for line in lines)
+    assert len(plan.explain(verbose=True).splitlines()) > 1000
+
+
+async def test_a_stripe_question_asking_more_than_the_customers_listing_has_gets_a_partial_answer(
+    stripe_router: SchemaRouter,
+) -> None:
+    plan = stripe_router.plan(PlanRequest(query="customer names and emails and their last charge"))
+    assert plan.primary is not None and plan.primary.endpoint == "GetCustomers"
+    assert "charge" in plan.missing and {"name", "email"} <= set(plan.need) - set(plan.missing)

@@ -182,16 +182,18 @@ def test_same_provider_fallbacks_come_before_cross_provider_ones(
 
 @SETTINGS
 @given(landscapes, requests)
-def test_every_call_serves_the_need_and_accepts_the_arguments(
+def test_every_call_serves_the_need_but_what_is_missing_and_accepts_the_arguments(
     landscape: list[EndpointPlan], request: PlanRequest
 ) -> None:
     router = router_for(landscape)
     plan = router.plan(request)
+    assert set(plan.missing) <= set(plan.need)
     for call in plan.calls:
         endpoint = router.tools[call.tool].endpoint(call.endpoint)
         assert endpoint is not None
         names = {field.name for field in endpoint.fields}
-        assert set(plan.need) <= set(call.evidence)
+        assert set(plan.need) - set(plan.missing) <= set(call.evidence)
+        assert not set(plan.missing) & set(call.evidence)
         assert {evidence.field for evidence in call.evidence.values()} <= names
         assert set(request.arguments) <= set(endpoint.input_schema["properties"])
 

@@ -309,12 +309,19 @@ def test_route_in_cooldown_drops_out_and_returns_when_it_expires() -> None:
     assert router.plan(SEED_REQUEST).primary.tool == "mp_api"  # type: ignore[union-attr]
 
 
-def test_explain_prints_the_chain_and_every_rejection() -> None:
+def test_verbose_explain_prints_the_chain_and_every_rejection() -> None:
     router, _ = seed_router()
-    text = router.plan(SEED_REQUEST.model_copy(update={"max_fallbacks": 1})).explain()
+    text = router.plan(SEED_REQUEST.model_copy(update={"max_fallbacks": 1})).explain(verbose=True)
     assert "primary : mp_api.search [primary]" in text
     assert "fallback 1: mp_optimade.search [same_provider]" in text
     assert "oqmd_api.search: chain is full (max_fallbacks=1)" in text
+
+
+def test_explain_groups_the_rejections_that_share_a_reason() -> None:
+    router, _ = seed_router()
+    text = router.plan(SEED_REQUEST.model_copy(update={"max_fallbacks": 1})).explain()
+    assert "fallback 1: mp_optimade.search [same_provider]" in text
+    assert "2 endpoints: chain is full (max_fallbacks=1): oqmd_api.search, mp_python.search" in text
 
 
 def test_no_eligible_route_gives_a_plan_without_primary() -> None:
