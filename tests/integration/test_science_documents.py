@@ -21,7 +21,7 @@ from typing import Any
 import anyio
 import pytest
 
-from schemarouter_integrations import EndpointSpec, Plan, PlanRequest, SchemaRouter, ToolSpec
+from schemarouter_integrations import EndpointSpec, PlanRequest, SchemaRouter, ToolSpec
 from tests.servers.schema_api import SchemaApiServer, success_schema
 from tests.support.science_questions import QUESTIONS, Question
 from tests.support.science_routers import DOCUMENTS, OPEN_METEO, chosen, register, tool_name
@@ -113,6 +113,26 @@ WRONG_TODAY: dict[str, str] = {
         "not pass; the router then picks the marine API although 'climate' names the other"
     ),
 }
+
+
+FIXED_SINCE_WRITTEN = (
+    "crossbar: ChEMBL activities of aspirin",
+    "crossbar: ChEMBL assays of this target",
+    "crossbar: EFO diseases labelled asthma",
+    "crossbar: HPO phenotypes of the gene BRCA1",
+    "crossbar: PubChem compounds with this InChIKey",
+    "crossbar: drugs named aspirin",
+    "crossbar: molecular interactions of TP53",
+    "crossbar: protein with this UniProt accession",
+    "openaq: air quality measurements in Paris in January 2023",
+    "openaq: data sources of the platform",
+    "openaq: monitoring locations in Germany",
+    "openaq: which cities have air quality data",
+)
+"""Questions the router got wrong when this file was written and answers right now (partial
+answers, one value for an array parameter, records read from the named envelope)."""
+for _fixed in FIXED_SINCE_WRITTEN:
+    WRONG_TODAY.pop(_fixed)
 
 
 def _cases(questions: list[Question]) -> list[Any]:
@@ -273,6 +293,26 @@ RECORDS_WRONG_TODAY = {
 }
 
 
+RECORDS_FIXED_SINCE_WRITTEN = (
+    "crossbar: ChEMBL activities of aspirin",
+    "crossbar: ChEMBL assays of this target",
+    "crossbar: EFO diseases labelled asthma",
+    "crossbar: HPO phenotypes of the gene BRCA1",
+    "crossbar: PubChem compounds with this InChIKey",
+    "crossbar: drugs named aspirin",
+    "crossbar: molecular interactions of TP53",
+    "crossbar: protein with this UniProt accession",
+    "openaq: which cities have air quality data",
+)
+"""Records read wrong when this file was written and read right now."""
+for _fixed in RECORDS_FIXED_SINCE_WRITTEN:
+    RECORDS_WRONG_TODAY.pop(_fixed)
+RECORDS_WRONG_TODAY["monarch: interactions of this gene"] = (
+    "the interactions envelope is read as one record: no array is named like the path's last "
+    "segment ('interactions'), and 'associations' is not a usual holder name"
+)
+
+
 def _records_cases(questions: list[Question]) -> list[Any]:
     return [
         pytest.param(q, id=q.id, marks=[pytest.mark.xfail(strict=True, reason=RECORDS_WRONG_TODAY[q.id])])
@@ -307,13 +347,32 @@ async def test_the_answer_holds_the_records_of_the_operation_response(
     assert result.records == expected and expected
 
 
-# -- what the plan says is missing (Plan.missing, ../shared/API.md) -------------------------
+# -- what the plan says is missing (Plan.missing) ---------------------------------------------
 
 
-@pytest.mark.skipif("missing" not in Plan.model_fields, reason="Plan.missing is not merged yet (issue 22)")
-@pytest.mark.parametrize("question", _cases(QUESTIONS))
+MISSING_WRONG_TODAY = {
+    **WRONG_TODAY,
+    **{
+        f"openaq: {query}": "the generic word 'data' is read as a need (a field of the tile documents "
+        "only), so the right listing answers with missing ['data']"
+        for query in ("data sources of the platform", "which cities have air quality data")
+    },
+}
+
+
+def _missing_cases(questions: list[Question]) -> list[Any]:
+    return [
+        pytest.param(q, id=q.id, marks=[pytest.mark.xfail(strict=True, reason=MISSING_WRONG_TODAY[q.id])])
+        if q.id in MISSING_WRONG_TODAY
+        else pytest.param(q, id=q.id)
+        for q in questions
+    ]
+
+
+@pytest.mark.parametrize("question", _missing_cases(QUESTIONS))
 async def test_plan_missing_names_what_the_chosen_operation_cannot_serve(
     routers: dict[str, SchemaRouter], question: Question
 ) -> None:
     plan = routers[question.document].plan(PlanRequest(query=question.query, arguments=question.arguments))
-    assert plan.missing == list(question.missing)  # type: ignore[attr-defined]
+    assert chosen(routers[question.document], question) in question.expected
+    assert plan.missing == list(question.missing)
