@@ -48,6 +48,9 @@ FEDERATION_RETRY = RetryPolicy(max_attempts=2, backoff_seconds=0.5, max_backoff_
 """Each database's retry policy: one retry, after Retry-After when the database sends one."""
 MAX_LINK_PAGES = 10
 """Pages of a providers list or ``/links`` listing followed (``links.next``, same origin)."""
+MAX_DATABASES_PER_INDEX = 64
+"""Child databases one index meta-database may contribute; the rest are reported as skipped
+(the largest real index lists a few dozen)."""
 ENDPOINT = "search_structures"
 Source = str | Sequence[str] | None
 
@@ -235,7 +238,7 @@ class Walk:
                 raise RegistrationError(f"{public_url(root)}: its /info names no provider prefix")
             if not self.wanted(provider):
                 return []
-        out = []
+        out: list[Database] = []
         listing = f"{versioned}/links"
         for entry in await self.entries(listing):
             link, database = attributes(entry), entry.get("id")
@@ -249,6 +252,10 @@ class Walk:
                 self.skipped[name] = f"its index says aggregate={aggregate!r}"
             elif not isinstance(url, str) or not url:
                 self.skipped[name] = "its link has no base_url"
+            elif len(out) >= MAX_DATABASES_PER_INDEX:
+                self.skipped[name] = (
+                    f"its index lists more than {MAX_DATABASES_PER_INDEX} databases (the limit)"
+                )
             elif (problem := unusable_url(url) or await self.refusal(url, listing)) is not None:
                 self.skipped[name] = f"its base_url {problem}"
             else:
