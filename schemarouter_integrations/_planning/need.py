@@ -116,7 +116,8 @@ def read_query(
                 step = size
                 break
         position += step
-    by_words, absorbed = _field_word_hits(tokens, covered_by, hits, in_scope, index)
+    breaks = _breaks(text, words, tokens)
+    by_words, absorbed = _field_word_hits(tokens, covered_by, hits, in_scope, index, breaks)
     found: list[tuple[int, str, str]] = []
     terms: list[tuple[int, Term]] = []
     covered = [False] * len(words)
@@ -164,6 +165,7 @@ def _field_word_hits(
     hits: list[tuple[int, int, str, set[str]]],
     in_scope: Callable[[str], bool] | None,
     index: SurfaceIndex,
+    breaks: frozenset[int] = frozenset(),
 ) -> tuple[list[tuple[list[int], str, bool]], set[int]]:
     """Windows of query words read through field words (word positions, semantic id, whether
     the field's name words read it rather than only its description), left to right, and the
@@ -185,7 +187,7 @@ def _field_word_hits(
         for profile in field_words.candidates(word):
             if not profile.meets(word):
                 continue
-            window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile)
+            window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile, breaks)
             fresh = [tokens[j] for j in window if covered_by[j] < 0]
             window_words = [tokens[j] for j in window]
             rank = profile.rank(window_words, fresh)
@@ -210,15 +212,19 @@ def _window(
     claimed: set[int],
     scoped: Callable[[str], bool],
     profile: FieldProfile,
+    breaks: frozenset[int] = frozenset(),
 ) -> list[int]:
     """The run of adjacent content words around ``content[at]`` that meet *profile*'s words;
-    an exact match is taken in whole, and only when each of its words meets a name word."""
+    an exact match is taken in whole, and only when each of its words meets a name word. A
+    window never crosses a list boundary (a comma, a semicolon, "and", "or"): the parts of
+    "energy per atom and formation energy" name two fields."""
     chosen = [content[at]]
     for step in (-1, 1):
         k = at + step
         while 0 <= k < len(content):
             i = content[k]
-            if i in claimed or scoped(tokens[i]):
+            near = content[k - step]
+            if i in claimed or scoped(tokens[i]) or _crosses(near, i, breaks):
                 break
             hit = covered_by[i]
             if hit >= 0:
@@ -234,6 +240,26 @@ def _window(
             else:
                 break
     return sorted(chosen)
+
+
+_CONJUNCTIONS = frozenset({"and", "or", "nor", "versus", "vs", "plus"})
+_LIST_MARKS = re.compile(r"[,;:/&|+]")
+
+
+def _breaks(text: str, words: list[re.Match[str]], tokens: list[str]) -> frozenset[int]:
+    """Token positions with a list boundary just before them: a conjunction token itself, or
+    punctuation between it and the previous word."""
+    out = {i for i, token in enumerate(tokens) if token in _CONJUNCTIONS}
+    out.update(
+        i for i in range(1, len(words)) if _LIST_MARKS.search(text, words[i - 1].end(), words[i].start())
+    )
+    return frozenset(out)
+
+
+def _crosses(a: int, b: int, breaks: frozenset[int]) -> bool:
+    """True when a list boundary lies between token positions *a* and *b*."""
+    low, high = (a, b) if a < b else (b, a)
+    return any(j in breaks for j in range(low + 1, high + 1))
 
 
 def distinct_terms(terms: Iterable[Term]) -> tuple[Term, ...]:

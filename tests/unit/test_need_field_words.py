@@ -134,3 +134,13 @@ def test_field_words_leave_the_index_with_their_tool() -> None:
 )
 def test_plain_questions_keep_their_field(query: str, field: str) -> None:
     assert need(query) == [field]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["energy per atom and formation energy", "energy, formation energy", "formation energy and energy"],
+)
+def test_a_list_of_fields_keeps_each_field_the_question_names(query: str) -> None:
+    need = summary_router().plan(PlanRequest(query=query)).need
+
+    assert "formation_energy_per_atom" in need and len(need) == 2
