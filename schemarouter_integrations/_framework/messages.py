@@ -147,7 +147,15 @@ def _not_returned(result: ToolResult) -> list[str]:
     if call is None:
         return []
     needed = dict.fromkeys(evidence.field for evidence in call.evidence.values())
-    return [name for name in needed if not any(name in record for record in result.records)]
+    return [name for name in needed if not any(_carries(record, name) for record in result.records)]
+
+
+def _carries(record: dict[str, Any], name: str, depth: int = 0) -> bool:
+    """True when *record* holds *name* at its top level, or nested (a field written at its
+    ``result_path``, ``{"props": {"band_gap": 1.1}}``)."""
+    if name in record:
+        return True
+    return depth < 4 and any(isinstance(v, dict) and _carries(v, name, depth + 1) for v in record.values())
 
 
 def _valueless(records: list[dict[str, Any]]) -> list[str]:

@@ -103,3 +103,26 @@ async def test_the_llamaindex_tool_says_which_words_no_source_exposes() -> None:
     assert output.is_error
     assert output.content.startswith("No data source exposes 'melting point'")
     assert "band_gap" in output.content
+
+
+async def test_a_field_written_at_its_result_path_is_not_called_missing() -> None:
+    from schemarouter_integrations import EndpointSpec, FieldSpec, SchemaRouter, ToolSpec
+
+    router = SchemaRouter()
+    fields = [FieldSpec(name="band_gap", result_path=["props", "band_gap"]), FieldSpec(name="material_id")]
+    endpoint = EndpointSpec(
+        name="search",
+        read_only=True,
+        input_schema={"type": "object", "properties": {"formula": {"type": "string"}}},
+        fields=fields,
+    )
+
+    async def answer(call: object) -> list[dict[str, object]]:
+        return [{"band_gap": 1.1, "material_id": "mp-149"}]
+
+    router.register(ToolSpec(name="mp", provider="mp", endpoints=[endpoint]), answer)
+    result = await router.invoke(PlanRequest(query="band gap", arguments={"formula": "Si"}))
+
+    text = result_content(result)
+    assert result.records == [{"props": {"band_gap": 1.1}}]
+    assert "did not return" not in text
