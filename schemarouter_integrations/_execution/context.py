@@ -48,6 +48,9 @@ class RunContext:
         self.records: list[dict[str, Any]] = []
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
+        self.gathering = False
+        """True for a route of a gather: a transport failure is never retried, anything else
+        at most once (:func:`~.chain.retries_left`)."""
 
     def event(self, cls: type[E], /, **payload: Any) -> E:
         """Build, stamp, record and return a *cls* event.
