@@ -24,6 +24,7 @@ custom events, no child run is started without a handler, and the LangGraph cust
 from __future__ import annotations
 
 import json
+import sys
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -39,7 +40,6 @@ from langchain_core.callbacks import (
     adispatch_custom_event,
     dispatch_custom_event,
 )
-from langchain_core.tracers.langchain import LangChainTracer
 
 from .._framework import route_summary, trace_payload
 from ..events import (
@@ -267,10 +267,16 @@ def _tracer_runs(run_manager: AnyToolRunManager | None) -> list[Any]:
     """The LangSmith run objects of this tool run, one per ``LangChainTracer`` attached."""
     if run_manager is None:
         return []
+    # a LangChainTracer exists only once its module was imported: not importing it here
+    # keeps langsmith's run helpers out of the face's import
+    module = sys.modules.get("langchain_core.tracers.langchain")
+    if module is None:
+        return []
+    tracer = module.LangChainTracer
     key = str(run_manager.run_id)
     runs: list[Any] = []
     for handler in [*run_manager.handlers, *run_manager.inheritable_handlers]:
-        if isinstance(handler, LangChainTracer):
+        if isinstance(handler, tracer):
             run = handler.run_map.get(key)
             if run is not None and all(run is not seen for seen in runs):
                 runs.append(run)
