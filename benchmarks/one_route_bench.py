@@ -29,8 +29,8 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from schemarouter_integrations import PlanRequest, SchemaRouter  # noqa: E402
-from schemarouter_integrations._framework import result_content  # noqa: E402
+from schemarouter_integrations import PlanRequest, SchemaRouter
+from schemarouter_integrations._framework import result_content
 
 REPEATS = 1500
 WARMUP = 150

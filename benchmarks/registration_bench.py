@@ -94,12 +94,20 @@ def measure(repeats: int) -> dict[str, Any]:
         body = documents[name].read_bytes()
         return lambda: parse_document(body, where=name)
 
+    def safe_load(name: str) -> Callable[[], Any]:
+        import yaml
+
+        body = documents[name].read_bytes()
+        return lambda: yaml.load(body, Loader=yaml.CSafeLoader)
+
     cases: dict[str, Callable[[], Any]] = {
         "github.json": register("github.json"),
         "github.json (3 operations)": register("github.json", operations=GITHUB_FEW),
         "stripe.json": register("stripe.json"),
         "petstore-v3.yaml": register("petstore-v3.yaml"),
+        "github.yaml": register("github.yaml"),
         "github.yaml: YAML parse only": parse("github.yaml"),
+        "github.yaml: CSafeLoader alone": safe_load("github.yaml"),
         "stripe.yaml: YAML parse only": parse("stripe.yaml"),
     }
     try:

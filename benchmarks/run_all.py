@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,6 +16,9 @@ BENCHMARKS = [
     "benchmarks.invoke_bench",
     "benchmarks.fleet_bench",
     "benchmarks.registration_bench",
+    "benchmarks.import_bench",
+    "benchmarks.one_route_bench",
+    "benchmarks.memory_bench",
     "benchmarks.registry_bench",
     "benchmarks.tool_overhead_bench",
     "benchmarks.with_fallbacks_bench",
@@ -27,8 +31,9 @@ BENCHMARKS = [
 
 def main() -> None:
     results: dict[str, object] = {}
+    started = time.perf_counter()
     for name in BENCHMARKS:
-        print(f"\n=== {name} ===")
+        print(f"\n=== {name} ({time.perf_counter() - started:.0f} s in) ===", flush=True)
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -37,6 +42,7 @@ def main() -> None:
         outcome = module.main()
         if isinstance(outcome, dict):
             results.update(outcome)
+    results["bench.seconds"] = round(time.perf_counter() - started, 1)
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(results, indent=2, sort_keys=True))
