@@ -29,10 +29,19 @@ BENCHMARKS = [
 ]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Every benchmark; ``--only a,b`` runs those (``federation_bench,import_bench``) and merges
+    their results into the last run's ``latest.json`` before writing the report."""
+    args = sys.argv[1:] if argv is None else argv
+    only = args[args.index("--only") + 1].split(",") if "--only" in args else None
+    chosen = [n for n in BENCHMARKS if only is None or n.rsplit(".", 1)[-1] in only]
+    out = ROOT / "benchmarks" / "results"
     results: dict[str, object] = {}
+    if only is not None and (out / "latest.json").is_file():
+        results.update(json.loads((out / "latest.json").read_text()))
+        results.pop("bench.seconds", None)  # a partial run says nothing of the whole one's time
     started = time.perf_counter()
-    for name in BENCHMARKS:
+    for name in chosen:
         print(f"\n=== {name} ({time.perf_counter() - started:.0f} s in) ===", flush=True)
         try:
             module = importlib.import_module(name)
@@ -42,8 +51,8 @@ def main() -> None:
         outcome = module.main()
         if isinstance(outcome, dict):
             results.update(outcome)
-    results["bench.seconds"] = round(time.perf_counter() - started, 1)
-    out = ROOT / "benchmarks" / "results"
+    if only is None:
+        results["bench.seconds"] = round(time.perf_counter() - started, 1)
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(results, indent=2, sort_keys=True))
     print(f"\nresults written to {out / 'latest.json'}")
