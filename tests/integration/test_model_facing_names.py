@@ -73,7 +73,10 @@ def test_the_rule_drops_leading_underscores_and_dashes_and_suffixes_collisions()
         "_": "arg",
     }
     assert model_facing_names(reversed(list(shown))) == shown
-    assert model_facing_names(["fields", "_fields"]) == {"_fields": "fields_2", "fields": "fields_3"}  # sorted
+    assert model_facing_names(["fields", "_fields"]) == {
+        "_fields": "fields_2",
+        "fields": "fields_3",
+    }  # sorted
 
 
 def _shown_properties(schema: dict[str, Any]) -> set[str]:
