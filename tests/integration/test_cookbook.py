@@ -29,6 +29,7 @@ ENTRIES = {  # script -> a line its output must contain
     "federation_gather.py": "Gathered",
     "hedged_fallback.py": "['tool.start', 'tool.hedge', 'tool.start', 'tool.end']",
     "materials_project.py": "timeouts on the MP origin: 1 (mp_api.",
+    "routers_of_routers.py": "Inner fallback seen from the institute: lab_db.search -> lab_backup.search",
 }
 SLOW = {"materials_project.py": 900}  # the real MP API server takes 20-120 s to start
 
