@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The demo's own small venv: the core and the [langchain,cli] extras, nothing else.
+DEMO_VENV := .venv-demo
+DEMO_STAMP := $(DEMO_VENV)/.installed
 
 .PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak soak-local redis clean
 
@@ -17,8 +20,14 @@ setup: $(STAMP)
 redis:
 	@sh .ci/ensure-redis
 
-demo: setup
-	$(BIN)/python cookbook/demo.py
+$(DEMO_STAMP): pyproject.toml
+	test -x $(DEMO_VENV)/bin/python || $(PYTHON) -m venv $(DEMO_VENV)
+	$(DEMO_VENV)/bin/python -m pip install -q uv
+	VIRTUAL_ENV=$(abspath $(DEMO_VENV)) $(DEMO_VENV)/bin/uv pip install -q -e ".[langchain,cli]"
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
+	$(DEMO_VENV)/bin/python cookbook/demo.py
 
 lint: setup
 	$(BIN)/ruff check .
@@ -57,4 +66,4 @@ bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DEMO_VENV) .mypy_cache .ruff_cache
