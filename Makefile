@@ -3,9 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The demo's own small venv: the core and the [langchain,cli] extras, nothing else.
+# The demo's own small venv: the core and the [langchain,cli] extras, nothing else. It is made
+# by uv (installed alone with pip --target), so no pip is bootstrapped into it.
 DEMO_VENV := .venv-demo
 DEMO_STAMP := $(DEMO_VENV)/.installed
+UV_TOOL := .cache/uv-tool
 
 .PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak soak-local redis clean
 
@@ -21,9 +23,9 @@ redis:
 	@sh .ci/ensure-redis
 
 $(DEMO_STAMP): pyproject.toml
-	test -x $(DEMO_VENV)/bin/python || $(PYTHON) -m venv $(DEMO_VENV)
-	$(DEMO_VENV)/bin/python -m pip install -q uv
-	VIRTUAL_ENV=$(abspath $(DEMO_VENV)) $(DEMO_VENV)/bin/uv pip install -q -e ".[langchain,cli]"
+	test -x $(UV_TOOL)/bin/uv || $(PYTHON) -m pip install -q --target $(UV_TOOL) uv
+	test -x $(DEMO_VENV)/bin/python || $(UV_TOOL)/bin/uv venv -q --python $(PYTHON) $(DEMO_VENV)
+	$(UV_TOOL)/bin/uv pip install -q --python $(DEMO_VENV)/bin/python -e ".[langchain,cli]"
 	touch $(DEMO_STAMP)
 
 demo: $(DEMO_STAMP)
