@@ -23,7 +23,7 @@ redis:
 	@sh .ci/ensure-redis
 
 $(DEMO_STAMP): pyproject.toml
-	test -x $(UV_TOOL)/bin/uv || $(PYTHON) -m pip install -q --target $(UV_TOOL) uv
+	test -x $(UV_TOOL)/bin/uv || PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install -q --target $(UV_TOOL) uv
 	test -x $(DEMO_VENV)/bin/python || $(UV_TOOL)/bin/uv venv -q --python $(PYTHON) $(DEMO_VENV)
 	$(UV_TOOL)/bin/uv pip install -q --python $(DEMO_VENV)/bin/python -e ".[langchain,cli]"
 	touch $(DEMO_STAMP)

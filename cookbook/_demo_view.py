@@ -211,10 +211,19 @@ def verdict(slow: Side, fast: Side, benchmark_ratio: str | None) -> Text:
         (f" ({projected:.0f}x)", "bold"),
     )
     if benchmark_ratio:
-        text.append(f"; the outage timeline benchmark measures {benchmark_ratio} over 100 questions.")
+        text.append(f"; benchmarks/outage_timeline_bench.py measures {benchmark_ratio} over 100 questions.")
     else:
         text.append(".")
     return text
+
+
+def hedged(plain: Side, hedged: Side, after: float) -> Text:
+    """What hedging adds: the first question no longer waits for the timeout."""
+    return Text.assemble(
+        (f"{hedged.name}: ", "bold"),
+        f"question 1 took {hedged.latencies[0] * 1000:.0f} ms instead of {plain.latencies[0] * 1000:.0f} ms: "
+        f"the mirror started after {after * 1000:.0f} ms without an answer from the primary.",
+    )
 
 
 def health(snapshot: Any, paths: list[str]) -> Fitted:
@@ -229,7 +238,7 @@ def health(snapshot: Any, paths: list[str]) -> Fitted:
         for path in paths:
             left = snapshot.cooldowns.get(path)
             state = Text("open", style="green") if left is None else Text("cooling down", style="yellow")
-            cells = [path, state, "-" if left is None else f"{left:.1f} s"]
+            cells: list[RenderableType] = [path, state, "-" if left is None else f"{left:.1f} s"]
             table.add_row(*cells, *([reasons.get(path, "")] if with_reasons else []))
         return table
 

@@ -88,6 +88,10 @@ class QuietServer(LoopbackServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass
 
+    def __enter__(self) -> QuietServer:
+        super().__enter__()
+        return self
+
 
 @dataclass
 class Landscape:
@@ -207,7 +211,7 @@ async def contend(side: view.Side, routes: Landscape, ask: Ask, race: Race) -> N
     """Warm up healthy, then ask the questions one after another once the primary hangs."""
     for _ in range(WARM_UP):
         await ask()
-    race.arrive(race.warm)
+    race.warmed_up()
     await race.outage.wait()  # the outage starts for every side at once
     before = routes.primary.requests
     for _ in range(side.questions):
@@ -216,26 +220,31 @@ async def contend(side: view.Side, routes: Landscape, ask: Ask, race: Race) -> N
         side.latencies.append(time.perf_counter() - started)
         side.answered_by[path] += 1
     side.primary_requests = routes.primary.requests - before
-    race.finished(side)
-    race.arrive(race.done)
+    race.side_done(side)
 
 
 @dataclass
 class Race:
-    """When the outage starts, and what to say when a side has answered all its questions."""
+    """The race's moments: every side warmed up, the outage started, every side done."""
 
     sides: int
-    finished: Callable[[view.Side], None]
-    warm: anyio.Event = field(default_factory=anyio.Event)  # every side warmed up
+    finished: Callable[[view.Side], None]  # says that one side answered all its questions
+    warm: anyio.Event = field(default_factory=anyio.Event)
     outage: anyio.Event = field(default_factory=anyio.Event)
-    done: anyio.Event = field(default_factory=anyio.Event)  # every side answered everything
-    _arrived: dict[int, int] = field(default_factory=dict)
+    done: anyio.Event = field(default_factory=anyio.Event)
+    _warmed: int = 0
+    _done: int = 0
 
-    def arrive(self, barrier: anyio.Event) -> None:
-        """One side reached *barrier*; it is set when every side has."""
-        self._arrived[id(barrier)] = self._arrived.get(id(barrier), 0) + 1
-        if self._arrived[id(barrier)] == self.sides:
-            barrier.set()
+    def warmed_up(self) -> None:
+        self._warmed += 1
+        if self._warmed == self.sides:
+            self.warm.set()
+
+    def side_done(self, side: view.Side) -> None:
+        self.finished(side)
+        self._done += 1
+        if self._done == self.sides:
+            self.done.set()
 
 
 def benchmark_ratio() -> str | None:
@@ -334,6 +343,7 @@ async def story(
         stop()
     screen.show(view.results(sides, CLIENT_TIMEOUT))
     screen.show(view.verdict(sides[0], sides[1], benchmark_ratio()))
+    screen.show(view.hedged(sides[1], sides[2], HEDGE_AFTER))
 
     screen.show(view.heading("The cooldown"))
     screen.show(view.health(router.inspect().execution, paths))
