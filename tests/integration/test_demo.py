@@ -69,9 +69,14 @@ def test_the_fallback_tree_shows_primary_fallbacks_and_rejections(text: str) -> 
 
 def test_the_first_question_falls_back_and_cools_the_primary(text: str) -> None:
     assert re.search(r"router\s+tool\.fallback\s+mp_api\.search -> mp_mirror\.search", text)
+    assert re.search(
+        r"router\s+tool\.error\s+mp_api\.search\s+InvocationUnavailableError: ReadTimeout after 0\.5 s", text
+    )
     assert re.search(r"router\s+route\.unavailable\s+mp_api\.search\s+cooling down for 30 s", text)
     assert re.search(r"hedged\s+tool\.hedge\s+mp_api\.search -> mp_mirror\.search", text)
-    assert re.search(r"mp_api\.search\s+│ cooling down\s+│", text)
+    assert re.search(
+        r"mp_api\.search\s+│ cooling down\s+│.*│ InvocationUnavailableError: ReadTimeout after 0\.5 s", text
+    )
     assert "The next plan leaves it out: mp_api.search: unavailable: in cooldown" in text
 
 
