@@ -9,8 +9,13 @@ that the unconstrained rendering (500 columns) has: folded, ellipsised or croppe
 from __future__ import annotations
 
 import io
+import os
 import re
+import shutil
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import anyio
 import pytest
@@ -104,3 +109,34 @@ def test_the_live_race_is_not_cut_at_width(width: int) -> None:
     sides[0].latencies = [0.512] * 7
     sides[1].latencies = [0.055] * demo.QUESTIONS
     assert cut_words([view.race(sides)], width) == Counter()
+
+
+@pytest.fixture(scope="module")
+def demo_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv with what ``make demo`` installs: the package with ``[langchain,cli]``, nothing else."""
+    uv = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
+    if not Path(uv).exists():
+        pytest.skip("uv is not installed")
+    venv = tmp_path_factory.mktemp("demo") / "venv"
+    subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True, timeout=120)
+    install = [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python")]
+    install += ["-e", f"{demo.ROOT}[langchain,cli]"]
+    if subprocess.run([*install, "--offline"], capture_output=True, timeout=300).returncode != 0:
+        subprocess.run(install, check=True, timeout=600)  # the uv cache lacks something: ask the index
+    return venv
+
+
+@pytest.mark.timeout(900)
+def test_the_demo_runs_with_only_the_core_and_the_langchain_and_cli_extras(demo_venv: Path) -> None:
+    done = subprocess.run(
+        [str(demo_venv / "bin" / "python"), "cookbook/demo.py", "--width", "60"],
+        capture_output=True,
+        text=True,
+        cwd=demo.ROOT,
+        env={key: value for key, value in os.environ.items() if key not in {"PYTHONPATH", "VIRTUAL_ENV"}},
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "mp_api.search  reopened: health" in done.stdout, done.stdout[-3000:]
+    assert max(len(line) for line in done.stdout.splitlines()) <= 60
+    assert done.stderr == ""
