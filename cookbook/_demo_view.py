@@ -8,12 +8,12 @@ renders the demo's transcript at those widths and checks it.
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.progress_bar import ProgressBar
@@ -58,29 +58,55 @@ class Side:
         return sum(seconds >= 0.95 * timeout for seconds in self.latencies)
 
 
-class Fitted:
-    """*wide* when it renders at the width it is given without cutting a word, else *narrow*.
+Cell = str | Text
 
-    (A table's minimum measurement is no promise: rich shrinks the widest columns first, so
-    the words of the rendering itself are compared with those of an unconstrained one.)
-    """
 
-    def __init__(self, wide: RenderableType, narrow: RenderableType) -> None:
-        self.wide, self.narrow = wide, narrow
+class FittedTable:
+    """A table whose column widths are chosen for the width it is given, so that no word is cut
+    (rich alone shrinks the widest columns first, below their longest word); *narrow* instead
+    when even the longest words of the columns do not fit side by side."""
+
+    def __init__(
+        self, title: str, headers: list[str], rows: list[list[Cell]], narrow: RenderableType, right: int = 0
+    ) -> None:
+        self.title, self.headers, self.rows, self.narrow = title, headers, rows, narrow
+        self.right = right  # the last *right* columns are right-justified (numbers)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        unbounded = _words(console, options.update_width(UNBOUNDED), self.wide)
-        yield self.narrow if unbounded - _words(console, options, self.wide) else self.wide
+        widths = column_widths(
+            [[h, *(row[i] for row in self.rows)] for i, h in enumerate(self.headers)], options.max_width
+        )
+        if widths is None:
+            yield self.narrow
+            return
+        table = Table(title=self.title, title_justify="left", title_style="bold")
+        for index, (header, width) in enumerate(zip(self.headers, widths, strict=True)):
+            right = index >= len(self.headers) - self.right
+            table.add_column(header, width=width, justify="right" if right else "left")
+        for row in self.rows:
+            table.add_row(*row)
+        yield table
 
 
-UNBOUNDED = 500
-_GUIDES = re.compile(r"^[\u2500-\u259f]+$")  # box drawing and rules: not words
-
-
-def _words(console: Console, options: ConsoleOptions, renderable: RenderableType) -> Counter[str]:
-    lines = console.render_lines(renderable, options, pad=False)
-    text = "\n".join("".join(segment.text for segment in line) for line in lines)
-    return Counter(word for word in text.split() if not _GUIDES.match(word))
+def column_widths(columns: list[list[Cell]], max_width: int) -> list[int] | None:
+    """Content widths for *columns* (header and cells) in a boxed table of *max_width*: each at
+    least its longest word, the room left going to the first column (the row labels), then to
+    the columns closest to their longest line; None if the longest words alone do not fit."""
+    texts = [[cell.plain if isinstance(cell, Text) else cell for cell in column] for column in columns]
+    shortest = [max([cell_len(word) for cell in column for word in cell.split()] or [1]) for column in texts]
+    longest = [
+        max([cell_len(line) for cell in column for line in cell.splitlines()] or [1]) for column in texts
+    ]
+    room = max_width - (len(columns) + 1) - 2 * len(columns)  # borders, and one space each side
+    if sum(shortest) > room:
+        return None
+    widths, spare = list(shortest), room - sum(shortest)
+    rest = sorted(range(1, len(columns)), key=lambda i: longest[i] - shortest[i])
+    for index in [0, *rest]:  # the row labels first, then the most nearly whole columns
+        grow = min(max(longest[index] - shortest[index], 0), spare)
+        widths[index] += grow
+        spare -= grow
+    return widths
 
 
 def heading(text: str) -> Rule:
@@ -166,7 +192,7 @@ def _measures(sides: list[Side], timeout: float) -> list[tuple[str, list[str]]]:
         ("total time", [f"{s.total:.2f} s" for s in sides]),
         ("question 1", [f"{s.latencies[0] * 1000:.0f} ms" for s in sides]),
         ("questions 2+, median", [f"{statistics.median(s.latencies[1:]) * 1000:.1f} ms" for s in sides]),
-        ("questions that waited for the timeout", [str(s.timeouts_waited(timeout)) for s in sides]),
+        ("waited for the timeout", [str(s.timeouts_waited(timeout)) for s in sides]),
         ("requests to the hung primary", [str(s.primary_requests) for s in sides]),
         (
             "answered by",
@@ -175,16 +201,10 @@ def _measures(sides: list[Side], timeout: float) -> list[tuple[str, list[str]]]:
     ]
 
 
-def results(sides: list[Side], timeout: float) -> Fitted:
+def results(sides: list[Side], timeout: float) -> FittedTable:
     """The side-by-side result: one column per side (one small table per side when narrow)."""
     title = "The outage, side by side"
-    wide = Table(title=title, title_justify="left", title_style="bold")
-    wide.add_column("measure")
-    for side in sides:
-        wide.add_column(side.name, justify="right")
     measures = _measures(sides, timeout)
-    for label, cells in measures:
-        wide.add_row(label, *cells)
     narrow = []
     for number, side in enumerate(sides):
         table = Table(title=side.name, title_justify="left")
@@ -193,7 +213,9 @@ def results(sides: list[Side], timeout: float) -> Fitted:
         for label, cells in measures:
             table.add_row(label, cells[number])
         narrow.append(table)
-    return Fitted(wide, Group(Text(title, style="bold"), *narrow))
+    rows: list[list[Cell]] = [[label, *cells] for label, cells in measures]
+    headers = ["measure", *(side.name for side in sides)]
+    return FittedTable(title, headers, rows, Group(Text(title, style="bold"), *narrow), right=len(sides))
 
 
 def verdict(slow: Side, fast: Side, benchmark_ratio: str | None) -> Text:
@@ -226,24 +248,26 @@ def hedged(plain: Side, hedged: Side, after: float) -> Text:
     )
 
 
-def health(snapshot: Any, paths: list[str]) -> Fitted:
+def health(snapshot: Any, paths: list[str]) -> FittedTable:
     """Route health: open, or cooling down with the seconds left and the reason (below the
     table when the terminal is narrow)."""
+    title = "Route health"
     reasons = {path: snapshot.cooldown_reasons.get(path) or "" for path in snapshot.cooldowns}
-
-    def table(with_reasons: bool) -> Table:
-        table = Table(title="Route health", title_justify="left", title_style="bold")
-        for column in ("access path", "state", "cooldown left", *(["reason"] if with_reasons else [])):
-            table.add_column(column)
-        for path in paths:
-            left = snapshot.cooldowns.get(path)
-            state = Text("open", style="green") if left is None else Text("cooling down", style="yellow")
-            cells: list[RenderableType] = [path, state, "-" if left is None else f"{left:.1f} s"]
-            table.add_row(*cells, *([reasons.get(path, "")] if with_reasons else []))
-        return table
-
+    rows: list[list[Cell]] = []
+    for path in paths:
+        left = snapshot.cooldowns.get(path)
+        if left is None:
+            rows.append([path, Text("open", style="green"), "-", ""])
+        else:
+            rows.append([path, Text("cooling down", style="yellow"), f"{left:.1f} s", reasons[path]])
+    headers = ["access path", "state", "cooldown left", "reason"]
+    narrow = Table(title=title, title_justify="left", title_style="bold")
+    for header in headers[:3]:
+        narrow.add_column(header)
+    for row in rows:
+        narrow.add_row(*row[:3])
     below = [Text(f"reason for {path}: {reason}") for path, reason in reasons.items() if path in paths]
-    return Fitted(table(with_reasons=True), Group(table(with_reasons=False), *below))
+    return FittedTable(title, headers, rows, Group(narrow, *below))
 
 
 def note(*parts: str | tuple[str, str]) -> Text:
