@@ -136,7 +136,7 @@ def fallback_tree(plan: Plan, urls: dict[str, str]) -> Tree:
         label = Text.assemble(
             (f"{role}: ", "bold" if number == 0 else "magenta"),
             (f"{call.tool}.{call.endpoint}", "bold"),
-            f"  provider {call.provider}, {call.access_mode}, {urls.get(call.tool, '')}",
+            (f"\nprovider {call.provider}, {call.access_mode}, {urls.get(call.tool, '')}", "dim"),
         )
         node = node.add(label)
     left_out = tree.add(Text("left out of the plan", style="dim"))
@@ -239,12 +239,15 @@ def verdict(slow: Side, fast: Side, benchmark_ratio: str | None) -> Text:
     return text
 
 
-def hedged(plain: Side, hedged: Side, after: float) -> Text:
+def hedged(plain: Side, hedged: Side, after: float, timeout: float) -> Text:
     """What hedging adds: the first question no longer waits for the timeout."""
     return Text.assemble(
         (f"{hedged.name}: ", "bold"),
         f"question 1 took {hedged.latencies[0] * 1000:.0f} ms instead of {plain.latencies[0] * 1000:.0f} ms: "
-        f"the mirror started after {after * 1000:.0f} ms without an answer from the primary.",
+        f"the mirror started after {after * 1000:.0f} ms without an answer from the primary. The calls "
+        "left with the hung primary finish in the background and the first timeout cools it, so it got "
+        f"{hedged.primary_requests} request(s) in the meantime, and {hedged.timeouts_waited(timeout)} "
+        "question(s) waited for the timeout.",
     )
 
 

@@ -343,7 +343,7 @@ async def story(
         stop()
     screen.show(view.results(sides, CLIENT_TIMEOUT))
     screen.show(view.verdict(sides[0], sides[1], benchmark_ratio()))
-    screen.show(view.hedged(sides[1], sides[2], HEDGE_AFTER))
+    screen.show(view.hedged(sides[1], sides[2], HEDGE_AFTER, CLIENT_TIMEOUT))
 
     screen.show(view.heading("The cooldown"))
     screen.show(view.health(router.inspect().execution, paths))
