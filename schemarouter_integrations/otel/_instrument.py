@@ -41,6 +41,7 @@ class Instrumentation:
         self.spans = RunSpans(tracer, default_tool_name=tool_name)
         self.metrics = RouterMetrics(meter, self._cooldowns)
         self._unsubscribe = router.subscribe(self._on_event)
+        self._unscope = router.add_invocation_scope(self.spans.scope)
         self.active = True
 
     def _on_event(self, event: RouterEvent) -> None:
@@ -63,6 +64,7 @@ class Instrumentation:
             return
         self.active = False
         self._unsubscribe()
+        self._unscope()
         self.metrics.stop()
         self.spans.close()
 
