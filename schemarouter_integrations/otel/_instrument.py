@@ -6,6 +6,7 @@ from types import TracebackType
 
 from opentelemetry import metrics, trace
 
+from .._framework import claim_route_spans
 from .._router import SchemaRouter
 from ..events import RouterEvent
 from ._attributes import DEFAULT_TOOL_NAME
@@ -42,6 +43,7 @@ class Instrumentation:
         self.metrics = RouterMetrics(meter, self._cooldowns)
         self._unsubscribe = router.subscribe(self._on_event)
         self._unscope = router.add_invocation_scope(self.spans.scope)
+        self._release_routes = claim_route_spans(router)
         self.active = True
 
     def _on_event(self, event: RouterEvent) -> None:
@@ -65,6 +67,7 @@ class Instrumentation:
         self.active = False
         self._unsubscribe()
         self._unscope()
+        self._release_routes()
         self.metrics.stop()
         self.spans.close()
 
