@@ -24,8 +24,8 @@ from schemarouter_integrations import RetryPolicy, SchemaRouter
 from schemarouter_integrations.langchain import SchemaRouterTool
 from schemarouter_integrations.otel import instrument
 from tests.servers.fault_server import FaultServer, Reply, Status
-from tests.servers.phoenix_server import PhoenixServer, phoenix_python
-from tests.support.environments import EnvironmentUnavailable, environment_or_skip
+from tests.servers.phoenix_server import PhoenixServer
+from tests.support.environments import EnvironmentUnavailable, environment_or_skip, phoenix_python
 from tests.support.langchain import materials_tool, tool_call
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]

@@ -21,16 +21,10 @@ from typing import Any
 
 import httpx
 
-from tests.support.environments import EnvironmentUnavailable, venv_python
+from tests.support.environments import EnvironmentUnavailable
 
-PHOENIX = "arize-phoenix==20.26.1"
-OVERRIDE = "SCHEMAROUTER_PHOENIX_PYTHON"
 START_SECONDS = 300.0
 """Phoenix starts in 30-70 s here (migrations, the UI bundle); generous for a loaded machine."""
-
-
-def phoenix_python() -> Path:
-    return venv_python("phoenix-venv", [PHOENIX], ["phoenix"], OVERRIDE)
 
 
 def free_port() -> int:

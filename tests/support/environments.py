@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -29,6 +30,12 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache"
 NODE_SOURCE = ROOT / "tests" / "hosts" / "node"
 T = TypeVar("T")
+
+PHOENIX = ("arize-phoenix==20.26.1",)
+"""Arize Phoenix, the version the Phoenix test was written against."""
+LANGCHAIN_MCP = ("langchain-mcp-adapters==0.3.2", "mcp>=1.9,<2")
+"""``langchain-mcp-adapters`` declares ``mcp>=1.9`` with no upper bound but imports
+``mcp.shared.context.RequestContext``, gone in mcp 2: it needs mcp 1.x, so it lives apart."""
 
 
 class EnvironmentUnavailable(Exception):
@@ -96,6 +103,45 @@ def node_modules() -> Path:
     return target
 
 
+def node_script(name: str) -> Path:
+    """*name* of ``tests/hosts/node/`` beside the installed packages (ESM resolves from there)."""
+    target = node_modules() / name
+    shutil.copyfile(NODE_SOURCE / name, target)
+    return target
+
+
+def phoenix_python() -> Path:
+    """The interpreter of the Arize Phoenix environment (``SCHEMAROUTER_PHOENIX_PYTHON`` overrides)."""
+    return venv_python("phoenix-venv", PHOENIX, ["phoenix"], "SCHEMAROUTER_PHOENIX_PYTHON")
+
+
+def langchain_mcp_python() -> Path:
+    """The interpreter of the ``langchain-mcp-adapters`` + mcp 1.x environment
+    (``SCHEMAROUTER_LANGCHAIN_MCP_PYTHON`` overrides)."""
+    modules = ["langchain_mcp_adapters", "mcp"]
+    return venv_python("langchain-mcp-venv", LANGCHAIN_MCP, modules, "SCHEMAROUTER_LANGCHAIN_MCP_PYTHON")
+
+
+def main() -> None:
+    """Build every environment that is missing (``make host-envs``) and say how long each took."""
+    failed = False
+    for what, make in (
+        ("Arize Phoenix", phoenix_python),
+        ("langchain-mcp-adapters with mcp 1.x", langchain_mcp_python),
+        ("node MCP hosts", node_modules),
+    ):
+        started = time.monotonic()
+        try:
+            where = make()
+        except EnvironmentUnavailable as exc:
+            failed = True
+            print(f"{what}: not available: {exc}")
+            continue
+        print(f"{what}: ready in {time.monotonic() - started:.1f} s ({where})")
+    if failed and os.environ.get("CI") == "true":
+        raise SystemExit(1)
+
+
 def _imports(python: Path, modules: Sequence[str]) -> bool:
     if not python.exists():
         return False
@@ -114,3 +160,7 @@ def _run(command: list[str], what: str, cwd: Path) -> None:
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         raise EnvironmentUnavailable(f"{what} failed (exit {done.returncode}): {' / '.join(tail)}")
+
+
+if __name__ == "__main__":
+    main()
