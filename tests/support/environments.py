@@ -33,9 +33,10 @@ T = TypeVar("T")
 
 PHOENIX = ("arize-phoenix==20.26.1",)
 """Arize Phoenix, the version the Phoenix test was written against."""
-LANGCHAIN_MCP = ("langchain-mcp-adapters==0.3.2", "mcp>=1.9,<2")
-"""``langchain-mcp-adapters`` declares ``mcp>=1.9`` with no upper bound but imports
-``mcp.shared.context.RequestContext``, gone in mcp 2: it needs mcp 1.x, so it lives apart."""
+LANGCHAIN_MCP = ("langchain-mcp-adapters==0.3.2", "mcp>=1.24,<2")
+"""``langchain-mcp-adapters`` needs mcp 1.x (it imports ``mcp.shared.context.RequestContext``,
+gone in mcp 2; 0.3.2 declares ``mcp>=1.24,<2``, 0.3.1 only ``mcp>=1.24`` and so installs beside
+mcp 2 and fails on import), while our ``mcp`` extra is mcp 2: it lives in a venv of its own."""
 
 
 class EnvironmentUnavailable(Exception):
