@@ -84,6 +84,7 @@ async def test_llamaindex_agent_trace_holds_the_router_spans_under_the_tool_call
     assert run.context.trace_id == above[-1].context.trace_id
     routes = [s.name for s in spans if s.parent is not None and s.parent.span_id == run.context.span_id]
     assert routes == ["mp_api.search", "mp_optimade.search"]
+    assert [s.name for s in spans].count("mp_api.search") == 1  # LlamaIndex draws no route itself
 
 
 ALL_DOWN = ("mp_api", "mp_optimade", "mp_python", "oqmd_api")

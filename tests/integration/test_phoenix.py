@@ -28,7 +28,7 @@ from tests.servers.phoenix_server import PhoenixServer
 from tests.support.environments import EnvironmentUnavailable, environment_or_skip, phoenix_python
 from tests.support.langchain import materials_tool, tool_call
 
-pytestmark = [pytest.mark.integration, pytest.mark.anyio]
+pytestmark = [pytest.mark.integration, pytest.mark.anyio, pytest.mark.timeout(600)]  # builds/starts once
 
 ALL_DOWN = ("mp_api", "mp_optimade", "mp_python", "oqmd_api")
 ANSWER = Reply(200, {"content-type": "application/json"}, json.dumps({"data": [{"band_gap": 1.12}]}).encode())

@@ -14,7 +14,7 @@ import pytest
 from tests.support.environments import environment_or_skip, node_modules
 from tests.support.hosts import ALL_DOWN, ANSWERED, BAD_ARGUMENTS, FALLBACK, HttpServer, stdio_command
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]  # the first test may build the environment
 
 
 def inspector(transport: str, server: HttpServer | None, *method: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pytest
 from tests.support.environments import ROOT, environment_or_skip, langchain_mcp_python
 from tests.support.hosts import SCENARIOS, HttpServer
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]  # the first test may build the environment
 
 CLIENT = ROOT / "tests" / "hosts" / "langchain_mcp_client.py"
 

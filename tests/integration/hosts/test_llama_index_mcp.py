@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.hosts import ALL_DOWN, ANSWERED, BAD_ARGUMENTS, FALLBACK, HttpServer
 
-pytestmark = [pytest.mark.integration, pytest.mark.anyio]
+pytestmark = [pytest.mark.integration, pytest.mark.anyio, pytest.mark.timeout(600)]  # builds/starts once
 
 
 async def load(server: HttpServer) -> Any:

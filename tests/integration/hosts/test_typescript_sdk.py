@@ -15,7 +15,7 @@ import pytest
 from tests.support.environments import environment_or_skip, node_script
 from tests.support.hosts import SCENARIOS, stdio_command, structured
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]  # the first test may build the environment
 
 
 @pytest.fixture(scope="module", params=["stdio", "http"])
