@@ -120,7 +120,7 @@ async def test_phoenix_shows_each_route_once_with_its_http_request_under_it(
     assert primary["status_code"] == "ERROR" and mirror["status_code"] != "ERROR"
     calls = [s for s in spans if s["name"] == "GET" and "/materials" in json.dumps(s["attributes"])]
     assert sorted(str(s["parent_id"]) for s in calls) == sorted([span_id(primary), span_id(mirror)])
-    assert len(spans) == 8
+    assert len(spans) == 8, [(s["name"], s["parent_id"], s["span_kind"]) for s in spans]
 
 
 async def test_phoenix_shows_an_all_down_run_as_an_error_tool_span(
@@ -140,4 +140,4 @@ async def test_phoenix_shows_an_all_down_run_as_an_error_tool_span(
     assert run["status_code"] == "ERROR" and run["parent_id"] == span_id(top)
     for route in tried:
         assert one(spans, route)["status_code"] == "ERROR"
-    assert len(spans) == 2 + len(tried)
+    assert len(spans) == 2 + len(tried), [(s["name"], s["parent_id"], s["span_kind"]) for s in spans]

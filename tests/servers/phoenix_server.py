@@ -6,20 +6,23 @@ the gitignored ``.cache/phoenix-venv`` (built with uv when missing, :mod:`tests.
 runs with ``PHOENIX_HOST=127.0.0.1``, free ports (``PHOENIX_PORT``, ``PHOENIX_GRPC_PORT``), a
 temporary ``PHOENIX_WORKING_DIR`` (its SQLite database) and telemetry off. Spans go to it over
 OTLP/HTTP (``/v1/traces``) and come back through its REST API
-(``GET /v1/projects/<project>/spans``).
+(``GET /v1/projects/<project>/spans``), read with urllib so that an httpx instrumentation under
+test never traces the reading.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from tests.support.environments import EnvironmentUnavailable
 
@@ -69,9 +72,10 @@ class PhoenixServer:
                     f"phoenix serve exited {self._process.returncode}: {self.log_tail()}"
                 )
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:  # refused while starting (URLError is an OSError)
                 pass
             time.sleep(0.5)
         self.stop()
@@ -91,11 +95,16 @@ class PhoenixServer:
             params: dict[str, Any] = {"limit": 1000}
             if cursor:
                 params["cursor"] = cursor
-            response = httpx.get(f"{self.url}/v1/projects/{project}/spans", params=params, timeout=10)
-            if response.status_code == 404:  # the project appears with its first span
-                return out
-            response.raise_for_status()
-            body = response.json()
+            query = urllib.parse.urlencode(params)
+            try:
+                with urllib.request.urlopen(
+                    f"{self.url}/v1/projects/{project}/spans?{query}", timeout=10
+                ) as answer:
+                    body = json.load(answer)
+            except urllib.error.HTTPError as exc:
+                if exc.code == 404:  # the project appears with its first span
+                    return out
+                raise
             out.extend(body["data"])
             cursor = body.get("next_cursor")
             if not cursor:
