@@ -38,12 +38,13 @@ _OQMD_SHIFT = 0.01
 
 
 def materials_search(formula: str) -> list[Material]:
-    """Materials with the reduced formula *formula* (the Materials Project's numbers)."""
+    """Materials with the reduced formula *formula*, from the Materials Project."""
     return [Material(**m) for m in MATERIALS if m["formula"] == formula]
 
 
 def oqmd_search(formula: str) -> list[Material]:
-    """Materials with the reduced formula *formula* (OQMD-like: ids ``oqmd-*``, gaps shifted)."""
+    """Materials with the reduced formula *formula*, from OQMD."""
+    # OQMD-like ids (oqmd-*) and band gaps a little off the Materials Project's
     return [
         Material(
             material_id=m["material_id"].replace("mp-", "oqmd-"),
