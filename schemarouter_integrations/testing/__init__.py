@@ -9,7 +9,8 @@
   :func:`oqmd_search` and :func:`materials_router` (three band-gap routes, some down).
 * **Loopback servers** (standard library only, ``127.0.0.1`` on a free port, on a daemon
   thread): :class:`MaterialsApi`, a Materials-Project-like OpenAPI service that takes the same
-  faults; :class:`LoopbackServer` to build your own.
+  faults; :class:`OptimadeFederation`, a providers list, index meta-databases and OPTIMADE
+  databases; :class:`LoopbackServer` to build your own.
 * Scripted models for agents without an LLM key: :mod:`schemarouter_integrations.testing.langchain`
   (``ScriptedChatModel``, extra ``[langchain]``) and
   :mod:`schemarouter_integrations.testing.llamaindex` (``scripted_llm``, extra ``[llamaindex]``).
@@ -21,9 +22,11 @@ from ._faults import Down, FailTimes, Fault, FaultyFunction, Hang, RetryAfter, S
 from ._loopback import LoopbackServer, Reply, Request
 from ._materials import MATERIALS, Material, materials_router, materials_search, oqmd_search
 from ._materials_api import MaterialsApi
+from ._optimade import PROVIDER_BAND_GAPS, OptimadeFederation
 
 __all__ = [
     "MATERIALS",
+    "PROVIDER_BAND_GAPS",
     "Down",
     "FailTimes",
     "Fault",
@@ -32,6 +35,7 @@ __all__ = [
     "LoopbackServer",
     "Material",
     "MaterialsApi",
+    "OptimadeFederation",
     "Reply",
     "Request",
     "RetryAfter",

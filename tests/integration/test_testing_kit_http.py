@@ -109,3 +109,45 @@ async def test_elements_filter_on_every_listed_element(api: MaterialsApi) -> Non
     async with httpx.AsyncClient() as client:
         answer = await client.get(f"{api.url}/materials/summary/", params={"elements": "Ga,As"})
     assert [r["formula_pretty"] for r in answer.json()["data"]] == ["GaAs"]
+
+
+async def test_the_federation_twin_registers_one_tool_per_database() -> None:
+    from schemarouter_integrations.testing import OptimadeFederation
+
+    with OptimadeFederation() as twin:
+        async with SchemaRouter() as router:
+            report = await router.add_optimade_federation(twin.providers_url)
+    assert (report.registered, report.skipped) == (["alexandria_main", "gnome_main", "oqmd_main"], {})
+
+
+async def test_each_federation_database_answers_with_its_own_band_gap_property() -> None:
+    from schemarouter_integrations.testing import OptimadeFederation
+
+    with OptimadeFederation() as twin:
+        async with SchemaRouter() as router:
+            await router.add_optimade_federation(twin.providers_url)
+            gathered = await router.gather(PlanRequest(query="band gap", arguments={"formula": "Si"}))
+    gaps = {record["provider"]: record["band_gap"] for record in gathered.records}
+    assert gaps == {"oqmd": 0.62, "alexandria": 0.71, "gnome": 0.66}
+
+
+async def test_a_faulted_federation_database_fails_alone() -> None:
+    from schemarouter_integrations.testing import OptimadeFederation
+
+    with OptimadeFederation() as twin:
+        twin.faults["gnome"] = Down()
+        async with SchemaRouter() as router:
+            await router.add_optimade_federation(twin.providers_url)
+            gathered = await router.gather(PlanRequest(query="band gap", arguments={"elements": ["Ga", "As"]}))
+    assert list(gathered.failures) == ["gnome_main.search_structures"]
+    assert sorted(r["provider"] for r in gathered.records) == ["alexandria", "oqmd"]
+
+
+async def test_the_federation_twin_refuses_a_filter_it_does_not_understand() -> None:
+    from schemarouter_integrations.testing import OptimadeFederation
+
+    with OptimadeFederation(("oqmd",)) as twin:
+        async with httpx.AsyncClient() as client:
+            url = f"{twin.database_url('oqmd')}/v1/structures"
+            answer = await client.get(url, params={"filter": "nsites > 2"})
+    assert answer.status_code == 400
