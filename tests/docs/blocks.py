@@ -19,7 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BLOCK = re.compile(r"(?P<before>[^\n]*)\n```python\n(?P<code>.*?)\n```", re.DOTALL)
-NOT_RUN = re.compile(r"^<!-- not run: (?P<reason>.+?); run by (?P<path>tests/[\w/.-]+\.py)::(?P<test>\w+) -->$")
+NOT_RUN = re.compile(
+    r"^<!-- not run: (?P<reason>.+?); run by (?P<path>tests/[\w/.-]+\.py)::(?P<test>\w+) -->$"
+)
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,9 @@ def named_test_exists(marker: str) -> bool:
     test_file = ROOT / found.group("path")
     if not test_file.is_file():
         return False
-    return re.search(rf"^(async )?def {found.group('test')}\(", test_file.read_text(), re.MULTILINE) is not None
+    return (
+        re.search(rf"^(async )?def {found.group('test')}\(", test_file.read_text(), re.MULTILINE) is not None
+    )
 
 
 def clean_environment() -> dict[str, str]:

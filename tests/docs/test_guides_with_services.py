@@ -22,7 +22,9 @@ def block_run_by(page: str, test: str) -> str:
     return found[0].code
 
 
-def test_the_fleet_guide_runs_on_a_real_redis_server(redis_server: object, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_fleet_guide_runs_on_a_real_redis_server(
+    redis_server: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     code = block_run_by("docs/how-to/redis-fleet.md", "test_the_fleet_guide_runs_on_a_real_redis_server")
     monkeypatch.setenv("REDIS_URL", redis_server.url)  # type: ignore[attr-defined]
     done = run_block(code)
