@@ -12,12 +12,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.docs.blocks import ROOT, Block, blocks_of, named_test_exists, run_block
+from tests.docs.blocks import ROOT, Block, blocks_of, files_of, named_test_exists, run_block
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(1200)]  # the first test waits for every block
 
 DOCS = ROOT / "docs"
-BLOCKS = [block for page in sorted(DOCS.rglob("*.md")) for block in blocks_of(page)]
+PAGES = sorted(DOCS.rglob("*.md"))
+BLOCKS = [block for page in PAGES for block in blocks_of(page)]
+FILES = {str(page.relative_to(ROOT)): files_of(page) for page in PAGES}
 RUN = {block.where: block for block in BLOCKS if block.marker is None}
 MARKED = {block.where: block for block in BLOCKS if block.marker is not None}
 
@@ -25,7 +27,10 @@ MARKED = {block.where: block for block in BLOCKS if block.marker is not None}
 @pytest.fixture(scope="module")
 def outcomes() -> dict[str, subprocess.CompletedProcess[str]]:
     with ThreadPoolExecutor(max_workers=3) as pool:
-        futures = {where: pool.submit(run_block, block.code) for where, block in RUN.items()}
+        futures = {
+            where: pool.submit(run_block, block.code, files=FILES[where.rsplit(":", 1)[0]])
+            for where, block in RUN.items()
+        }
         return {where: future.result() for where, future in futures.items()}
 
 

@@ -138,7 +138,8 @@ async def test_a_faulted_federation_database_fails_alone() -> None:
         twin.faults["gnome"] = Down()
         async with SchemaRouter() as router:
             await router.add_optimade_federation(twin.providers_url)
-            gathered = await router.gather(PlanRequest(query="band gap", arguments={"elements": ["Ga", "As"]}))
+            request = PlanRequest(query="band gap", arguments={"elements": ["Ga", "As"]})
+            gathered = await router.gather(request)
     assert list(gathered.failures) == ["gnome_main.search_structures"]
     assert sorted(r["provider"] for r in gathered.records) == ["alexandria", "oqmd"]
 
