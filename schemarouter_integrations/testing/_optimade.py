@@ -150,7 +150,7 @@ class OptimadeFederation(LoopbackServer):
 
     def _structures(self, provider: str, query: dict[str, str]) -> Reply:
         band_gap, shift = PROVIDER_BAND_GAPS[provider]
-        records = [
+        records: list[dict[str, Any]] = [
             {
                 "id": f"{provider}-{index}",
                 "type": "structures",
