@@ -9,7 +9,7 @@ DEMO_VENV := .venv-demo
 DEMO_STAMP := $(DEMO_VENV)/.installed
 UV_TOOL := .cache/uv-tool
 
-.PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv node host-envs soak soak-local redis clean
+.PHONY: setup demo test lint typecheck unit docs docs-serve bench anchor-venv mp-venv node host-envs soak soak-local redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,14 @@ typecheck: setup
 
 unit: setup
 	$(BIN)/pytest tests/unit -q
+
+# The documentation site (mkdocs-material + mkdocstrings); `make test` builds it too
+# (tests/docs/test_site_builds.py) and runs every ```python block of docs/ and the README.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
 
 test: setup redis mp-venv host-envs lint typecheck
 	$(BIN)/pytest -q
@@ -79,4 +87,4 @@ bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) $(DEMO_VENV) $(UV_TOOL) .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DEMO_VENV) $(UV_TOOL) .mypy_cache .ruff_cache site
