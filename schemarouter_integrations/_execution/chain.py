@@ -20,8 +20,10 @@ from contextlib import aclosing
 from functools import partial
 
 from .._availability import Availability
+from .._caching import CacheHints
 from .._contracts import HedgePolicy
-from .._planning import ToolCall
+from .._planning import PlanRequest, ToolCall
+from .._ratelimit import RateGate
 from .._registry import Invoker, Registry
 from ..errors import (
     AllRoutesUnavailableError,
@@ -29,6 +31,7 @@ from ..errors import (
     InvocationUnavailableError,
     InvokerCrashedError,
     NoRouteError,
+    RateLimitedError,
     SchemaRouterError,
 )
 from ..events import (
@@ -40,6 +43,7 @@ from ..events import (
     ToolRetryEvent,
     ToolStartEvent,
 )
+from .answers import AnswerService
 from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
@@ -74,9 +78,18 @@ class ChainRunner:
         self.sleep = sleep
         self.rng = rng
         self.hedger = hedger
+        self.answers: AnswerService | None = None
+        """The answer cache (``_execution/answers.py``); None: the router has none."""
+        self.gate: RateGate | None = None
+        """Rate limits (``_ratelimit``); None: the router keeps none."""
 
     async def run(
-        self, steps: list[Step], meter: BudgetMeter, ctx: RunContext, hedge: HedgePolicy | None = None
+        self,
+        steps: list[Step],
+        meter: BudgetMeter,
+        ctx: RunContext,
+        hedge: HedgePolicy | None = None,
+        request: PlanRequest | None = None,
     ) -> AsyncGenerator[RouterEvent, None]:
         """Yield the chain's events; on return ``ctx.winner`` and ``ctx.records`` are set.
 
@@ -86,7 +99,11 @@ class ChainRunner:
         binding or contract during the run is skipped with ``route.pruned``; it never
         started, so the next ``tool.fallback`` still leaves the route that ran and failed.
         With *hedge*, a read-only call followed by a read-only call is raced (:mod:`.hedge`).
+        With an answer cache, a fresh answer of a step is served before it is charged, and
+        its call is coalesced and stored under *request*'s policy (:mod:`.answers`).
         """
+        answers = self.answers
+        calls = self._call if answers is None else partial(answers.call, self._call, request)
         left: ToolCall | None = None  # the route the next tool.fallback leaves
         reason: FallbackReason = "unavailable"
         position = 0
@@ -111,6 +128,15 @@ class ChainRunner:
                     raise _no_binding(call, ctx)
                 position += 1
                 continue
+            hit = None if answers is None else await answers.fresh(step, request, ctx)
+            if hit is not None:  # served without a call
+                if left is not None:
+                    yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
+                ctx.route.append(call.access_path)
+                for event in hit:
+                    yield event
+                ctx.winner = call
+                return
             meter.charge_call(call.access_path, step.endpoint.cost_units)
             if left is not None:
                 yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
@@ -119,7 +145,7 @@ class ChainRunner:
             ended, used = call, 1
             if hedge is not None and self.hedger is not None and call.read_only is True and not last:
                 target = partial(self._hedge_target, steps[position + 1])
-                race = self.hedger.race(step, invoker, hedge, self._call, target, meter, ctx)
+                race = self.hedger.race(step, invoker, hedge, calls, target, meter, ctx)
                 async with aclosing(race) as raced:
                     async for lap in raced:
                         if isinstance(lap, RouterEvent):
@@ -127,7 +153,7 @@ class ChainRunner:
                         else:
                             ended, outcome, used = lap.call, lap.outcome, lap.steps
             else:
-                async for item in self._call(step, invoker, meter, ctx):
+                async for item in calls(step, invoker, meter, ctx):
                     if isinstance(item, RouterEvent):
                         yield item
                     else:
@@ -135,7 +161,7 @@ class ChainRunner:
             if isinstance(outcome, Answered):
                 ctx.winner, ctx.records = ended, outcome.records
                 return
-            left, reason = ended, "unavailable"
+            left, reason = ended, outcome.reason if isinstance(outcome, Unavailable) else "unavailable"
             position += used
         raise AllRoutesUnavailableError(
             f"every route was unavailable: {', '.join(ctx.route) or _skipped(steps)}",
@@ -189,8 +215,11 @@ class ChainRunner:
         started = time.perf_counter()
         answers_before = self.availability.answers_on(step.spec.origin)
         attempt = 1
+        gate = self.gate if self.gate is not None and self.gate.active else None
         while True:
             try:
+                if gate is not None:
+                    await gate.admit(call)  # waits for its turn, or raises RateLimitedError
                 raw = invoker(call)
                 if inspect.isawaitable(raw):
                     raw = await raw
@@ -199,6 +228,10 @@ class ChainRunner:
                 if not isinstance(exc, SchemaRouterError) and self._origin_failing(step.spec.origin, ctx):
                     exc = _failing_origin_error(path, step.spec.origin, exc)
                 ctx.attempt(path, attempt, exc)
+                if isinstance(exc, RateLimitedError):  # passed over: no retry, no cooldown
+                    yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
+                    yield Unavailable(exc, reason="rate_limited")
+                    return
                 if not falls_back(exc):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
                     if isinstance(exc, SchemaRouterError):
@@ -231,6 +264,9 @@ class ChainRunner:
                 )
                 await self.sleep(delay)
                 attempt += 1
+        hints = None
+        if type(raw) is CacheHints:
+            hints, raw = raw, raw.response
         try:
             records = records_of(call, endpoint, raw)
         except SchemaRouterError as exc:  # the answer broke its contract: no fallback either
@@ -248,7 +284,7 @@ class ChainRunner:
             attempts=attempt,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        yield Answered(records)
+        yield Answered(records, hints)
 
 
 def _skipped(steps: list[Step]) -> str:

@@ -48,6 +48,8 @@ class RunContext:
         self.records: list[dict[str, Any]] = []
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
+        self.served: Any = None
+        """How the answer came from the answer cache (``answers.Served``), or None."""
 
     def event(self, cls: type[E], /, **payload: Any) -> E:
         """Build, stamp, record and return a *cls* event.
