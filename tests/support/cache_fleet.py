@@ -48,8 +48,12 @@ def upstream(server: str, client: httpx.AsyncClient) -> Any:
 async def coalesce(redis_url: str, server: str, namespace: str) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=30) as client:
         router = SchemaRouter(answer_cache=RedisAnswerCache(redis_url, namespace))
-        router.add_callable(upstream(server, client), name="mp", endpoint="search", read_only=True, fields=FIELDS)
-        request = PlanRequest(query="band gap", arguments={"formula": "Si"}, cache=CachePolicy(ttl_seconds=60))
+        router.add_callable(
+            upstream(server, client), name="mp", endpoint="search", read_only=True, fields=FIELDS
+        )
+        request = PlanRequest(
+            query="band gap", arguments={"formula": "Si"}, cache=CachePolicy(ttl_seconds=60)
+        )
         await router.invoke(PlanRequest(query="band gap", arguments={"formula": "warm"}))  # imports, pools
         print("ready", flush=True)
         await anyio.to_thread.run_sync(sys.stdin.readline)
@@ -74,7 +78,12 @@ async def ratelimit(redis_url: str, server: str, namespace: str, seconds: float)
         router = SchemaRouter(availability_store=store)
         limit = RateLimit(20, max_wait_seconds=2.0)
         router.add_callable(
-            upstream(server, client), name="mp", endpoint="search", read_only=True, fields=FIELDS, rate_limit=limit
+            upstream(server, client),
+            name="mp",
+            endpoint="search",
+            read_only=True,
+            fields=FIELDS,
+            rate_limit=limit,
         )
         outcomes: Counter[str] = Counter()
         async with router:
