@@ -113,7 +113,12 @@ async def outage(cached: bool) -> dict[str, Any]:
         except SchemaRouterError:
             failed[second] += 1
         clock.advance(0.1)
-    return {"answered": sum(answered), "failed": sum(failed), "stale": stale, "per_second": [answered, failed]}
+    return {
+        "answered": sum(answered),
+        "failed": sum(failed),
+        "stale": stale,
+        "per_second": [answered, failed],
+    }
 
 
 def _plot(results: dict[str, Any]) -> Path | None:
@@ -137,7 +142,10 @@ def _plot(results: dict[str, Any]) -> Path | None:
     left.set_title("1,000 questions from 50 distinct ones")
     left.legend()
     seconds = list(range(30))
-    for key, label in (("cache_outage_none", "no cache"), ("cache_outage_stale600", "cache, stale-if-error 600 s")):
+    for key, label in (
+        ("cache_outage_none", "no cache"),
+        ("cache_outage_stale600", "cache, stale-if-error 600 s"),
+    ):
         right.plot(seconds, results[key]["per_second"][0], marker="o", label=f"answered, {label}")
     right.axvspan(10, 20, color="red", alpha=0.1, label="every route down")
     right.set_xlabel("second of the run (router clock)")
@@ -161,7 +169,8 @@ def cache_section(results: dict[str, Any]) -> list[str]:
         "",
         "## Answer cache (`cache_bench`)",
         "",
-        f"1,000 questions from 50 distinct ones, {CONCURRENCY} at a time, route latency {LATENCY * 1000:g} ms:",
+        f"1,000 questions from 50 distinct ones, {CONCURRENCY} at a time, "
+        f"route latency {LATENCY * 1000:g} ms:",
         "",
         "| | upstream calls | p50 (ms) | p99 (ms) | total (s) |",
         "|---|---|---|---|---|",
@@ -177,7 +186,8 @@ def cache_section(results: dict[str, Any]) -> list[str]:
         "| | answered | failed | of them stale |",
         "|---|---|---|---|",
         f"| no cache | {down['answered']} | {down['failed']} | 0 |",
-        f"| `CachePolicy(ttl_seconds=5, stale_if_error_seconds=600)` | {stale['answered']} | {stale['failed']} "
+        f"| `CachePolicy(ttl_seconds=5, stale_if_error_seconds=600)` | {stale['answered']} "
+        f"| {stale['failed']} "
         f"| {stale['stale']} |",
         "",
         "![cache.png](cache.png)",
