@@ -13,21 +13,19 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from ._answer_settings import AnswerSettings
 from ._availability import Availability, CooldownTracker
 from ._availability.settings import check_settings
-from ._caching import PolicyBook
-from ._contracts import CachePolicy, CooldownPolicy, RateLimit, ToolSpec
+from ._contracts import CooldownPolicy, ToolSpec
 from ._document_cache import DocumentCache
 from ._execution import Executor, PlanSource, RunBudget, RunContext, Sleep
-from ._execution.answers import AnswerService
 from ._execution.sinks import EventBus, EventSink
 from ._health import Probe
 from ._health.background import Background
 from ._health.pending import PendingRoutes
 from ._health.service import HealthService
 from ._inspection import DocumentsSnapshot, RouterSnapshot, router_snapshot
-from ._planning import Plan, PlanRequest, ToolCall, compile_plan
-from ._ratelimit import RateGate
+from ._planning import Plan, PlanRequest, compile_plan
 from ._registry import BindingState, Invoker, Registry, RouteRef
 from ._sources import DataSources
 from ._sync import run_sync
@@ -48,7 +46,7 @@ SINK_GRACE_SECONDS = 5.0
 """How long sinks may take to hear ``run.error`` of a cancelled run before it is abandoned."""
 
 
-class SchemaRouter(DataSources):
+class SchemaRouter(AnswerSettings, DataSources):
     """One dependable data tool over many access paths.
 
     ``cooldown`` bounds how long failed paths stay out of planning; ``clock`` (monotonic
@@ -63,11 +61,7 @@ class SchemaRouter(DataSources):
     a local one; cloud metadata addresses are refused. ``allow_private_networks=True`` lifts
     the first rule and lets the application give a metadata address itself. ``resolver``
     (an async ``host -> [IP address strings]``, default the system's) answers the check.
-
-    ``answer_cache`` (:class:`MemoryAnswerCache`, or ``stores.RedisAnswerCache`` for a fleet)
-    serves recent answers again under a :class:`CachePolicy` (see ``_execution/answers.py``);
-    ``rate_limiter`` keeps the routes' :class:`RateLimit` state (default: in this process, or
-    on Redis when the availability store is ``RedisAvailabilityStore``).
+    ``answer_cache`` and ``rate_limiter``: see :class:`._answer_settings.AnswerSettings`.
     """
 
     def __init__(
@@ -120,61 +114,6 @@ class SchemaRouter(DataSources):
         self._network: NetworkPolicy | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []  # adapters' sessions, run by aclose()
         self._setup_answers(answer_cache, rate_limiter)
-
-    def _setup_answers(self, cache: AnswerCache | None, limiter: RateLimiterBackend | None) -> None:
-        """The answer cache and the rate gate, handed to the executor (``_caching``, ``_ratelimit``)."""
-        if cache is not None and not isinstance(cache, AnswerCache):
-            raise ConfigurationError(f"answer_cache must be an AnswerCache, got {type(cache).__name__}")
-        if limiter is not None and not isinstance(limiter, RateLimiterBackend):
-            raise ConfigurationError(
-                f"rate_limiter must be a RateLimiterBackend, got {type(limiter).__name__}"
-            )
-        self.answer_cache = cache
-        self.cache_policies = PolicyBook()
-        self._answers: AnswerService | None = None
-        if cache is not None:
-            cache.attach(self.clock)
-            self._answers = AnswerService(cache, self.cache_policies, self._healthy_plan, self._cooling)
-        store = self.availability_store
-        if limiter is None and getattr(store, "kind", None) == "redis":
-            from .stores import RedisRateLimiter
-
-            limiter = RedisRateLimiter(store._url, store.namespace)  # type: ignore[attr-defined]
-        self.rate_gate = RateGate(limiter, self._executor.sleep, self.clock)
-        self._executor.attach(self._answers, self.rate_gate)
-
-    def _healthy_plan(self, request: PlanRequest) -> Plan:
-        """The chain as if every route were healthy (stale answers may come from any of it)."""
-        return compile_plan(request, self.registry, _never_cooling, executable_only=True)
-
-    def _cooling(self, call: ToolCall) -> bool:
-        return self._availability.cooldown_left(call.access_path) is not None
-
-    @property
-    def cache_policy(self) -> CachePolicy | None:
-        """The tool-wide :class:`CachePolicy` (landscape ``[tool] cache``); a route's own policy
-        and a request's win over it."""
-        return self.cache_policies.default
-
-    @cache_policy.setter
-    def cache_policy(self, policy: CachePolicy | None) -> None:
-        if policy is not None and not isinstance(policy, CachePolicy):
-            raise ConfigurationError(f"cache_policy must be a CachePolicy, got {type(policy).__name__}")
-        self.cache_policies.default = policy
-
-    def set_cache_policy(self, route: str, policy: CachePolicy | None) -> None:
-        """The :class:`CachePolicy` of a route: a tool name or one ``tool.endpoint`` (None: none)."""
-        if policy is not None and not isinstance(policy, CachePolicy):
-            raise ConfigurationError(f"cache must be a CachePolicy, got {type(policy).__name__}")
-        self.cache_policies.set_route(route, policy)
-
-    def set_rate_limit(self, tool: str, limit: RateLimit | None, *, provider: bool = False) -> None:
-        """The :class:`RateLimit` of a tool's calls (``provider=True``: of every tool of that
-        provider, together); None removes it."""
-        if provider:
-            self.rate_gate.set_provider(tool, limit)
-        else:
-            self.rate_gate.set_route(tool, limit)
 
     @classmethod
     async def from_config(
@@ -417,19 +356,10 @@ class SchemaRouter(DataSources):
             documents=documents,
         ).model_copy(update=self._answers_snapshot())
 
-    def _answers_snapshot(self) -> dict[str, object]:
-        update: dict[str, object] = {
-            "rate_limits": self.rate_gate.snapshot() if self.rate_gate.active else {}
-        }
-        if self._answers is not None:
-            update["cache"] = self._answers.snapshot()
-        return update
-
     # -- lifecycle -------------------------------------------------------------------
     async def __aenter__(self) -> SchemaRouter:
         await self._background.open()  # the router's background task group; starts the store
-        if self.answer_cache is not None:
-            await self.answer_cache.start()
+        await self._start_answers()
         return self
 
     async def __aexit__(
@@ -453,19 +383,13 @@ class SchemaRouter(DataSources):
                     await self._http_clients.aclose()
                 for close in self._closers:  # sessions reopen on use; each aclose() closes them
                     await close()
-                if self.answer_cache is not None:
-                    await self.answer_cache.aclose()
-                await self.rate_gate.backend.aclose()
+                await self._close_answers()
 
     def _route(self, tool: str, endpoint: str) -> RouteRef:
         spec = self.registry.tool(tool)
         if spec is None or spec.endpoint(endpoint) is None:
             raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
         return self.registry.identity(tool, endpoint)
-
-
-def _never_cooling(path: str) -> float | None:
-    return None
 
 
 def _request(request: PlanRequest | str) -> PlanRequest:

@@ -60,6 +60,7 @@ __all__ = [
     "NonRetryableInvocationError",
     "PlanningError",
     "PolicyViolationError",
+    "RateLimitedError",
     "RegistrationError",
     "SchemaRouterError",
     "SchemaValidationError",

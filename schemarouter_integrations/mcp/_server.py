@@ -20,7 +20,7 @@ from mcp.server.mcpserver.context import Context
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import CallToolResult, InputRequiredResult, LoggingLevel, TextContent, Tool, ToolAnnotations
 
-from .._contracts import HedgePolicy
+from .._contracts import CachePolicy, HedgePolicy
 from .._execution import RunBudget
 from .._framework import ModelOutcome, ToolOptions, ToolSurface, run_for_model, trace_payload
 from .._planning.models import FallbackScope
@@ -190,6 +190,7 @@ def router_mcp_server(
     mode: Mode = "fallback",
     max_records: int = 20,
     hedge: HedgePolicy | None = None,
+    cache: CachePolicy | None = None,
 ) -> RouterMCPServer:
     """The router as an ``MCPServer`` with one read-only tool named *tool_name*.
 
@@ -217,6 +218,7 @@ def router_mcp_server(
         budget=budget,
         fields=fields,
         hedge=hedge,
+        cache=cache,
     )
     options.request("")  # reject invalid settings now, not on the first call
     return RouterMCPServer(

@@ -556,6 +556,9 @@ def test_tool_result_fields_are_exactly_the_documented_ones() -> None:
         "route",
         "events",
         "plan",
+        "cached",
+        "stale",
+        "age_seconds",
     }
 
 
