@@ -79,6 +79,11 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             },
             "description": "The fallbacks taken, in order.",
         },
+        "cache": {
+            "type": "object",
+            "properties": {"stale": {"type": "boolean"}, "age_seconds": {"type": "number"}},
+            "description": "Present when the answer came from the router's answer cache.",
+        },
     },
     "required": ["records", "route", "fallbacks"],
 }
@@ -247,7 +252,7 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
         for e in result.events
         if isinstance(e, ToolFallbackEvent)
     ]
-    structured = {
+    structured: dict[str, Any] = {
         "records": list(result.records),
         "answered_by": result.access_path,
         "provider": result.provider,
@@ -255,6 +260,8 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
         "route": list(result.route),
         "fallbacks": fallbacks,
     }
+    if result.cached:
+        structured["cache"] = {"stale": result.stale, "age_seconds": result.age_seconds or 0.0}
     return CallToolResult(
         content=[TextContent(type="text", text=outcome.content)], structured_content=structured
     )
