@@ -193,7 +193,7 @@ class AnswerService:
             ttl_seconds=policy.ttl_seconds,
             coalesced=True,
         )
-        return [hit, Answered(list(outcome.records))]
+        return [hit, Answered(list(outcome.records), outcome.provenance)]
 
     async def _fleet(self, key: str, policy: CachePolicy) -> tuple[bool, AnswerEntry | None]:
         """``(locked, entry)``: the fleet lock taken, or the answer another worker stored."""

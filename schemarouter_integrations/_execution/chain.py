@@ -35,6 +35,7 @@ from ..errors import (
     SchemaRouterError,
 )
 from ..events import (
+    RouteInnerFallbackEvent,
     RoutePrunedEvent,
     RouterEvent,
     ToolEndEvent,
@@ -47,6 +48,7 @@ from .answers import AnswerService
 from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
+from .notes import CallNotes, noting
 from .outcomes import Answered, FallbackReason, Unavailable, fallback_payload, tool_error_payload
 from .preflight import Skip, Step
 from .projection import records_of
@@ -159,7 +161,7 @@ class ChainRunner:
                     else:
                         outcome = item
             if isinstance(outcome, Answered):
-                ctx.winner, ctx.records = ended, outcome.records
+                ctx.winner, ctx.records, ctx.provenance = ended, outcome.records, outcome.provenance
                 return
             left, reason = ended, outcome.reason if isinstance(outcome, Unavailable) else "unavailable"
             position += used
@@ -217,12 +219,14 @@ class ChainRunner:
         attempt = 1
         gate = self.gate if self.gate is not None and self.gate.active else None
         while True:
+            notes = CallNotes()
             try:
                 if gate is not None:
                     await gate.admit(call)  # waits for its turn, or raises RateLimitedError
-                raw = invoker(call)
-                if inspect.isawaitable(raw):
-                    raw = await raw
+                with noting(notes):
+                    raw = invoker(call)
+                    if inspect.isawaitable(raw):
+                        raw = await raw
                 break
             except Exception as exc:
                 if not isinstance(exc, SchemaRouterError) and self._origin_failing(step.spec.origin, ctx):
@@ -277,6 +281,8 @@ class ChainRunner:
         reopened = self.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
         if reopened is not None:
             yield reopened
+        for inner in notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
+            yield ctx.event(RouteInnerFallbackEvent, **identity, **inner.model_dump())
         yield ctx.event(
             ToolEndEvent,
             **identity,
@@ -284,7 +290,7 @@ class ChainRunner:
             attempts=attempt,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        yield Answered(records, hints)
+        yield Answered(records, notes.provenance, hints)
 
 
 def _skipped(steps: list[Step]) -> str:

@@ -120,6 +120,7 @@ class Executor:
                 events=list(ctx.events),
                 plan=plan,
                 **_served(ctx),
+                provenance=ctx.provenance,
             )
             yield ctx.event(
                 RunEndEvent,

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from .._caching import CacheHints
 from .._planning import ToolCall
 from ..errors import InvocationUnavailableError
+from ..events import Provenance
 
 FallbackReason = Literal["unavailable", "binding_unavailable", "rate_limited"]
 
@@ -17,6 +18,8 @@ class Answered:
     """The call succeeded: its records, validated and projected to canonical names."""
 
     records: list[dict[str, Any]]
+    provenance: Provenance | None = None
+    """Where the answer came from, when the invoker relayed another router's answer."""
     hints: CacheHints | None = None
     """The route's caching hints (HTTP headers or a :class:`CacheHints` wrapper), if any."""
 

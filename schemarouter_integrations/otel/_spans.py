@@ -20,6 +20,7 @@ from ..events import (
     CacheHitEvent,
     CacheStaleEvent,
     PlanCompiledEvent,
+    RouteInnerFallbackEvent,
     RoutePrunedEvent,
     RouterEvent,
     RouteUnavailableEvent,
@@ -178,7 +179,7 @@ class RunSpans:
         when = _ns(event.timestamp)
         if isinstance(event, ToolStartEvent):
             self._start_route(run, event)
-        elif isinstance(event, ToolRetryEvent):
+        elif isinstance(event, ToolRetryEvent | RouteInnerFallbackEvent):
             span = run.routes.get(event.access_path)
             if span is not None:
                 span.add_event(event.type, _event_attributes(event), timestamp=when)

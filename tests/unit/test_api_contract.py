@@ -559,6 +559,7 @@ def test_tool_result_fields_are_exactly_the_documented_ones() -> None:
         "cached",
         "stale",
         "age_seconds",
+        "provenance",
     }
 
 
