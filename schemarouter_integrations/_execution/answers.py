@@ -75,6 +75,8 @@ class AnswerService:
         self.replan = replan
         self.cooling = cooling
         self.flights = Flights()
+        self.lookups = Flights()
+        """Concurrent lookups of one key in this process share one read of the cache."""
         self.stats = CacheStats()
 
     # -- fresh -----------------------------------------------------------------------
@@ -86,7 +88,11 @@ class AnswerService:
         policy = self.policies.for_call(request, call)
         if policy is None or policy.ttl_seconds <= 0:
             return None
-        entry = await self.cache.get(answer_key(call))
+        key = answer_key(call)
+        if self.flights.join(key) is not None:  # being fetched right now: follow that call
+            self.stats.misses += 1
+            return None
+        entry = await self._lookup(key)
         served = None if entry is None else self._fresh_age(entry, policy)
         if entry is None or served is None:
             self.stats.misses += 1
@@ -101,6 +107,19 @@ class AnswerService:
             ttl_seconds=min(policy.ttl_seconds, entry.fresh_seconds),
         )
         return [hit]
+
+    async def _lookup(self, key: str) -> AnswerEntry | None:
+        flight = self.lookups.join(key)
+        if flight is not None:
+            found: AnswerEntry | None = await flight.wait()
+            return found
+        flight = self.lookups.lead(key)
+        entry: AnswerEntry | None = None
+        try:
+            entry = await self.cache.get(key)
+        finally:
+            self.lookups.land(key, flight, entry)
+        return entry
 
     def _fresh_age(self, entry: AnswerEntry, policy: CachePolicy) -> float | None:
         age = entry.age(self.cache.now())

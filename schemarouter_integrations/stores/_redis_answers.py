@@ -41,7 +41,7 @@ class RedisAnswerCache(AnswerCache):
     kind = "redis"
     shared = True
 
-    def __init__(self, url: str, namespace: str = "schemarouter", *, timeout_seconds: float = 1.0) -> None:
+    def __init__(self, url: str, namespace: str = "schemarouter", *, timeout_seconds: float = 2.0) -> None:
         if not isinstance(namespace, str) or not namespace or any(ch.isspace() for ch in namespace):
             raise ConfigurationError("namespace must be a non-empty string without whitespace")
         if not isinstance(timeout_seconds, int | float) or not 0 < timeout_seconds < math.inf:
