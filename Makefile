@@ -9,7 +9,7 @@ DEMO_VENV := .venv-demo
 DEMO_STAMP := $(DEMO_VENV)/.installed
 UV_TOOL := .cache/uv-tool
 
-.PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak soak-local redis clean
+.PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv node host-envs soak soak-local redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,7 +42,7 @@ typecheck: setup
 unit: setup
 	$(BIN)/pytest tests/unit -q
 
-test: setup redis mp-venv lint typecheck
+test: setup redis mp-venv host-envs lint typecheck
 	$(BIN)/pytest -q
 
 # The fleet soak: 4 worker processes on one real redis-server (killed with SIGKILL and
@@ -63,6 +63,17 @@ anchor-venv: setup
 # missing; the real-MP tests and cookbook/materials_project.py run it as a subprocess.
 mp-venv: setup
 	$(BIN)/python -m cookbook.services.materials_project.environment
+
+# The cross-host tests (tests/integration/hosts/) drive MCP hosts written for node: node and npm
+# come from apt when missing.
+node:
+	@command -v node >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs; }
+	@command -v npm >/dev/null || apt-get install -y -qq npm
+
+# Heavy test environments, each built once into .cache/ (tests/support/environments.py): Arize
+# Phoenix, langchain-mcp-adapters with mcp 1.x, the node hosts (npm ci from tests/hosts/node/).
+host-envs: setup node
+	$(BIN)/python -m tests.support.environments
 
 bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
