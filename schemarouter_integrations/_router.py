@@ -27,10 +27,11 @@ from ._health.pending import PendingRoutes
 from ._health.service import HealthService
 from ._inspection import DocumentsSnapshot, RouterSnapshot, router_snapshot
 from ._planning import Plan, PlanRequest, compile_plan
+from ._planning.requests import as_request
 from ._registry import BindingState, Invoker, Registry, RouteRef
 from ._sources import DataSources
 from ._sync import run_sync
-from .errors import ConfigurationError, PlanningError, RegistrationError, SchemaRouterError
+from .errors import ConfigurationError, RegistrationError, SchemaRouterError
 from .events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
 from .stores import AnswerCache, AvailabilityStore, MemoryAvailabilityStore, RateLimiterBackend
 
@@ -188,12 +189,12 @@ class SchemaRouter(AnswerSettings, DataSources):
     # -- planning --------------------------------------------------------------------
     def plan(self, request: PlanRequest | str) -> Plan:
         """Schema- and health-aware, binding-agnostic plan. Pure and deterministic."""
-        return compile_plan(_request(request), self.registry, self._availability.cooldown_left)
+        return compile_plan(as_request(request), self.registry, self._availability.cooldown_left)
 
     def plan_executable(self, request: PlanRequest | str) -> Plan:
         """Like :meth:`plan`, and also drops routes whose binding is not ready."""
         return compile_plan(
-            _request(request), self.registry, self._availability.cooldown_left, executable_only=True
+            as_request(request), self.registry, self._availability.cooldown_left, executable_only=True
         )
 
     # -- execution -------------------------------------------------------------------
@@ -245,7 +246,7 @@ class SchemaRouter(AnswerSettings, DataSources):
         if isinstance(request_or_plan, Plan):
             request, source = request_or_plan.request, request_or_plan
         else:
-            request = _request(request_or_plan)
+            request = as_request(request_or_plan)
             source = partial(self.plan_executable, request)
         ended = False  # run.end or run.error was yielded (late events of outrun calls may follow)
         try:
@@ -283,7 +284,7 @@ class SchemaRouter(AnswerSettings, DataSources):
         *on_event* sees each event after the sinks. ``AllRoutesUnavailableError``: none answered.
         """
 
-        asked = request if isinstance(request, Plan) else _request(request)
+        asked = request if isinstance(request, Plan) else as_request(request)
         publish = self.events.publisher(on_event)
         return await self._executor.gatherer.run(
             asked, self.plan_executable, budget, publish, max_routes=max_routes
@@ -396,11 +397,3 @@ class SchemaRouter(AnswerSettings, DataSources):
         if spec is None or spec.endpoint(endpoint) is None:
             raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
         return self.registry.identity(tool, endpoint)
-
-
-def _request(request: PlanRequest | str) -> PlanRequest:
-    if isinstance(request, PlanRequest):
-        return request
-    if isinstance(request, str):
-        return PlanRequest(query=request)
-    raise PlanningError(f"expected a PlanRequest, a Plan or a query string, got {type(request).__name__}")
