@@ -3,8 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The demo's own small venv: the core and the [langchain,cli] extras, nothing else. It is made
+# by uv (installed alone with pip --target), so no pip is bootstrapped into it.
+DEMO_VENV := .venv-demo
+DEMO_STAMP := $(DEMO_VENV)/.installed
+UV_TOOL := .cache/uv-tool
 
-.PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak soak-local redis clean
+.PHONY: setup demo test lint typecheck unit docs docs-serve bench anchor-venv mp-venv node host-envs soak soak-local redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,8 +22,14 @@ setup: $(STAMP)
 redis:
 	@sh .ci/ensure-redis
 
-demo: setup
-	$(BIN)/python cookbook/demo.py
+$(DEMO_STAMP): pyproject.toml
+	test -x $(UV_TOOL)/bin/uv || PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install -q --target $(UV_TOOL) uv
+	test -x $(DEMO_VENV)/bin/python || $(UV_TOOL)/bin/uv venv -q --python $(PYTHON) $(DEMO_VENV)
+	$(UV_TOOL)/bin/uv pip install -q --python $(DEMO_VENV)/bin/python -e ".[langchain,cli]"
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
+	$(DEMO_VENV)/bin/python cookbook/demo.py
 
 lint: setup
 	$(BIN)/ruff check .
@@ -31,7 +42,15 @@ typecheck: setup
 unit: setup
 	$(BIN)/pytest tests/unit -q
 
-test: setup redis mp-venv lint typecheck
+# The documentation site (mkdocs-material + mkdocstrings); `make test` builds it too
+# (tests/docs/test_site_builds.py) and runs every ```python block of docs/ and the README.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+test: setup redis mp-venv host-envs lint typecheck
 	$(BIN)/pytest -q
 
 # The fleet soak: 4 worker processes on one real redis-server (killed with SIGKILL and
@@ -53,8 +72,19 @@ anchor-venv: setup
 mp-venv: setup
 	$(BIN)/python -m cookbook.services.materials_project.environment
 
+# The cross-host tests (tests/integration/hosts/) drive MCP hosts written for node: node and npm
+# come from apt when missing.
+node:
+	@command -v node >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs; }
+	@command -v npm >/dev/null || apt-get install -y -qq npm
+
+# Heavy test environments, each built once into .cache/ (tests/support/environments.py): Arize
+# Phoenix, langchain-mcp-adapters with mcp 1.x, the node hosts (npm ci from tests/hosts/node/).
+host-envs: setup node
+	$(BIN)/python -m tests.support.environments
+
 bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DEMO_VENV) $(UV_TOOL) .mypy_cache .ruff_cache site

@@ -18,10 +18,15 @@ __all__ = [
     "EVENT_TYPES",
     "AnyRouterEvent",
     "AttemptRecord",
+    "CacheHitEvent",
+    "CacheStaleEvent",
     "GatherResult",
     "HealthProbeEvent",
+    "InnerFallback",
     "PlanCompiledEvent",
+    "Provenance",
     "RouteAvailableEvent",
+    "RouteInnerFallbackEvent",
     "RoutePrunedEvent",
     "RouteUnavailableEvent",
     "RouterEvent",
@@ -111,7 +116,7 @@ class ToolFallbackEvent(RouterEvent):
     to_access_mode: str | None
     scope: CallScope
     same_provider: bool
-    reason: Literal["unavailable", "binding_unavailable"]
+    reason: Literal["unavailable", "binding_unavailable", "rate_limited"]
 
 
 class ToolHedgeEvent(RouterEvent):
@@ -124,6 +129,29 @@ class ToolHedgeEvent(RouterEvent):
     to_tool: str
     to_endpoint: str
     after_seconds: float
+
+
+class CacheHitEvent(_RouteEvent):
+    """A fresh answer of this route was served from the answer cache, without a call.
+
+    ``coalesced`` is True when the answer was shared from an identical question that was
+    being answered at the same moment (in this process, or by a worker of the fleet).
+    """
+
+    type: Literal["cache.hit"] = "cache.hit"
+    age_seconds: float
+    ttl_seconds: float
+    coalesced: bool = False
+
+
+class CacheStaleEvent(_RouteEvent):
+    """Every route of the chain was unavailable: an older answer of this route was served
+    (younger than the policy's ``stale_if_error_seconds``)."""
+
+    type: Literal["cache.stale"] = "cache.stale"
+    age_seconds: float
+    stale_if_error_seconds: float
+    error: str
 
 
 class ToolEndEvent(_RouteEvent):
@@ -150,6 +178,29 @@ class RouteUnavailableEvent(_RouteEvent):
     failures: int
     reason: str | None = None
     origin: str | None = None
+
+
+class InnerFallback(BaseModel):
+    """A fallback another router took while answering this router's call (over MCP)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    from_path: str
+    to_path: str
+    reason: str
+    scope: str | None = None
+
+
+class RouteInnerFallbackEvent(_RouteEvent):
+    """The route (another router, over MCP) fell back inside itself while answering: from
+    ``from_path`` to ``to_path`` of *its* routes. This router's own chain did not move on,
+    so this is never a ``tool.fallback``."""
+
+    type: Literal["route.inner_fallback"] = "route.inner_fallback"
+    from_path: str
+    to_path: str
+    reason: str
+    scope: str | None = None
 
 
 class RouteAvailableEvent(_RouteEvent):
@@ -206,9 +257,12 @@ EVENT_TYPES: dict[str, type[RouterEvent]] = {
         ToolFallbackEvent,
         ToolHedgeEvent,
         ToolEndEvent,
+        CacheHitEvent,
+        CacheStaleEvent,
         RoutePrunedEvent,
         RouteUnavailableEvent,
         RouteAvailableEvent,
+        RouteInnerFallbackEvent,
         HealthProbeEvent,
         RunEndEvent,
         RunErrorEvent,
@@ -225,9 +279,12 @@ AnyRouterEvent = Annotated[
     | ToolFallbackEvent
     | ToolHedgeEvent
     | ToolEndEvent
+    | CacheHitEvent
+    | CacheStaleEvent
     | RoutePrunedEvent
     | RouteUnavailableEvent
     | RouteAvailableEvent
+    | RouteInnerFallbackEvent
     | HealthProbeEvent
     | RunEndEvent
     | RunErrorEvent,
@@ -236,11 +293,24 @@ AnyRouterEvent = Annotated[
 """Any concrete router event, told apart by ``type`` (so event lists round-trip through JSON)."""
 
 
+class Provenance(BaseModel):
+    """Where an answer relayed from another router (over MCP) came from: that router's
+    ``answered_by`` access path, its ``provider`` and its ``route``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    answered_by: str
+    provider: str | None = None
+    route: list[str] = Field(default_factory=list)
+
+
 class ToolResult(BaseModel):
     """Records in canonical field names, and the route that produced them.
 
     ``tool``/``endpoint`` name the route that actually succeeded; ``route`` lists the access
     paths tried, in order; ``attempts`` every attempt; ``events`` the run's events.
+    ``cached``: served from the answer cache without a call (``age_seconds`` old);
+    ``stale``: every route was unavailable and an older cached answer was served.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -254,6 +324,11 @@ class ToolResult(BaseModel):
     route: list[str]
     events: list[AnyRouterEvent]
     plan: _Plan
+    cached: bool = False
+    stale: bool = False
+    age_seconds: float | None = None
+    provenance: Provenance | None = None
+    """For an answer from another router over MCP: that router's answer (see :class:`Provenance`)."""
 
     @property
     def access_path(self) -> str:

@@ -18,10 +18,13 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from functools import partial
+from typing import Any
 
 from .._availability import Availability
+from .._caching import CacheHints
 from .._contracts import HedgePolicy
-from .._planning import ToolCall
+from .._planning import PlanRequest, ToolCall
+from .._ratelimit import RateGate
 from .._registry import Invoker, Registry
 from ..errors import (
     AllRoutesUnavailableError,
@@ -29,9 +32,11 @@ from ..errors import (
     InvocationUnavailableError,
     InvokerCrashedError,
     NoRouteError,
+    RateLimitedError,
     SchemaRouterError,
 )
 from ..events import (
+    RouteInnerFallbackEvent,
     RoutePrunedEvent,
     RouterEvent,
     ToolEndEvent,
@@ -40,13 +45,16 @@ from ..events import (
     ToolRetryEvent,
     ToolStartEvent,
 )
+from .answers import AnswerService
 from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
+from .notes import CallNotes, noting
 from .outcomes import Answered, FallbackReason, Unavailable, fallback_payload, tool_error_payload
 from .preflight import Skip, Step
 from .projection import records_of
 from .retry import backoff_seconds
+from .scopes import InvocationScopes
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -90,15 +98,26 @@ class ChainRunner:
         sleep: Sleep,
         rng: random.Random | None,
         hedger: Hedger | None = None,
+        scopes: InvocationScopes | None = None,
     ) -> None:
         self.registry = registry
+        self.scopes = scopes if scopes is not None else InvocationScopes()
         self.availability = availability
         self.sleep = sleep
         self.rng = rng
         self.hedger = hedger
+        self.answers: AnswerService | None = None
+        """The answer cache (``_execution/answers.py``); None: the router has none."""
+        self.gate: RateGate | None = None
+        """Rate limits (``_ratelimit``); None: the router keeps none."""
 
     async def run(
-        self, steps: list[Step], meter: BudgetMeter, ctx: RunContext, hedge: HedgePolicy | None = None
+        self,
+        steps: list[Step],
+        meter: BudgetMeter,
+        ctx: RunContext,
+        hedge: HedgePolicy | None = None,
+        request: PlanRequest | None = None,
     ) -> AsyncGenerator[RouterEvent, None]:
         """Yield the chain's events; on return ``ctx.winner`` and ``ctx.records`` are set.
 
@@ -108,7 +127,11 @@ class ChainRunner:
         binding or contract during the run is skipped with ``route.pruned``; it never
         started, so the next ``tool.fallback`` still leaves the route that ran and failed.
         With *hedge*, a read-only call followed by a read-only call is raced (:mod:`.hedge`).
+        With an answer cache, a fresh answer of a step is served before it is charged, and
+        its call is coalesced and stored under *request*'s policy (:mod:`.answers`).
         """
+        answers = self.answers
+        calls = self._call if answers is None else partial(answers.call, self._call, request)
         left: ToolCall | None = None  # the route the next tool.fallback leaves
         reason: FallbackReason = "unavailable"
         position = 0
@@ -133,6 +156,15 @@ class ChainRunner:
                     raise _no_binding(call, ctx)
                 position += 1
                 continue
+            hit = None if answers is None else await answers.fresh(step, request, ctx)
+            if hit is not None:  # served without a call
+                if left is not None:
+                    yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
+                ctx.route.append(call.access_path)
+                for event in hit:
+                    yield event
+                ctx.winner = call
+                return
             meter.charge_call(call.access_path, step.endpoint.cost_units)
             if left is not None:
                 yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
@@ -141,7 +173,7 @@ class ChainRunner:
             ended, used = call, 1
             if hedge is not None and self.hedger is not None and call.read_only is True and not last:
                 target = partial(self._hedge_target, steps[position + 1])
-                race = self.hedger.race(step, invoker, hedge, self._call, target, meter, ctx)
+                race = self.hedger.race(step, invoker, hedge, calls, target, meter, ctx)
                 async with aclosing(race) as raced:
                     async for lap in raced:
                         if isinstance(lap, RouterEvent):
@@ -149,15 +181,15 @@ class ChainRunner:
                         else:
                             ended, outcome, used = lap.call, lap.outcome, lap.steps
             else:
-                async for item in self._call(step, invoker, meter, ctx):
+                async for item in calls(step, invoker, meter, ctx):
                     if isinstance(item, RouterEvent):
                         yield item
                     else:
                         outcome = item
             if isinstance(outcome, Answered):
-                ctx.winner, ctx.records = ended, outcome.records
+                ctx.winner, ctx.records, ctx.provenance = ended, outcome.records, outcome.provenance
                 return
-            left, reason = ended, "unavailable"
+            left, reason = ended, outcome.reason if isinstance(outcome, Unavailable) else "unavailable"
             position += used
         raise AllRoutesUnavailableError(
             f"every route was unavailable: {', '.join(ctx.route) or _skipped(steps)}",
@@ -201,26 +233,39 @@ class ChainRunner:
         call, endpoint, path = step.call, step.endpoint, step.call.access_path
         route = call.ref
         identity = route.fields()
-        yield ctx.event(
+        start = ctx.event(
             ToolStartEvent,
             **identity,
             scope=call.scope,
             arguments=dict(call.arguments),
             server_projection=dict(call.server_projection),
         )
+        yield start
         started = time.perf_counter()
         answers_before = self.availability.answers_on(step.spec.origin)
         attempt = 1
+        gate = self.gate if self.gate is not None and self.gate.active else None
         while True:
+            notes = CallNotes()
             try:
-                raw = invoker(call)
-                if inspect.isawaitable(raw):
-                    raw = await raw
+                if gate is not None:
+                    await gate.admit(call)  # waits for its turn, or raises RateLimitedError
+                with noting(notes):
+                    if self.scopes.active:
+                        raw = await self._scoped(invoker, call, start)
+                    else:
+                        raw = invoker(call)
+                        if inspect.isawaitable(raw):
+                            raw = await raw
                 break
             except Exception as exc:
                 if not isinstance(exc, SchemaRouterError) and self._origin_failing(step.spec.origin, ctx):
                     exc = _failing_origin_error(path, step.spec.origin, exc)
                 ctx.attempt(path, attempt, exc)
+                if isinstance(exc, RateLimitedError):  # passed over: no retry, no cooldown
+                    yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
+                    yield Unavailable(exc, reason="rate_limited")
+                    return
                 if not falls_back(exc):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
                     if isinstance(exc, SchemaRouterError):
@@ -254,6 +299,9 @@ class ChainRunner:
                 )
                 await self.sleep(delay)
                 attempt += 1
+        hints = None
+        if type(raw) is CacheHints:
+            hints, raw = raw, raw.response
         try:
             records = records_of(call, endpoint, raw)
         except SchemaRouterError as exc:  # the answer broke its contract: no fallback either
@@ -264,6 +312,8 @@ class ChainRunner:
         reopened = self.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
         if reopened is not None:
             yield reopened
+        for inner in notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
+            yield ctx.event(RouteInnerFallbackEvent, **identity, **inner.model_dump())
         yield ctx.event(
             ToolEndEvent,
             **identity,
@@ -271,7 +321,15 @@ class ChainRunner:
             attempts=attempt,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        yield Answered(records)
+        yield Answered(records, notes.provenance, hints)
+
+    async def _scoped(self, invoker: Invoker, call: ToolCall, start: ToolStartEvent) -> Any:
+        """One attempt inside the installed invocation scopes (:mod:`.scopes`)."""
+        with self.scopes.entered(start):
+            raw = invoker(call)
+            if inspect.isawaitable(raw):
+                raw = await raw
+            return raw
 
 
 def _skipped(steps: list[Step]) -> str:

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from .._planning import Plan, ToolCall
 from .._trusted import Trusted
 from ..errors import AttemptRecord
-from ..events import PlanCompiledEvent, RouterEvent, RunErrorEvent, ToolResult
+from ..events import PlanCompiledEvent, Provenance, RouterEvent, RunErrorEvent, ToolResult
 
 E = TypeVar("E", bound=RouterEvent)
 _BUILDERS: dict[type[RouterEvent], Trusted[Any]] = {}
@@ -46,11 +46,15 @@ class RunContext:
         self.route: list[str] = []
         self.winner: ToolCall | None = None
         self.records: list[dict[str, Any]] = []
+        self.provenance: Provenance | None = None
+        """The winner's provenance, when it relayed another router's answer."""
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
         self.gathering = False
         """True for a route of a gather: a transport failure is never retried, anything else
         at most once (:func:`~.chain.retries_left`)."""
+        self.served: Any = None
+        """How the answer came from the answer cache (``answers.Served``), or None."""
 
     def event(self, cls: type[E], /, **payload: Any) -> E:
         """Build, stamp, record and return a *cls* event.

@@ -11,9 +11,11 @@ face only translates to its framework's types:
 * ``arguments`` - :func:`canonical_arguments` / :func:`arguments_model` /
   :class:`ModelArguments`: ``query`` plus every canonical argument those routes accept,
   typed from its JSON Schema.
+* ``names`` - :func:`model_facing_names`: the argument names every face shows
+  (``_limit`` -> ``limit``), one-to-one with the wire names.
 * ``surface`` - :func:`describe_tool`, a few lines telling the model what the router can
   answer; :class:`ToolSurface`, description and arguments rebuilt when the registry or the
-  options change.
+  options change; :func:`record_fields`, the fields the routes can return.
 * ``messages`` - :func:`result_content`, compact text from a :class:`ToolResult`;
   :func:`model_error_message`, the message a model can act on for routing errors, ``None``
   for errors that must propagate (programming and configuration errors);
@@ -27,6 +29,8 @@ face only translates to its framework's types:
   the face's tool name and tool-call id, current while a run streams (for tracing).
 * ``summary`` - :func:`route_summary` / :func:`failure_summary`: JSON-able accounts of how a
   call ended, for traces and tool artifacts.
+* ``drawing`` - :func:`claim_route_spans` / :func:`route_spans_drawn`: which layer draws
+  route spans (``otel.instrument`` or OpenInference's LangChain tracer), so each is drawn once.
 * ``events`` - :func:`trace_payload`, an event's JSON payload for traces without the bulky
   result; :func:`event_from_json`, the typed event back from its JSON payload.
 """
@@ -42,6 +46,7 @@ from .arguments import (
     canonical_arguments,
     python_type,
 )
+from .drawing import claim_route_spans, is_openinference_handler, route_spans_drawn
 from .events import event_from_json, trace_payload
 from .gathering import GathersRuns, gather_content
 from .invocation import ToolInvocation, current_invocation, invoking
@@ -52,12 +57,14 @@ from .messages import (
     result_content,
     validation_message,
 )
+from .names import FACE_RESERVED_NAMES, model_facing_names, shown_name
 from .options import HasRegistry, Mode, RegistrySource, ToolOptions, model_routes
 from .run import EventHook, ModelOutcome, StreamsRuns, run_for_model
 from .summary import failure_summary, route_summary
-from .surface import ToolSurface, describe_tool
+from .surface import ToolSurface, describe_tool, record_fields
 
 __all__ = [
+    "FACE_RESERVED_NAMES",
     "MODEL_ERRORS",
     "MODEL_FIXABLE_STATUSES",
     "QUERY_DESCRIPTION",
@@ -76,18 +83,24 @@ __all__ = [
     "ToolSurface",
     "arguments_model",
     "canonical_arguments",
+    "claim_route_spans",
     "current_invocation",
     "describe_tool",
     "event_from_json",
     "failure_summary",
     "gather_content",
     "invoking",
+    "is_openinference_handler",
     "model_error_message",
+    "model_facing_names",
     "model_routes",
     "python_type",
+    "record_fields",
     "result_content",
+    "route_spans_drawn",
     "route_summary",
     "run_for_model",
+    "shown_name",
     "trace_payload",
     "validation_message",
 ]

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias
 
-from .._contracts import HedgePolicy
+from .._contracts import CachePolicy, HedgePolicy
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
@@ -42,6 +42,7 @@ class ToolOptions:
     fields: tuple[str, ...] | None = None
     mode: Mode = "fallback"
     hedge: HedgePolicy | None = None
+    cache: CachePolicy | None = None
 
     @classmethod
     def from_settings(
@@ -54,6 +55,7 @@ class ToolOptions:
         fields: Sequence[str] | None = None,
         mode: Mode = "fallback",
         hedge: HedgePolicy | None = None,
+        cache: CachePolicy | None = None,
     ) -> ToolOptions:
         """The options from a framework tool's keyword settings (any sequences of names)."""
         return cls(
@@ -64,26 +66,33 @@ class ToolOptions:
             fields=tuple(fields) if fields is not None else None,
             mode=mode,
             hedge=hedge,
+            cache=cache,
         )
 
     def settings(self) -> dict[str, Any]:
         """The options as keyword settings, the inverse of :meth:`from_settings`."""
         return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
 
-    def request(self, query: str, arguments: Mapping[str, Any] | None = None) -> PlanRequest:
+    def request(
+        self, query: str, arguments: Mapping[str, Any] | None = None, *, fields: Sequence[str] | None = None
+    ) -> PlanRequest:
         """The plan request for the model's *query* and canonical *arguments*.
 
-        ``None`` values are dropped (an optional argument the model left out).
+        ``None`` values are dropped (an optional argument the model left out). *fields*
+        (the MCP tool's ``fields`` argument) define the need unless the application fixed
+        the fields in these options: the application's word wins.
         """
         given = {k: v for k, v in (arguments or {}).items() if v is not None}
+        chosen = self.fields if self.fields is not None else (tuple(fields) if fields else None)
         return PlanRequest(
             query=query,
             arguments=given,
             preferred_tools=self.preferred_tools,
-            fields=self.fields,
+            fields=chosen,
             fallback_scope=self.fallback_scope,
             max_fallbacks=self.max_fallbacks,
             hedge=self.hedge,
+            cache=self.cache,
         )
 
 

@@ -35,13 +35,14 @@ from langchain_core.callbacks import (
     AsyncCallbackManager,
     AsyncCallbackManagerForToolRun,
     BaseCallbackHandler,
+    BaseCallbackManager,
     CallbackManager,
     CallbackManagerForToolRun,
     adispatch_custom_event,
     dispatch_custom_event,
 )
 
-from .._framework import route_summary, trace_payload
+from .._framework import is_openinference_handler, route_summary, trace_payload
 from ..events import (
     RouterEvent,
     RunEndEvent,
@@ -83,10 +84,14 @@ _M = TypeVar("_M", CallbackManager, AsyncCallbackManager)
 class RunTracing:
     """Mirrors one router run into the callbacks and traces of one LangChain tool run."""
 
-    def __init__(self, run_manager: AnyToolRunManager | None) -> None:
+    def __init__(self, run_manager: AnyToolRunManager | None, *, routes_drawn: bool = False) -> None:
+        """*routes_drawn*: the router's route spans are drawn by ``otel.instrument``, so the
+        child run per route is not handed to OpenInference tracers (it would draw each twice)."""
         self.run_manager = run_manager
         self.tool_runs = _tracer_runs(run_manager)
         children = run_manager.get_child() if run_manager is not None else None
+        if children is not None and routes_drawn:
+            _drop_openinference(children)  # get_child() made it for this run alone
         # without a handler there is nobody to tell: no custom events, no child runs
         self._children: CallbackManager | AsyncCallbackManager | None = (
             children if children is not None and children.handlers else None
@@ -169,6 +174,9 @@ class RunTracing:
             f"{METADATA_PREFIX}hedges": sum(1 for e in result.events if isinstance(e, ToolHedgeEvent)),
             f"{METADATA_PREFIX}routes_tried": list(result.route),
             f"{METADATA_PREFIX}records": len(result.records),
+            f"{METADATA_PREFIX}cached": result.cached,
+            f"{METADATA_PREFIX}stale": result.stale,
+            f"{METADATA_PREFIX}cache_age_seconds": result.age_seconds,
         }
         self._annotate(metadata, outputs)
 
@@ -263,21 +271,33 @@ def _start_args(action: _Start) -> tuple[dict[str, Any], str]:
     return {"name": action.path}, json.dumps(action.inputs, default=str, sort_keys=True)
 
 
+def _drop_openinference(manager: BaseCallbackManager) -> None:
+    """Remove the handlers of OpenInference instrumentations from *manager* (a fresh child)."""
+    for handler in [*manager.handlers, *manager.inheritable_handlers]:
+        if is_openinference_handler(handler) and handler in [
+            *manager.handlers,
+            *manager.inheritable_handlers,
+        ]:
+            manager.remove_handler(handler)
+
+
 def _tracer_runs(run_manager: AnyToolRunManager | None) -> list[Any]:
-    """The LangSmith run objects of this tool run, one per ``LangChainTracer`` attached."""
+    """The traced run objects of this tool run: one per ``LangChainTracer`` (LangSmith) and
+    per OpenInference tracer attached (Phoenix), which keep the outputs and error set here."""
     if run_manager is None:
         return []
     # a LangChainTracer exists only once its module was imported: not importing it here
     # keeps langsmith's run helpers out of the face's import
     module = sys.modules.get("langchain_core.tracers.langchain")
-    if module is None:
-        return []
-    tracer = module.LangChainTracer
+    tracer: Any = None if module is None else module.LangChainTracer
     key = str(run_manager.run_id)
     runs: list[Any] = []
     for handler in [*run_manager.handlers, *run_manager.inheritable_handlers]:
-        if isinstance(handler, tracer):
-            run = handler.run_map.get(key)
+        langsmith = tracer is not None and isinstance(handler, tracer)
+        traced = langsmith or is_openinference_handler(handler)
+        run_map: Any = getattr(handler, "run_map", None)
+        if traced and run_map is not None:
+            run = run_map.get(key)
             if run is not None and all(run is not seen for seen in runs):
                 runs.append(run)
     return runs
