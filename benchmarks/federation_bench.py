@@ -17,6 +17,7 @@ time to results, databases whose answer was lost, and HTTP requests that reached
 
 from __future__ import annotations
 
+import statistics
 import sys
 import threading
 import time
@@ -124,33 +125,54 @@ def optimade_client(urls: list[str], switch: Switch) -> tuple[float, int, int]:
     return elapsed, 5 - answered, received(switch) - before
 
 
+REPEATS = 3
+
+
 def main() -> dict[str, object]:
+    """Healthy and faulty federation, router and OptimadeClient alternating, medians of REPEATS."""
     servers, switch = start()
+    samples: dict[tuple[str, str], list[tuple[float, int, int]]] = {}
     try:
         urls = [f"{switch.url}/{name}" for name in DATABASES]
 
-        async def routed() -> tuple[float, int, int]:
-            async with SchemaRouter() as router:
+        async def routed(faulty: bool) -> tuple[float, int, int]:
+            async with SchemaRouter() as router:  # a new router each time: no cooldown carried over
+                switch.modes.update(hanging="up", limited="up")
                 report = await router.add_optimade_federation(urls, timeout_seconds=TIMEOUT, probes=False)
                 assert len(report.registered) == 5, report
-                switch.modes.update(hanging="hang", limited="429")
+                if faulty:
+                    switch.modes.update(hanging="hang", limited="429")
                 return await gather(router, switch)
 
-        router_row = anyio.run(routed)
-        switch.limited_once.clear()
-        client_row = optimade_client(urls, switch)
+        for _ in range(REPEATS):
+            for case in ("healthy", "faulty"):
+                switch.limited_once.clear()
+                samples.setdefault((case, "router.gather"), []).append(anyio.run(routed, case == "faulty"))
+                switch.limited_once.clear()
+                if case == "faulty":
+                    switch.modes.update(hanging="hang", limited="429")
+                else:
+                    switch.modes.update(hanging="up", limited="up")
+                samples.setdefault((case, "OptimadeClient.get"), []).append(optimade_client(urls, switch))
     finally:
         switch.stop()
         for server in servers.values():
             server.stop()
-    rows = {"router.gather": router_row, "OptimadeClient.get": client_row}
-    print(f"{'client':<22}{'time to results':>18}{'results lost':>15}{'requests sent':>16}")
-    for name, (elapsed, lost, sent) in rows.items():
-        print(f"{name:<22}{elapsed:>16.2f} s{lost:>15}{sent:>16}")
-    return {
-        f"federation.{name}": {"seconds": round(e, 3), "results_lost": lost, "requests": sent}
-        for name, (e, lost, sent) in rows.items()
-    }
+    print(f"{'case':<9}{'client':<22}{'time to results':>18}{'results lost':>15}{'requests sent':>16}")
+    out: dict[str, object] = {}
+    for (case, name), rows in samples.items():
+        elapsed = statistics.median(r[0] for r in rows)
+        lost = max(r[1] for r in rows)
+        sent = statistics.median(r[2] for r in rows)
+        print(f"{case:<9}{name:<22}{elapsed:>16.2f} s{lost:>15}{sent:>16}")
+        key = f"federation.{name}" if case == "faulty" else f"federation.healthy.{name}"
+        out[key] = {"seconds": round(elapsed, 3), "results_lost": lost, "requests": sent}
+    for case in ("healthy", "faulty"):
+        ours = statistics.median(r[0] for r in samples[(case, "router.gather")])
+        peer = statistics.median(r[0] for r in samples[(case, "OptimadeClient.get")])
+        out[f"federation.ratio.{case}"] = round(peer / ours, 3)
+        print(f"{case}: OptimadeClient / router.gather = {peer / ours:.2f}x")
+    return out
 
 
 if __name__ == "__main__":

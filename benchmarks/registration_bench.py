@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import functools
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -94,12 +95,20 @@ def measure(repeats: int) -> dict[str, Any]:
         body = documents[name].read_bytes()
         return lambda: parse_document(body, where=name)
 
+    def safe_load(name: str) -> Callable[[], Any]:
+        import yaml
+
+        body = documents[name].read_bytes()
+        return lambda: yaml.load(body, Loader=yaml.CSafeLoader)
+
     cases: dict[str, Callable[[], Any]] = {
         "github.json": register("github.json"),
         "github.json (3 operations)": register("github.json", operations=GITHUB_FEW),
         "stripe.json": register("stripe.json"),
         "petstore-v3.yaml": register("petstore-v3.yaml"),
+        "github.yaml": register("github.yaml"),
         "github.yaml: YAML parse only": parse("github.yaml"),
+        "github.yaml: CSafeLoader alone": safe_load("github.yaml"),
         "stripe.yaml: YAML parse only": parse("stripe.yaml"),
     }
     try:
@@ -130,7 +139,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, help="measure the package of this checkout instead")
     parser.add_argument("--compare", type=Path, help="also measure this checkout, side by side")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=int(os.environ.get("SCHEMAROUTER_BENCH_REPEATS", "3")))
     parser.add_argument("--json", action="store_true", help="print the results as JSON only")
     args = parser.parse_args(argv if argv is not None else [])
     sys.path.insert(0, str(ROOT))

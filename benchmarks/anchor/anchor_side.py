@@ -107,7 +107,7 @@ def register(size: int) -> dict[str, float]:
 
 
 def memory(size: int) -> dict[str, int]:
-    return protocol.traced_bytes(lambda: _registry(size))
+    return protocol.traced_bytes(lambda: _registry(size), warm=lambda: _registry(1))
 
 
 async def _down(endpoint: str, arguments: dict[str, Any]) -> Any:

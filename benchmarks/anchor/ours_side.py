@@ -95,7 +95,7 @@ def register(size: int) -> dict[str, float]:
 
 
 def memory(size: int) -> dict[str, int]:
-    return protocol.traced_bytes(lambda: _registry(size))
+    return protocol.traced_bytes(lambda: _registry(size), warm=lambda: _registry(1))
 
 
 async def _down(call: ToolCall) -> Any:

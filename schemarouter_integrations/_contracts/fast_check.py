@@ -25,25 +25,41 @@ projection's JSON-data check).
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from collections.abc import Callable
 from typing import Any
-
-import jsonschema
 
 from .._bounded import BoundedCache
 from .patterns import patterns_in
 
-try:  # pragma: no cover - which branch runs depends on the installed extras
-    import jsonschema_rs as _rs
-except ImportError:  # pragma: no cover
-    _rs = None  # type: ignore[assignment]
-
 __all__ = ["HAS_FAST_CHECK", "fast_is_valid"]
 
-HAS_FAST_CHECK = _rs is not None
+HAS_FAST_CHECK = importlib.util.find_spec("jsonschema_rs") is not None
+"""Whether jsonschema-rs is installed (it is imported with the first compiled check)."""
+
+
+@functools.cache
+def _rust() -> Any:
+    """The ``jsonschema_rs`` module, or None: imported on first use, not with the package."""
+    if not HAS_FAST_CHECK:
+        return None
+    import jsonschema_rs
+
+    return jsonschema_rs
+
+
 _UNSAFE_IN_PATTERNS = ("\\", "(?", "{,", "[[")
-_ASSERTED_FORMATS = frozenset(jsonschema.FormatChecker().checkers)
-"""Every format some jsonschema draft checker asserts (with the packages installed here)."""
+
+
+@functools.cache
+def _asserted_formats() -> frozenset[str]:
+    """Every format some jsonschema draft checker asserts (with the packages installed here)."""
+    import jsonschema
+
+    return frozenset(jsonschema.FormatChecker().checkers)
+
+
 Check = Callable[[Any], bool]
 _CHECKS: BoundedCache[str, Check | None] = BoundedCache(4096)
 """Cache key -> the compiled check, or None when the schema stays on the jsonschema path."""
@@ -66,6 +82,7 @@ def fast_is_valid(schema: dict[str, Any], key: str, instance: Any) -> bool:
 
 
 def _compile(schema: dict[str, Any]) -> Check | None:
+    _rs = _rust()
     if _rs is None or not _same_reading(schema):
         return None
     try:
@@ -85,7 +102,7 @@ def _same_reading(schema: dict[str, Any]) -> bool:
     for _, pattern in patterns_in(schema):
         if any(token in pattern for token in _UNSAFE_IN_PATTERNS):
             return False
-    return not (_formats_in(schema) & _ASSERTED_FORMATS)
+    return not (_formats_in(schema) & _asserted_formats())
 
 
 def _formats_in(schema: Any) -> set[str]:

@@ -1,23 +1,25 @@
-"""JSON Schema checks for contracts, with one compiled validator per schema fingerprint."""
+"""JSON Schema checks for contracts, with one compiled validator per schema fingerprint.
+
+``jsonschema`` (with ``referencing``, ``attrs``, ``rpds``) is imported on the first check, not
+with the package: importing the core costs only what it uses.
+"""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
-from typing import Any
-
-import jsonschema
-import jsonschema.validators
-from jsonschema.exceptions import ValidationError
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
-from referencing import Registry
+from typing import TYPE_CHECKING, Any
 
 from .._bounded import BoundedCache
 from .fast_check import fast_is_valid
 from .fingerprint import canonical_json, fingerprint_of
 from .patterns import pattern_problem, patterns_in, search
-from .references import reference_problem
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+    from referencing import Registry
 
 _VALIDATORS: BoundedCache[str, Validator] = BoundedCache(4096)
 """Compiled validators by schema fingerprint (or caller's key); pure memo, oldest leave first."""
@@ -30,8 +32,14 @@ application may still pass it (planning checks arguments against the input schem
 MAX_SCHEMA_DEPTH = 64
 """Deepest nesting of objects and arrays a contract schema may have (real schemas stay far below)."""
 
-_NO_RETRIEVAL: Registry[Any] = Registry()
-"""References resolve inside the schema only: validation never fetches anything."""
+
+@functools.cache
+def _no_retrieval() -> Registry[Any]:
+    """References resolve inside the schema only: validation never fetches anything."""
+    from referencing import Registry
+
+    return Registry()
+
 
 _CHECKED: BoundedCache[str, bool] = BoundedCache(4096)
 """Fingerprints of schemas already found valid."""
@@ -47,9 +55,16 @@ _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _FREE_TEXTS = frozenset({"title", "description", "$comment"})
 _ANY_VALUE = frozenset({"default", "const"})
 _ANY_LIST = frozenset({"enum", "examples"})
-_META_2020_12 = jsonschema.Draft202012Validator(
-    jsonschema.Draft202012Validator.META_SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-)
+
+
+@functools.cache
+def _meta_2020_12() -> Validator:
+    """The 2020-12 meta-schema's validator, built on first use."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(
+        Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
 
 
 def check_schema(schema: dict[str, Any], *, what: str) -> None:
@@ -72,6 +87,11 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
     problem = _json_data_problem(schema)
     if problem is not None:
         raise ValueError(f"{what} {problem}")
+    import jsonschema
+    from jsonschema.validators import validator_for
+
+    from .references import reference_problem
+
     cls = validator_for(schema, default=jsonschema.Draft202012Validator)
     try:
         if cls is not jsonschema.Draft202012Validator or not _valid_node_by_node(schema):
@@ -126,7 +146,7 @@ def _valid_node_by_node(schema: dict[str, Any]) -> bool:
         key = canonical_json(shallow)
         if _VALID_NODES.get(key):
             continue
-        if not _META_2020_12.is_valid(shallow):
+        if not _meta_2020_12().is_valid(shallow):
             return False
         _VALID_NODES.put(key, True)
     return True
@@ -163,8 +183,11 @@ def compiled_validator(schema: dict[str, Any], key: str | None = None) -> Valida
 
 
 def _compile(schema: dict[str, Any]) -> Validator:
-    cls = _linear_time(validator_for(schema, default=jsonschema.Draft202012Validator))
-    return cls(schema, registry=_NO_RETRIEVAL, format_checker=cls.FORMAT_CHECKER)
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for
+
+    cls = _linear_time(validator_for(schema, default=Draft202012Validator))
+    return cls(schema, registry=_no_retrieval(), format_checker=cls.FORMAT_CHECKER)
 
 
 _LINEAR: dict[type[Validator], type[Validator]] = {}
@@ -175,6 +198,8 @@ def _linear_time(cls: type[Validator]) -> type[Validator]:
     :mod:`.patterns`): a remote document's regex can never stall the event loop."""
     extended = _LINEAR.get(cls)
     if extended is None:
+        import jsonschema.validators
+
         extended = _LINEAR[cls] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
             cls, {"pattern": _pattern, "patternProperties": _pattern_properties}
         )
@@ -183,6 +208,8 @@ def _linear_time(cls: type[Validator]) -> type[Validator]:
 
 def _pattern(validator: Validator, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not search(pattern, instance):
+        from jsonschema.exceptions import ValidationError
+
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 

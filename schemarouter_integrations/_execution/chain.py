@@ -65,6 +65,28 @@ def falls_back(error: BaseException) -> bool:
     return isinstance(error, InvocationUnavailableError)
 
 
+GATHER_MAX_ATTEMPTS = 2
+"""Attempts of one route of a gather at most: a 429 or 503 is retried once."""
+
+
+def retries_left(
+    error: InvocationUnavailableError, attempt: int, max_attempts: int, *, gathering: bool
+) -> bool:
+    """Whether attempt *attempt*, failed with *error*, is followed by another.
+
+    In a gather every route runs anyway, so nothing waits for a route that could not be
+    reached: a transport failure (timeout, refused or reset connection) is not retried (its
+    origin cools down and the gather reports it), and a refusal with a status (429, 503) is
+    retried once, after its Retry-After. A Retry-After longer than the policy's
+    ``max_backoff_seconds`` is never waited for.
+    """
+    if gathering:
+        if error.transport:
+            return False
+        max_attempts = min(max_attempts, GATHER_MAX_ATTEMPTS)
+    return attempt < max_attempts
+
+
 class ChainRunner:
     """Runs the steps of one plan until one answers."""
 
@@ -252,7 +274,8 @@ class ChainRunner:
                 assert isinstance(exc, InvocationUnavailableError)
                 retry = endpoint.retry
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
-                if attempt >= retry.max_attempts or too_long or self._origin_cooled(step.spec.origin):
+                again = retries_left(exc, attempt, retry.max_attempts, gathering=ctx.gathering)
+                if not again or too_long or self._origin_cooled(step.spec.origin):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
                     yield self.availability.invocation_failed(
                         route, exc, stamp=ctx.event, answers_before=answers_before

@@ -50,6 +50,9 @@ class RunContext:
         """The winner's provenance, when it relayed another router's answer."""
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
+        self.gathering = False
+        """True for a route of a gather: a transport failure is never retried, anything else
+        at most once (:func:`~.chain.retries_left`)."""
         self.served: Any = None
         """How the answer came from the answer cache (``answers.Served``), or None."""
 

@@ -4,9 +4,13 @@ A gather compiles the request like ``invoke`` does, with ``fallback_scope="cross
 when the request leaves fallback disabled (``same_provider`` is kept) and with
 ``max_routes - 1`` fallbacks (default: every compatible route, at most
 :data:`MAX_GATHER_ROUTES`). The whole chain is preflighted once; then each step runs as a
-one-step chain through :class:`~.chain.ChainRunner`, so budget charges, attempts, retries
-with backoff, Retry-After, cooldowns and events are exactly those of ``invoke``; there is
-simply no hand-over, since every route runs anyway.
+one-step chain through :class:`~.chain.ChainRunner`, so budget charges, attempts, backoff,
+Retry-After, cooldowns and events are those of ``invoke``; there is no hand-over, since every
+route runs anyway. Since nothing waits for one route, a gather never pays a timeout twice: a
+transport failure (timeout, connection refused or reset) is not retried, its origin cools
+down and the route is reported as a failure; a refusal with a status (429, 503) is retried at
+most once, after its Retry-After when that is within the policy's ``max_backoff_seconds`` and
+the budget (:func:`~.chain.retries_left`).
 
 Budget: the gather is one run with one :class:`~.budget.BudgetMeter`. Each route is charged
 one tool call and its first attempt when it starts (routes start in plan order, so the first
@@ -110,6 +114,7 @@ class Gatherer:
             route = RunContext(ctx.run_id)
             route.events = ctx.events  # one sequence of events for the whole gather
             route.failing_origins = ctx.failing_origins  # one outage seen by every route
+            route.gathering = True  # a timeout is paid once: no retry of a transport failure
             mine: list[RouterEvent] = []
             try:
                 async for event in self.chain.run([step], meter, route):

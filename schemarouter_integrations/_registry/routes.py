@@ -5,14 +5,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._contracts import EndpointSpec, FieldSpec, ToolSpec
 from .._contracts.schemas import compiled_validator
 from .._text import is_unspaced_char, normalise
 from .lexicon import LexicalDocument
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 MatchKind = Literal["semantic_id", "name", "alias"]
 _WORDS = re.compile(r"\w+")

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from pydantic.errors import PydanticUserError
 from pydantic.json_schema import PydanticJsonSchemaWarning
 
+from .._bounded import BoundedCache
 from .._caching import CacheHints
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
 from .._registry import Invoker
@@ -200,7 +201,26 @@ def _parameters(fn: Callable[..., Any], what: str) -> list[inspect.Parameter]:
     return [p for p in signature.parameters.values() if p.kind not in _SKIPPED_KINDS]
 
 
+_MODELS: BoundedCache[tuple[Any, ...], type[BaseModel]] = BoundedCache(4096)
+"""Arguments models by parameter list: functions with equal parameters share one model (a
+pydantic model class is most of a callable route's memory)."""
+
+
 def _arguments_model(
+    endpoint: str, parameters: list[inspect.Parameter], hints: Mapping[str, Any], what: str
+) -> type[BaseModel]:
+    """The model that checks a call's arguments, shared by functions with equal parameters."""
+    key = tuple((p.name, p.kind, type(p.default), p.default, hints.get(p.name, Any)) for p in parameters)
+    try:
+        shared = _MODELS.get(key)
+    except TypeError:  # an unhashable default or annotation: a model of its own
+        return _new_arguments_model(endpoint, parameters, hints, what)
+    if shared is None:
+        shared = _MODELS.put(key, _new_arguments_model("callable", parameters, hints, what))
+    return shared
+
+
+def _new_arguments_model(
     endpoint: str, parameters: list[inspect.Parameter], hints: Mapping[str, Any], what: str
 ) -> type[BaseModel]:
     definitions: dict[str, Any] = {}

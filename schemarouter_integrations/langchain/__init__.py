@@ -7,6 +7,9 @@ its type (``"tool.fallback"``, ...), recorded on the LangSmith tool run, and eve
 route becomes a child run. ``SchemaRouterCallbackHandler`` collects those events.
 
 Needs the ``langchain`` extra: ``pip install "schemarouter-integrations[langchain]"``.
+Like ``langchain_core.tools``, the module loads its classes on first use: importing it costs
+the core and ``langchain_core``; ``SchemaRouterTool`` brings ``BaseTool`` (and the runnables
+and tracers LangChain imports with it) when it is first named.
 """
 
 from __future__ import annotations
@@ -19,7 +22,27 @@ except ImportError as exc:  # pragma: no cover - exercised in a test with the mo
         'pip install "schemarouter-integrations[langchain]"'
     ) from exc
 
-from ._callbacks import SchemaRouterCallbackHandler
-from ._tool import SchemaRouterTool
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._callbacks import SchemaRouterCallbackHandler
+    from ._tool import SchemaRouterTool
 
 __all__ = ["SchemaRouterCallbackHandler", "SchemaRouterTool"]
+_HOMES = {"SchemaRouterCallbackHandler": "._callbacks", "SchemaRouterTool": "._tool"}
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``SchemaRouterTool`` and ``SchemaRouterCallbackHandler`` on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -24,6 +24,7 @@ custom events, no child run is started without a handler, and the LangGraph cust
 from __future__ import annotations
 
 import json
+import sys
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,7 +41,6 @@ from langchain_core.callbacks import (
     adispatch_custom_event,
     dispatch_custom_event,
 )
-from langchain_core.tracers.langchain import LangChainTracer
 
 from .._framework import is_openinference_handler, route_summary, trace_payload
 from ..events import (
@@ -286,10 +286,15 @@ def _tracer_runs(run_manager: AnyToolRunManager | None) -> list[Any]:
     per OpenInference tracer attached (Phoenix), which keep the outputs and error set here."""
     if run_manager is None:
         return []
+    # a LangChainTracer exists only once its module was imported: not importing it here
+    # keeps langsmith's run helpers out of the face's import
+    module = sys.modules.get("langchain_core.tracers.langchain")
+    tracer: Any = None if module is None else module.LangChainTracer
     key = str(run_manager.run_id)
     runs: list[Any] = []
     for handler in [*run_manager.handlers, *run_manager.inheritable_handlers]:
-        traced = isinstance(handler, LangChainTracer) or is_openinference_handler(handler)
+        langsmith = tracer is not None and isinstance(handler, tracer)
+        traced = langsmith or is_openinference_handler(handler)
         run_map: Any = getattr(handler, "run_map", None)
         if traced and run_map is not None:
             run = run_map.get(key)

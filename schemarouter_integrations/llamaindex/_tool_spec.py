@@ -173,7 +173,9 @@ class SchemaRouterToolSpec(BaseToolSpec):
         workflow = kwargs.pop(CONTEXT_PARAMETER, None)
         kwargs = _by_name(args, kwargs)
         self.refresh()
-        on_event: Callable[[RouterEvent], object] = partial(dispatch_router_event, dispatcher=dispatcher)
+        on_event: Callable[[RouterEvent], object] | None = None
+        if listening(dispatcher):  # no handler anywhere: no instrumentation event is built
+            on_event = partial(dispatch_router_event, dispatcher=dispatcher)
         if workflow is not None:
             on_event = partial(_both, on_event, workflow)
         token = _in_tool_call.set(True)
@@ -219,8 +221,20 @@ def instrument_router(router: SchemaRouter, dispatcher: Dispatcher | None = None
     return router.subscribe(sink)
 
 
-def _both(dispatch: Callable[[RouterEvent], object], workflow: Any, event: RouterEvent) -> None:
-    dispatch(event)
+def listening(dispatcher: Dispatcher) -> bool:
+    """Whether an event sent on *dispatcher* reaches any handler (LlamaIndex's root dispatcher
+    holds a ``NullEventHandler`` that reads nothing)."""
+    current: Dispatcher | None = dispatcher
+    while current is not None:
+        if any(type(h).__name__ != "NullEventHandler" for h in current.event_handlers):
+            return True
+        current = current.parent if current.propagate else None
+    return False
+
+
+def _both(dispatch: Callable[[RouterEvent], object] | None, workflow: Any, event: RouterEvent) -> None:
+    if dispatch is not None:
+        dispatch(event)
     write_to_stream(workflow, event)
 
 

@@ -9,10 +9,13 @@ from schemarouter_integrations import (
     BudgetExceededError,
     InvocationUnavailableError,
     PlanRequest,
+    RetryPolicy,
     RunBudget,
+    SchemaRouter,
 )
 from schemarouter_integrations._execution.gather import MAX_GATHER_ROUTES, gather_request
 from tests.support.execution import fake_router
+from tests.support.seed import FakeInvoker
 
 pytestmark = pytest.mark.anyio
 
@@ -78,3 +81,83 @@ def test_a_gather_is_cross_provider_unless_the_request_says_same_provider() -> N
     same = SI.model_copy(update={"fallback_scope": "same_provider"})
     assert gather_request(same, 3).fallback_scope == "same_provider"
     assert gather_request(same, 3).max_fallbacks == 2
+
+
+# A gather never pays a timeout twice -------------------------------------------------------
+
+RETRYING = RetryPolicy(max_attempts=4, backoff_seconds=0.1, max_backoff_seconds=5.0)
+LIMITED = InvocationUnavailableError("429 Too Many Requests", retry_after=1.0, status_code=429)
+
+
+def _failing(
+    router: SchemaRouter, tool: str, error: InvocationUnavailableError, times: int = 10**9
+) -> FakeInvoker:
+    invoker = FakeInvoker(tool, error, fail_times=times)
+    router.bind(tool, invoker)
+    return invoker
+
+
+async def test_a_timeout_in_a_gather_is_not_retried_its_origin_cools_and_it_is_reported() -> None:
+    router, _, clock = fake_router(retry=RETRYING)
+    timeout = InvocationUnavailableError("GET /search timed out (ReadTimeout)", transport=True)
+    hanging = _failing(router, "mp_api", timeout)
+
+    gathered = await router.gather(SI)
+
+    assert len(hanging.calls) == 1 and clock.sleeps == []
+    assert gathered.failures["mp_api.search"] is timeout
+    assert "mp_api.search" in router.inspect().execution.unavailable_access_paths
+    assert "mp_api" not in {r.tool for r in gathered.results} and len(gathered.results) >= 2
+
+
+async def test_invoke_still_retries_a_timeout_as_its_retry_policy_says() -> None:
+    router, _, _ = fake_router(retry=RETRYING)
+    hanging = _failing(router, "mp_api", InvocationUnavailableError("timed out", transport=True), times=1)
+
+    result = await router.invoke(SI.model_copy(update={"preferred_tools": ("mp_api",)}))
+
+    assert result.tool == "mp_api" and len(hanging.calls) == 2
+
+
+async def test_a_429_in_a_gather_is_retried_once_after_its_retry_after() -> None:
+    router, _, clock = fake_router(retry=RETRYING)
+    limited = _failing(router, "oqmd_api", LIMITED, 1)
+
+    gathered = await router.gather(SI)
+
+    assert len(limited.calls) == 2 and clock.sleeps == [1.0]
+    assert "oqmd_api" in {r.tool for r in gathered.results} and gathered.failures == {}
+
+
+async def test_a_429_refused_twice_in_a_gather_is_not_tried_a_third_time() -> None:
+    router, _, clock = fake_router(retry=RETRYING)
+    limited = _failing(router, "oqmd_api", LIMITED)
+
+    gathered = await router.gather(SI)
+
+    assert len(limited.calls) == 2 and clock.sleeps == [1.0]
+    assert isinstance(gathered.failures["oqmd_api.search"], InvocationUnavailableError)
+    assert "oqmd_api.search" in router.inspect().execution.unavailable_access_paths
+
+
+async def test_a_retry_after_longer_than_the_policy_allows_is_not_waited_for_in_a_gather() -> None:
+    router, _, clock = fake_router(retry=RETRYING)
+    limited = _failing(router, "oqmd_api", InvocationUnavailableError("429", retry_after=60.0))
+
+    gathered = await router.gather(SI)
+
+    assert len(limited.calls) == 1 and clock.sleeps == []
+    assert "oqmd_api.search" in gathered.failures
+
+
+async def test_a_429_retry_that_does_not_fit_the_budget_is_not_sent() -> None:
+    router, _, clock = fake_router(retry=RETRYING)
+    limited = _failing(router, "oqmd_api", LIMITED)
+    plan = router.plan(gather_request(SI, None))
+    budget = RunBudget(max_attempts=len(plan.calls))  # one attempt per route, no retry
+
+    gathered = await router.gather(SI, budget=budget)
+
+    assert len(limited.calls) == 1 and clock.sleeps == []
+    assert isinstance(gathered.failures["oqmd_api.search"], BudgetExceededError)
+    assert len(gathered.results) == len(plan.calls) - 1
