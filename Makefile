@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip uv
-	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q -e ".[all,dev]"
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q -e ".[all]" --group dev
 	touch $(STAMP)
 
 setup: $(STAMP)
