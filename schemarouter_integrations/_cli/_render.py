@@ -149,8 +149,9 @@ def console(*, stderr: bool = False) -> Console:
     """Rich output on a terminal; plain text (no colour, no live progress) when piped."""
     if Console(stderr=stderr).is_terminal:
         return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    # Lines are never wrapped (a message stays one line for grep); tables fit 160 columns.
     plain = {"width": 160, "no_color": True, "color_system": None}
-    return Console(stderr=stderr, highlight=False, soft_wrap=False, **plain)  # type: ignore[arg-type]
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, **plain)  # type: ignore[arg-type]
 
 
 def show(where: Console, table: Table) -> None:

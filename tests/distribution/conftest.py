@@ -24,6 +24,7 @@ SCRIPTS = Path(__file__).resolve().parent / "scripts"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 EXTRAS = sorted(PYPROJECT["project"]["optional-dependencies"])
 ENVIRONMENTS = ["core", *EXTRAS]
+HEAVY = {"all", "llamaindex", "langchain", "mcp"}
 
 
 @dataclass(frozen=True)
@@ -32,20 +33,44 @@ class Distributions:
     wheel: Path
 
 
+QUESTION = ["What is the band gap of Si?", "--arg", "formula=Si", "--config", "landscape.toml"]
+RUNS: dict[str, dict[str, list[str]]] = {
+    "core": {
+        "missing extras": ["missing_extras.py"],
+        "console script": ["schemarouter-integrations", "--version"],
+        "python -m": ["-m", "schemarouter_integrations", "--version"],
+        "version": [
+            "-c",
+            "import importlib.metadata as m, schemarouter_integrations as s;"
+            " print(s.__version__, m.version('schemarouter-integrations'))",
+        ],
+    },
+    "cli": {
+        "version": ["schemarouter-integrations", "--version"],
+        "validate": ["schemarouter-integrations", "validate", "--config", "landscape.toml"],
+        "query": ["schemarouter-integrations", "query", *QUESTION, "--json"],
+    },
+}
+"""Besides ``promises.py <name>`` (the quick start, then the extra's promise): what else runs
+in an environment, by name."""
+
+
 @dataclass(frozen=True)
 class Environment:
-    """A virtual environment outside the repository with the wheel (and one extra) installed."""
+    """A virtual environment outside the repository with the wheel (and one extra) installed,
+    and what its checks printed (they run as soon as it is made, side by side with the others)."""
 
     name: str
     root: Path
     work: Path
     """A folder outside the repository holding copies of the check scripts: the working directory."""
+    results: dict[str, subprocess.CompletedProcess[str]]
 
     @property
     def python(self) -> Path:
         return self.root / "bin" / "python"
 
-    def run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
         """Run ``args`` (a script of ``scripts/`` or a program of the environment) in :attr:`work`."""
         program = self.root / "bin" / args[0]
         command = [str(program), *args[1:]] if program.exists() else [str(self.python), *args]
@@ -88,8 +113,9 @@ def distributions(tmp_path_factory: pytest.TempPathFactory) -> Distributions:
 def _make(name: str, wheel: Path, base: Path) -> Environment:
     root, work = base / name / "venv", base / name / "work"
     work.mkdir(parents=True)
-    for script in SCRIPTS.glob("*.py"):
-        shutil.copy(script, work / script.name)
+    for script in SCRIPTS.iterdir():
+        if script.is_file():
+            shutil.copy(script, work / script.name)
     environment = clean_environment()
     checked([uv(), "venv", "--quiet", "--python", sys.executable, str(root)], env=environment, timeout=120)
     requirement = f"schemarouter-integrations @ {wheel.as_uri()}"
@@ -100,7 +126,10 @@ def _make(name: str, wheel: Path, base: Path) -> Environment:
         env=environment,
         timeout=600,
     )
-    return Environment(name=name, root=root, work=work)
+    made = Environment(name=name, root=root, work=work, results={})
+    for check, args in {"promises": ["promises.py", name], **RUNS.get(name, {})}.items():
+        made.results[check] = made.run(*args)
+    return made
 
 
 @pytest.fixture(scope="session")
@@ -110,7 +139,8 @@ def environments(
     """Every environment of the matrix, made in parallel (installs wait on I/O, not the CPU)."""
     base = tmp_path_factory.mktemp("wheel-matrix")
     with ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {name: pool.submit(_make, name, distributions.wheel, base) for name in ENVIRONMENTS}
+        heaviest_first = sorted(ENVIRONMENTS, key=lambda name: name not in HEAVY)
+        futures = {name: pool.submit(_make, name, distributions.wheel, base) for name in heaviest_first}
         made = {name: future.result() for name, future in futures.items()}
     yield made
     shutil.rmtree(base, ignore_errors=True)
