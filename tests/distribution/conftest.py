@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -101,9 +102,18 @@ def checked(command: list[str], **options: object) -> subprocess.CompletedProces
 
 
 @pytest.fixture(scope="session")
-def distributions(tmp_path_factory: pytest.TempPathFactory) -> Distributions:
+def scratch() -> Iterator[Path]:
+    """A folder of our own outside the repository (not pytest's numbered temporary folders,
+    which other pytest processes of the same user may prune while the matrix is made)."""
+    folder = Path(tempfile.mkdtemp(prefix="schemarouter-wheel-matrix-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def distributions(scratch: Path) -> Distributions:
     """``uv build``: the sdist, then the wheel built from that sdist (so the sdist is complete)."""
-    out = tmp_path_factory.mktemp("dist")
+    out = scratch / "dist"
     checked([uv(), "build", "--quiet", "--out-dir", str(out), str(ROOT)], timeout=300)
     (sdist,) = out.glob("*.tar.gz")
     (wheel,) = out.glob("*.whl")
@@ -133,11 +143,9 @@ def _make(name: str, wheel: Path, base: Path) -> Environment:
 
 
 @pytest.fixture(scope="session")
-def environments(
-    distributions: Distributions, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[dict[str, Environment]]:
+def environments(distributions: Distributions, scratch: Path) -> Iterator[dict[str, Environment]]:
     """Every environment of the matrix, made in parallel (installs wait on I/O, not the CPU)."""
-    base = tmp_path_factory.mktemp("wheel-matrix")
+    base = scratch / "environments"
     with ThreadPoolExecutor(max_workers=4) as pool:
         heaviest_first = sorted(ENVIRONMENTS, key=lambda name: name not in HEAVY)
         futures = {name: pool.submit(_make, name, distributions.wheel, base) for name in heaviest_first}
