@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak soak-local redis clean
+.PHONY: setup demo test lint typecheck unit dist bench anchor-venv mp-venv soak soak-local redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,8 +31,17 @@ typecheck: setup
 unit: setup
 	$(BIN)/pytest tests/unit -q
 
+# `pytest -q` includes tests/distribution: it builds the sdist and wheel, runs `twine check
+# --strict` on them and installs the wheel into a fresh venv per extra (the core alone, each
+# extra alone, [all]), where the quick start and each extra's promise run outside the repository.
 test: setup redis mp-venv lint typecheck
 	$(BIN)/pytest -q
+
+# The distributions a release would upload, checked.
+dist: setup
+	rm -rf dist
+	$(BIN)/uv build --out-dir dist
+	$(BIN)/twine check --strict dist/*
 
 # The fleet soak: 4 worker processes on one real redis-server (killed with SIGKILL and
 # restarted twice), random faults; a few minutes, exit 1 when an invariant fails.
@@ -57,4 +66,4 @@ bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache dist

@@ -254,7 +254,9 @@ async def query(config: RouterConfig, question: str, arguments: dict[str, Any], 
                     result = event.result  # type: ignore[attr-defined]
     seconds = time.monotonic() - started
     if output.as_json:
-        render.print_json(render.result_data(result) | {"seconds": round(seconds, 3)})
+        render.print_json(
+            render.result_data(result) | {"seconds": round(seconds, 3), "answered_at": render.now_utc()}
+        )
     else:
         answer = render.records_table(result.records, f"Answer ({len(result.records)} record(s))")
         render.show(output.out, answer)
@@ -277,7 +279,8 @@ async def gather(config: RouterConfig, question: str, arguments: dict[str, Any],
     failures = {path: f"{type(e).__name__}: {e}" for path, e in result.failures.items()}
     if output.as_json:
         answered = [f"{r.tool}.{r.endpoint}" for r in result.results]
-        render.print_json({"ok": True, "records": result.records, "answered": answered, "failures": failures})
+        document = {"ok": True, "records": result.records, "answered": answered, "failures": failures}
+        render.print_json(document | {"answered_at": render.now_utc()})
     else:
         gathered = render.records_table(result.records, f"Gathered {len(result.records)} record(s)")
         render.show(output.out, gathered)

@@ -154,6 +154,16 @@ def test_probe_json_reports_last_run_as_an_iso_utc_time(tmp_path: Path) -> None:
     assert datetime.fromisoformat(document["checked_at"]) >= when
 
 
+def test_query_json_says_when_it_answered_in_iso_utc(tmp_path: Path) -> None:
+    done = cli(
+        "query", "band gap of Si", "--arg", "formula=Si", "--config", str(landscape(tmp_path)), "--json"
+    )
+    assert done.returncode == 0, done.stderr
+    answered_at = json.loads(done.stdout)["answered_at"]
+    assert answered_at.endswith("Z")
+    assert abs(datetime.now(UTC) - datetime.fromisoformat(answered_at)) < timedelta(hours=1)
+
+
 # -- every problem at once ----------------------------------------------------------------------
 
 PROBLEMS = """
