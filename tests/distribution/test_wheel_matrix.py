@@ -14,7 +14,20 @@ from tests.distribution.conftest import ENVIRONMENTS, EXTRAS, Environment
 # The matrix is made (and its checks run) while the first test waits: minutes on a cold cache.
 pytestmark = [pytest.mark.distribution, pytest.mark.timeout(900)]
 
-CHECKED = {"core", "all", "cli", "fast", "langchain", "llamaindex", "mcp", "optimade", "otel", "re2", "redis"}
+CHECKED = {
+    "core",
+    "all",
+    "cli",
+    "fast",
+    "langchain",
+    "llamaindex",
+    "mcp",
+    "optimade",
+    "otel",
+    "re2",
+    "redis",
+    "testing",
+}
 
 
 def passed(done: object) -> str:

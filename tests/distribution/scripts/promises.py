@@ -3,6 +3,7 @@
 its face of the router over the quick start's two in-process routes (no network)."""
 
 import asyncio
+import importlib.util
 import sys
 from collections.abc import Awaitable, Callable
 
@@ -128,7 +129,14 @@ async def core() -> None:
     import schemarouter_integrations.config
     import schemarouter_integrations.errors
     import schemarouter_integrations.events
-    import schemarouter_integrations.stores  # noqa: F401
+    import schemarouter_integrations.stores
+
+    if importlib.util.find_spec("schemarouter_integrations.testing") is not None:
+        import schemarouter_integrations.testing  # noqa: F401 - the test kit needs only the core
+
+
+async def testing() -> None:
+    import schemarouter_integrations.testing  # noqa: F401
 
 
 CHECKS: dict[str, Callable[[], Awaitable[None]]] = {
@@ -142,6 +150,7 @@ CHECKS: dict[str, Callable[[], Awaitable[None]]] = {
     "otel": otel,
     "re2": re2,
     "redis": redis,
+    "testing": testing,
 }
 
 
