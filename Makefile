@@ -3,6 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The demo's own small venv: the core and the [langchain,cli] extras, nothing else. It is made
+# by uv (installed alone with pip --target), so no pip is bootstrapped into it.
+DEMO_VENV := .venv-demo
+DEMO_STAMP := $(DEMO_VENV)/.installed
+UV_TOOL := .cache/uv-tool
 
 .PHONY: setup demo test lint typecheck unit dist bench anchor-venv mp-venv soak soak-local redis clean
 
@@ -17,8 +22,14 @@ setup: $(STAMP)
 redis:
 	@sh .ci/ensure-redis
 
-demo: setup
-	$(BIN)/python cookbook/demo.py
+$(DEMO_STAMP): pyproject.toml
+	test -x $(UV_TOOL)/bin/uv || PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install -q --target $(UV_TOOL) uv
+	test -x $(DEMO_VENV)/bin/python || $(UV_TOOL)/bin/uv venv -q --python $(PYTHON) $(DEMO_VENV)
+	$(UV_TOOL)/bin/uv pip install -q --python $(DEMO_VENV)/bin/python -e ".[langchain,cli]"
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
+	$(DEMO_VENV)/bin/python cookbook/demo.py
 
 lint: setup
 	$(BIN)/ruff check .
@@ -66,4 +77,4 @@ bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache dist
+	rm -rf $(VENV) $(DEMO_VENV) $(UV_TOOL) .mypy_cache .ruff_cache dist

@@ -16,13 +16,15 @@ import re
 from collections.abc import Iterable, Iterator
 from urllib.parse import quote
 
-__all__ = ["ECHO_CHARS", "MASK", "redact", "secret_parts"]
+__all__ = ["ECHO_CHARS", "MASK", "redact", "redact_url_queries", "secret_parts"]
 
 MASK = "***"
 ECHO_CHARS = 12
 """A run this long of a credential of at least :data:`_LONG` characters counts as an echo."""
 _LONG = 16
 _MIN_PART = 4
+_URL_QUERY = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^\s?#\"'<>]*\?)(?P<query>[^\s#\"'<>]*)")
+_QUERY_VALUE = re.compile(r"=[^&;]*")
 _SCHEME = re.compile(r"^\s*(bearer|basic|token|digest|apikey|api-key|key)\s+(\S.*?)\s*$", re.IGNORECASE)
 
 
@@ -82,3 +84,15 @@ def _mask_echoes(text: str, parts: list[str]) -> str:
             out.append(char)
             masking = False
     return "".join(out)
+
+
+def redact_url_queries(text: str) -> str:
+    """*text* with the value of every query parameter of every URL in it masked.
+
+    ``https://api.example.org/x?api_key=s3cret&_fields=a`` becomes
+    ``https://api.example.org/x?api_key=***&_fields=***``: the parameter names stay (they say
+    what was asked), the values (keys, tokens, the user's data) do not.
+    """
+    if "://" not in text or "?" not in text:
+        return text
+    return _URL_QUERY.sub(lambda m: m.group("head") + _QUERY_VALUE.sub("=" + MASK, m.group("query")), text)

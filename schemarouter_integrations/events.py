@@ -20,8 +20,11 @@ __all__ = [
     "AttemptRecord",
     "GatherResult",
     "HealthProbeEvent",
+    "InnerFallback",
     "PlanCompiledEvent",
+    "Provenance",
     "RouteAvailableEvent",
+    "RouteInnerFallbackEvent",
     "RoutePrunedEvent",
     "RouteUnavailableEvent",
     "RouterEvent",
@@ -152,6 +155,29 @@ class RouteUnavailableEvent(_RouteEvent):
     origin: str | None = None
 
 
+class InnerFallback(BaseModel):
+    """A fallback another router took while answering this router's call (over MCP)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    from_path: str
+    to_path: str
+    reason: str
+    scope: str | None = None
+
+
+class RouteInnerFallbackEvent(_RouteEvent):
+    """The route (another router, over MCP) fell back inside itself while answering: from
+    ``from_path`` to ``to_path`` of *its* routes. This router's own chain did not move on,
+    so this is never a ``tool.fallback``."""
+
+    type: Literal["route.inner_fallback"] = "route.inner_fallback"
+    from_path: str
+    to_path: str
+    reason: str
+    scope: str | None = None
+
+
 class RouteAvailableEvent(_RouteEvent):
     """A route is open again; ``origin`` names its service when that origin reopened too."""
 
@@ -209,6 +235,7 @@ EVENT_TYPES: dict[str, type[RouterEvent]] = {
         RoutePrunedEvent,
         RouteUnavailableEvent,
         RouteAvailableEvent,
+        RouteInnerFallbackEvent,
         HealthProbeEvent,
         RunEndEvent,
         RunErrorEvent,
@@ -228,12 +255,24 @@ AnyRouterEvent = Annotated[
     | RoutePrunedEvent
     | RouteUnavailableEvent
     | RouteAvailableEvent
+    | RouteInnerFallbackEvent
     | HealthProbeEvent
     | RunEndEvent
     | RunErrorEvent,
     Field(discriminator="type"),
 ]
 """Any concrete router event, told apart by ``type`` (so event lists round-trip through JSON)."""
+
+
+class Provenance(BaseModel):
+    """Where an answer relayed from another router (over MCP) came from: that router's
+    ``answered_by`` access path, its ``provider`` and its ``route``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    answered_by: str
+    provider: str | None = None
+    route: list[str] = Field(default_factory=list)
 
 
 class ToolResult(BaseModel):
@@ -254,6 +293,8 @@ class ToolResult(BaseModel):
     route: list[str]
     events: list[AnyRouterEvent]
     plan: _Plan
+    provenance: Provenance | None = None
+    """For an answer from another router over MCP: that router's answer (see :class:`Provenance`)."""
 
     @property
     def access_path(self) -> str:

@@ -1,4 +1,4 @@
-"""Loopback services for the demo, the cookbook and the tests; nothing here needs the network.
+"""Loopback services for the cookbook and the tests; nothing here needs the network.
 
 * ``materials_api``: a Materials-Project-like REST API (FastAPI) with injectable faults;
 * ``optimade_server``: the real OPTIMADE reference server in a subprocess, as an OQMD-like

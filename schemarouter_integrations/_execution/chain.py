@@ -32,6 +32,7 @@ from ..errors import (
     SchemaRouterError,
 )
 from ..events import (
+    RouteInnerFallbackEvent,
     RoutePrunedEvent,
     RouterEvent,
     ToolEndEvent,
@@ -43,6 +44,7 @@ from ..events import (
 from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
+from .notes import CallNotes, noting
 from .outcomes import Answered, FallbackReason, Unavailable, fallback_payload, tool_error_payload
 from .preflight import Skip, Step
 from .projection import records_of
@@ -133,7 +135,7 @@ class ChainRunner:
                     else:
                         outcome = item
             if isinstance(outcome, Answered):
-                ctx.winner, ctx.records = ended, outcome.records
+                ctx.winner, ctx.records, ctx.provenance = ended, outcome.records, outcome.provenance
                 return
             left, reason = ended, "unavailable"
             position += used
@@ -190,10 +192,12 @@ class ChainRunner:
         answers_before = self.availability.answers_on(step.spec.origin)
         attempt = 1
         while True:
+            notes = CallNotes()
             try:
-                raw = invoker(call)
-                if inspect.isawaitable(raw):
-                    raw = await raw
+                with noting(notes):
+                    raw = invoker(call)
+                    if inspect.isawaitable(raw):
+                        raw = await raw
                 break
             except Exception as exc:
                 if not isinstance(exc, SchemaRouterError) and self._origin_failing(step.spec.origin, ctx):
@@ -241,6 +245,8 @@ class ChainRunner:
         reopened = self.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
         if reopened is not None:
             yield reopened
+        for inner in notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
+            yield ctx.event(RouteInnerFallbackEvent, **identity, **inner.model_dump())
         yield ctx.event(
             ToolEndEvent,
             **identity,
@@ -248,7 +254,7 @@ class ChainRunner:
             attempts=attempt,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        yield Answered(records)
+        yield Answered(records, notes.provenance)
 
 
 def _skipped(steps: list[Step]) -> str:

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from .._planning import Plan, ToolCall
 from .._trusted import Trusted
 from ..errors import AttemptRecord
-from ..events import PlanCompiledEvent, RouterEvent, RunErrorEvent, ToolResult
+from ..events import PlanCompiledEvent, Provenance, RouterEvent, RunErrorEvent, ToolResult
 
 E = TypeVar("E", bound=RouterEvent)
 _BUILDERS: dict[type[RouterEvent], Trusted[Any]] = {}
@@ -46,6 +46,8 @@ class RunContext:
         self.route: list[str] = []
         self.winner: ToolCall | None = None
         self.records: list[dict[str, Any]] = []
+        self.provenance: Provenance | None = None
+        """The winner's provenance, when it relayed another router's answer."""
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
 

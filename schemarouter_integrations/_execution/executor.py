@@ -110,6 +110,7 @@ class Executor:
                 route=list(ctx.route),
                 events=list(ctx.events),
                 plan=plan,
+                provenance=ctx.provenance,
             )
             yield ctx.event(
                 RunEndEvent,

@@ -152,6 +152,7 @@ def _result(step: Step, route: RunContext, events: list[RouterEvent], plan: Plan
         route=list(route.route),
         events=events,
         plan=plan,
+        provenance=route.provenance,
     )
 
 

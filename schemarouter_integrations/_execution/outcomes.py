@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from .._planning import ToolCall
 from ..errors import InvocationUnavailableError
+from ..events import Provenance
 
 FallbackReason = Literal["unavailable", "binding_unavailable"]
 
@@ -16,6 +17,8 @@ class Answered:
     """The call succeeded: its records, validated and projected to canonical names."""
 
     records: list[dict[str, Any]]
+    provenance: Provenance | None = None
+    """Where the answer came from, when the invoker relayed another router's answer."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,11 @@ face only translates to its framework's types:
 * ``arguments`` - :func:`canonical_arguments` / :func:`arguments_model` /
   :class:`ModelArguments`: ``query`` plus every canonical argument those routes accept,
   typed from its JSON Schema.
+* ``names`` - :func:`model_facing_names`: the argument names every face shows
+  (``_limit`` -> ``limit``), one-to-one with the wire names.
 * ``surface`` - :func:`describe_tool`, a few lines telling the model what the router can
   answer; :class:`ToolSurface`, description and arguments rebuilt when the registry or the
-  options change.
+  options change; :func:`record_fields`, the fields the routes can return.
 * ``messages`` - :func:`result_content`, compact text from a :class:`ToolResult`;
   :func:`model_error_message`, the message a model can act on for routing errors, ``None``
   for errors that must propagate (programming and configuration errors);
@@ -52,12 +54,14 @@ from .messages import (
     result_content,
     validation_message,
 )
+from .names import FACE_RESERVED_NAMES, model_facing_names, shown_name
 from .options import HasRegistry, Mode, RegistrySource, ToolOptions, model_routes
 from .run import EventHook, ModelOutcome, StreamsRuns, run_for_model
 from .summary import failure_summary, route_summary
-from .surface import ToolSurface, describe_tool
+from .surface import ToolSurface, describe_tool, record_fields
 
 __all__ = [
+    "FACE_RESERVED_NAMES",
     "MODEL_ERRORS",
     "MODEL_FIXABLE_STATUSES",
     "QUERY_DESCRIPTION",
@@ -83,11 +87,14 @@ __all__ = [
     "gather_content",
     "invoking",
     "model_error_message",
+    "model_facing_names",
     "model_routes",
     "python_type",
+    "record_fields",
     "result_content",
     "route_summary",
     "run_for_model",
+    "shown_name",
     "trace_payload",
     "validation_message",
 ]

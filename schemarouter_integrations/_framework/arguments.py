@@ -1,8 +1,8 @@
 """The model-facing arguments: ``query`` plus the canonical arguments of the routes it may reach.
 
 Each canonical argument is typed from the JSON Schema of the endpoints that accept it; names
-that are not safe Python identifiers get a close variant (``_limit`` -> ``limit``), which is
-what models and MCP clients see, and are mapped back before a run. Arguments the adapters
+are shown as :func:`.names.model_facing_names` says (``_limit`` -> ``limit``), in every face
+alike, and are mapped back to the wire names before a run. Arguments the adapters
 mark as the router's business (:data:`~.._contracts.schemas.ARGUMENT_ROLE`: pagination,
 projection, formatting, licence) are never shown; the others compete for a bounded schema
 by the rule of :mod:`.ranking`.
@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-import keyword
 import operator
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -22,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
 from .._contracts.schemas import ARGUMENT_ROLE
+from .names import model_facing_names
 from .options import RegistrySource, ToolOptions, model_routes
 from .ranking import KIND_RANK, FieldIndex, FilterKind, read_filter
 
@@ -43,11 +42,15 @@ MAX_MODEL_SCHEMA_BYTES = 12_000
 """Argument names never exposed to the model: ``query`` is the question itself, the others
 collide with framework keywords."""
 
+MAX_SELECTABLE_FIELDS = 200
+"""Up to this many field names are listed as the ``fields`` argument's ``enum``."""
+FIELDS_DESCRIPTION = (
+    "Canonical names of the fields you need (optional; instead of, or beside, naming them in `query`)."
+)
 QUERY_DESCRIPTION = (
     "The data question in plain words, naming the property you need (for example 'band gap of Si')."
 )
 
-_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SCALARS: dict[str, Any] = {
     "string": str,
     "integer": int,
@@ -139,15 +142,14 @@ def canonical_arguments(
             if isinstance(needed, list) and name in needed:
                 required.add(name)
     index = FieldIndex(routes)
-    taken: set[str] = {"query"}
+    shown = model_facing_names(schemas)
     out: list[CanonicalArgument] = []
     for name in sorted(schemas):
         roles = {s.get(ARGUMENT_ROLE) for s in schemas[name]}
         role = next(iter(roles)) if len(roles) == 1 else None
         merged = _merge_schemas(schemas[name])
         description = _argument_description(schemas[name], len(accepted[name]), len(routes))
-        python_name = _python_name(name, taken)
-        taken.add(python_name)
+        python_name = shown[name]
         reading = read_filter(name, accepted[name], index)
         out.append(
             CanonicalArgument(
@@ -178,6 +180,9 @@ class ModelArguments:
     owned: tuple[str, ...] = ()
     """Canonical arguments that are the router's business (pagination, projection, ...): the
     application may pass them, the model is never shown them."""
+    selection: bool = False
+    """The model also takes ``fields`` (canonical field names that define the need) and
+    ``query`` is optional (the MCP face)."""
 
     def json_schema(self) -> dict[str, Any]:
         return self.model.model_json_schema()
@@ -185,12 +190,13 @@ class ModelArguments:
     def to_canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Map validated model values (model-facing or canonical names) to canonical arguments.
 
-        ``query`` and ``None`` values are dropped; unknown keys are kept as given.
+        ``query`` (and ``fields`` with :attr:`selection`) and ``None`` values are dropped;
+        unknown keys are kept as given.
         """
         by_python = {a.python_name: a.name for a in self.arguments}
         out: dict[str, Any] = {}
         for key, value in values.items():
-            if key == "query" or value is None:
+            if key == "query" or value is None or (self.selection and key == "fields"):
                 continue
             out[by_python.get(key, key)] = value
         return out
@@ -202,6 +208,7 @@ def arguments_model(
     options: ToolOptions | None = None,
     model_name: str = "SchemaRouterArguments",
     query_description: str = QUERY_DESCRIPTION,
+    selectable_fields: Sequence[str] | None = None,
 ) -> ModelArguments:
     """Build the pydantic model ``query: str`` + optional canonical arguments (default None).
 
@@ -211,11 +218,23 @@ def arguments_model(
     (pagination, projection, ...). A renamed argument is shown by its model-facing name
     (``limit`` for ``_limit``), in the pydantic model and its JSON Schema alike; its canonical
     name is accepted too.
+
+    With *selectable_fields* (the MCP face), ``query`` is optional and an optional
+    ``fields`` argument takes a list of those canonical field names, which then define
+    the need (``query`` may still narrow it down).
     """
     every = canonical_arguments(router, options=options)
     arguments, hidden = shown_arguments(every)
     owned = tuple(a.name for a in every if a.role is not None)
     definitions: dict[str, Any] = {"query": (str, Field(description=query_description))}
+    if selectable_fields is not None:
+        definitions["query"] = (str | None, Field(default=None, description=query_description))
+        names = tuple(dict.fromkeys(selectable_fields))
+        item: Any = Literal[names] if 0 < len(names) <= MAX_SELECTABLE_FIELDS else str
+        definitions["fields"] = (
+            list[item] | None,
+            Field(default=None, description=FIELDS_DESCRIPTION, min_length=1),
+        )
     for argument in arguments:
         renamed = argument.name != argument.python_name
         definitions[argument.python_name] = (
@@ -229,10 +248,16 @@ def arguments_model(
         )
     model = create_model(
         model_name,
-        __config__=ConfigDict(extra="forbid", populate_by_name=True),
+        __config__=ConfigDict(extra="forbid", populate_by_name=True, protected_namespaces=()),
         **definitions,
     )
-    return ModelArguments(model=model, arguments=arguments, hidden=hidden, owned=owned)
+    return ModelArguments(
+        model=model,
+        arguments=arguments,
+        hidden=hidden,
+        owned=owned,
+        selection=selectable_fields is not None,
+    )
 
 
 def shown_arguments(
@@ -346,26 +371,3 @@ def _argument_description(schemas: Sequence[dict[str, Any]], accepted: int, rout
     if accepted < routes:
         text += " Only some sources accept it: leave it out unless you need it."
     return text
-
-
-_BASEMODEL_NAMES = frozenset(dir(BaseModel))
-
-
-def _python_name(name: str, taken: set[str]) -> str:
-    """A safe pydantic field name for *name*: itself when possible, else a close variant."""
-
-    def usable(candidate: str) -> bool:
-        return bool(
-            _IDENTIFIER.match(candidate)
-            and not keyword.iskeyword(candidate)
-            and candidate not in _BASEMODEL_NAMES
-            and not candidate.startswith("model_")
-            and candidate not in taken
-        )
-
-    if usable(name):
-        return name
-    base = re.sub(r"\W+", "_", name).strip("_") or "arg"
-    base = base if base[0].isalpha() else f"arg_{base}"
-    candidates = [base, f"{base}_", *(f"{base}_{n}" for n in range(2, 1000))]
-    return next(c for c in candidates if usable(c))

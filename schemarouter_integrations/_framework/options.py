@@ -70,17 +70,22 @@ class ToolOptions:
         """The options as keyword settings, the inverse of :meth:`from_settings`."""
         return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
 
-    def request(self, query: str, arguments: Mapping[str, Any] | None = None) -> PlanRequest:
+    def request(
+        self, query: str, arguments: Mapping[str, Any] | None = None, *, fields: Sequence[str] | None = None
+    ) -> PlanRequest:
         """The plan request for the model's *query* and canonical *arguments*.
 
-        ``None`` values are dropped (an optional argument the model left out).
+        ``None`` values are dropped (an optional argument the model left out). *fields*
+        (the MCP tool's ``fields`` argument) define the need unless the application fixed
+        the fields in these options: the application's word wins.
         """
         given = {k: v for k, v in (arguments or {}).items() if v is not None}
+        chosen = self.fields if self.fields is not None else (tuple(fields) if fields else None)
         return PlanRequest(
             query=query,
             arguments=given,
             preferred_tools=self.preferred_tools,
-            fields=self.fields,
+            fields=chosen,
             fallback_scope=self.fallback_scope,
             max_fallbacks=self.max_fallbacks,
             hedge=self.hedge,

@@ -98,7 +98,9 @@ async def run_for_model(
     """
     try:
         checked = values if validated else arguments.model.model_validate(values).model_dump()
-        request = options.request(checked["query"], arguments.to_canonical(checked))
+        request = options.request(
+            checked.get("query") or "", arguments.to_canonical(checked), fields=checked.get("fields")
+        )
     except ValidationError as exc:
         return ModelOutcome(content=validation_message(exc), exception=exc)
     if options.mode == "gather":

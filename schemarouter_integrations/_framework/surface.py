@@ -5,10 +5,29 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from .._contracts import FieldSpec
 from .arguments import ModelArguments, arguments_model
 from .options import RegistrySource, ToolOptions, model_routes, registry_of
 
-__all__ = ["ToolSurface", "describe_tool"]
+__all__ = ["ToolSurface", "describe_tool", "record_fields"]
+
+
+def record_fields(router: RegistrySource, *, options: ToolOptions | None = None) -> dict[str, FieldSpec]:
+    """The fields the routes of :func:`model_routes` can return, by canonical name.
+
+    Only fields written at the top level under their own name (the default ``result_path``)
+    are listed; when routes disagree, the first route by path that declares a JSON Schema
+    or a description gives it.
+    """
+    out: dict[str, FieldSpec] = {}
+    for route in model_routes(router, options=options):
+        for spec in route.endpoint.fields:
+            if list(spec.result_location) != [spec.name]:
+                continue
+            known = out.get(spec.name)
+            if known is None or (known.json_schema is None and spec.json_schema is not None):
+                out[spec.name] = spec
+    return out
 
 
 def describe_tool(
@@ -73,8 +92,10 @@ class ToolSurface:
         options: ToolOptions | None = None,
         model_name: str = "SchemaRouterArguments",
         description: str | None = None,
+        selection: bool = False,
     ) -> None:
         self._registry = registry_of(router)
+        self._selection = selection
         self._model_name = model_name
         self._fixed_description = description
         self.options = options or ToolOptions()
@@ -95,7 +116,10 @@ class ToolSurface:
             self.options, self._version = options, None
         if version == self._version:
             return False
-        self.arguments = arguments_model(self._registry, options=self.options, model_name=self._model_name)
+        selectable = sorted(record_fields(self._registry, options=self.options)) if self._selection else None
+        self.arguments = arguments_model(
+            self._registry, options=self.options, model_name=self._model_name, selectable_fields=selectable
+        )
         self.description = self._fixed_description or describe_tool(self._registry, options=self.options)
         hidden = self.arguments.hidden
         if hidden and not self._fixed_description:

@@ -10,25 +10,39 @@ beside it as usual.
 
 from __future__ import annotations
 
+import json
 import logging
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.context import Context
-from mcp.shared.exceptions import MCPDeprecationWarning
-from mcp_types import CallToolResult, InputRequiredResult, LoggingLevel, TextContent, Tool, ToolAnnotations
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    InputRequiredResult,
+    LoggingLevel,
+    ServerCapabilities,
+    SetLevelRequestParams,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
 
-from .._contracts import HedgePolicy
+from .. import __version__
+from .._contracts import FieldSpec, HedgePolicy
 from .._execution import RunBudget
-from .._framework import ModelOutcome, ToolOptions, ToolSurface, run_for_model, trace_payload
+from .._framework import ModelOutcome, ToolOptions, ToolSurface, record_fields, run_for_model, trace_payload
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
-from ..errors import ConfigurationError
+from ..adapters._mcp.relay import ERROR_META_KEY
+from ..errors import AllRoutesUnavailableError, ConfigurationError, InvocationUnavailableError
 from ..events import RouterEvent, ToolFallbackEvent, ToolResult
+from ._logging import ClientLogLevels, install_redaction
 
-__all__ = ["OUTPUT_SCHEMA", "RouterMCPServer", "router_mcp_server"]
+__all__ = ["ERROR_META_KEY", "OUTPUT_SCHEMA", "RouterMCPServer", "output_schema", "router_mcp_server"]
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +96,56 @@ OUTPUT_SCHEMA: dict[str, Any] = {
     },
     "required": ["records", "route", "fallbacks"],
 }
-"""The ``outputSchema`` of the router's tool: what ``structuredContent`` holds."""
+"""The ``outputSchema`` of the router's tool with no fields known: what ``structuredContent``
+holds (:func:`output_schema` adds the record fields the registry can serve)."""
+
+PROVENANCE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "answered_by": {"type": "string"},
+        "provider": {"type": ["string", "null"]},
+        "route": {"type": "array", "items": {"type": "string"}},
+    },
+    "description": "For an answer relayed from another router over MCP: that router's answer.",
+}
+
+
+def output_schema(fields: Mapping[str, FieldSpec]) -> dict[str, Any]:
+    """:data:`OUTPUT_SCHEMA` with the records' *fields* (canonical names) described.
+
+    Vendor keys (``x-...``) and ``$ref``-bearing schemas are left out: the schema is for
+    MCP clients and models, who know nothing of the router's own annotations.
+    """
+    properties: dict[str, Any] = {}
+    for name in sorted(fields):
+        spec = fields[name]
+        schema = without_vendor_keys(spec.json_schema) if isinstance(spec.json_schema, dict) else {}
+        if "$ref" in json.dumps(schema, default=str):
+            schema = {}
+        if spec.description and "description" not in schema:
+            schema = {**schema, "description": spec.description}
+        properties[name] = schema
+    records = {
+        **OUTPUT_SCHEMA["properties"]["records"],
+        "items": {"type": "object", "properties": properties},
+    }
+    return {
+        **OUTPUT_SCHEMA,
+        "properties": {**OUTPUT_SCHEMA["properties"], "records": records, "provenance": PROVENANCE_SCHEMA},
+    }
+
+
+def without_vendor_keys(node: Any) -> Any:
+    """*node* with every ``x-...`` key removed, at every depth."""
+    if isinstance(node, dict):
+        return {
+            k: without_vendor_keys(v)
+            for k, v in node.items()
+            if not (isinstance(k, str) and k.startswith("x-"))
+        }
+    if isinstance(node, list):
+        return [without_vendor_keys(v) for v in node]
+    return node
 
 
 class RouterMCPServer(MCPServer):
@@ -104,8 +167,26 @@ class RouterMCPServer(MCPServer):
         self.options = options
         self.mode: Mode = mode
         self.max_records = max_records
-        self.surface = ToolSurface(router, options=options, description=description)
-        super().__init__(name, instructions=self.surface.description)
+        self.surface = ToolSurface(router, options=options, description=description, selection=True)
+        self.log_levels = ClientLogLevels()
+        self._output_schema: tuple[int | None, dict[str, Any]] = (None, OUTPUT_SCHEMA)
+        super().__init__(name, instructions=self.surface.description, version=__version__)
+        lowlevel = self._lowlevel_server
+        lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, self.log_levels.set_level)
+        declared = lowlevel.get_capabilities
+
+        def capabilities(*args: Any, **kwargs: Any) -> ServerCapabilities:
+            """Only what exists: no ``prompts``/``resources`` while none are registered."""
+            found = declared(*args, **kwargs)
+            empty: dict[str, Any] = {}
+            if not self._prompt_manager.list_prompts():
+                empty["prompts"] = None
+            if not self._resource_manager.list_resources() and not self._resource_manager.list_templates():
+                empty["resources"] = None
+            return found.model_copy(update=empty) if empty else found
+
+        lowlevel.get_capabilities = capabilities  # type: ignore[method-assign]
+        install_redaction()
 
     # -- what the client sees --------------------------------------------------------
     def router_tool(self) -> Tool:
@@ -116,9 +197,16 @@ class RouterMCPServer(MCPServer):
             title="Data lookup",
             description=self.surface.description,
             input_schema=self.surface.arguments.json_schema(),
-            output_schema=OUTPUT_SCHEMA,
+            output_schema=self.output_schema(),
             annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=True),
         )
+
+    def output_schema(self) -> dict[str, Any]:
+        """The ``outputSchema``, with the record fields of the registry as of now."""
+        version = self.surface.version
+        if self._output_schema[0] != version:
+            self._output_schema = (version, output_schema(record_fields(self.router, options=self.options)))
+        return self._output_schema[1]
 
     async def list_tools(self) -> list[Tool]:
         own = [tool for tool in await super().list_tools() if tool.name != self.tool_name]
@@ -128,9 +216,11 @@ class RouterMCPServer(MCPServer):
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         if name != self.tool_name:
+            if self._tool_manager.get_tool(name) is None:  # the spec's protocol error, not a result
+                raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
             return await super().call_tool(name, arguments, context)
         self.surface.refresh()
-        notifier = _Notifier(context)
+        notifier = _Notifier(context, self.log_levels)
         if self.mode == "gather":
             return await self._gather(arguments, notifier)
         outcome = await run_for_model(
@@ -153,7 +243,11 @@ class RouterMCPServer(MCPServer):
             checked = self.surface.arguments.model.model_validate(arguments).model_dump()
         except ValidationError as exc:
             return error_result(validation_message(exc))
-        request = self.options.request(checked["query"], self.surface.arguments.to_canonical(checked))
+        request = self.options.request(
+            checked.get("query") or "",
+            self.surface.arguments.to_canonical(checked),
+            fields=checked.get("fields"),
+        )
         gather: Any = getattr(self.router, "gather", None)  # the federation feature's router.gather
         try:
             gathered = await gather(request, budget=self.options.budget)
@@ -161,7 +255,7 @@ class RouterMCPServer(MCPServer):
             message = model_error_message(exc)
             if message is None:
                 raise
-            return error_result(message)
+            return error_result(message, exc)
         results: list[ToolResult] = list(gathered.results)
         for result in results:
             for event in result.events:
@@ -193,16 +287,21 @@ def router_mcp_server(
 ) -> RouterMCPServer:
     """The router as an ``MCPServer`` with one read-only tool named *tool_name*.
 
-    ``tools/list`` shows ``query`` plus the canonical arguments (the schema the LangChain and
-    LlamaIndex tools show, rebuilt when the registry changes), an ``outputSchema`` and the
-    annotations ``readOnlyHint``, ``idempotentHint`` and ``openWorldHint``. ``tools/call``
-    answers ``structuredContent`` (``records``, ``route``, ``fallbacks``, ``answered_by``)
-    with the records as compact text; no route, every route unavailable, the budget and bad
-    arguments are ``isError`` results with a model-readable message, and programming errors
-    stay on the server. Each router event of a call is sent to the client as a log message
-    (logger ``"schemarouter"``, data = the event's JSON) and, when the client sent a progress
-    token, as a progress notification. Scope, fallbacks, preferred tools, budget and fields
-    are the application's settings; the client can neither see nor change them.
+    ``tools/list`` shows ``query`` (optional), an optional ``fields`` argument (canonical
+    field names) and the canonical arguments under their model-facing names (the schema the
+    LangChain and LlamaIndex tools show, rebuilt when the registry changes), an
+    ``outputSchema`` naming the record fields the registry can serve, and the annotations
+    ``readOnlyHint``, ``idempotentHint`` and ``openWorldHint``. ``tools/call`` answers
+    ``structuredContent`` (``records``, ``route``, ``fallbacks``, ``answered_by``, and
+    ``provenance`` for an answer relayed from another router) with the records as compact
+    text; no route, every route unavailable, the budget and bad arguments are ``isError``
+    results with a model-readable message (``_meta`` ``schemarouter/error``), an unknown tool
+    is a JSON-RPC error -32602, and programming errors stay on the server. Each router event
+    of a call is sent to the client as a log message (logger ``"schemarouter"``, data = the
+    event's JSON) at or above the client's ``logging/setLevel`` and, when the client sent a
+    progress token, as a progress notification. Scope, fallbacks, preferred tools and budget
+    are the application's settings, which the client can neither see nor change; *fields*
+    given here override the client's ``fields``.
     """
     if mode not in ("fallback", "gather"):
         raise ConfigurationError(f"mode must be 'fallback' or 'gather', got {mode!r}")
@@ -234,7 +333,7 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
     """A model outcome as an MCP tool result: structured records, or an ``isError`` message."""
     result = outcome.result
     if result is None:
-        return error_result(outcome.content)
+        return error_result(outcome.content, outcome.exception)
     fallbacks = [
         {
             "from": f"{e.from_tool}.{e.from_endpoint}",
@@ -253,20 +352,31 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
         "route": list(result.route),
         "fallbacks": fallbacks,
     }
+    provenance = getattr(result, "provenance", None)
+    if provenance is not None:
+        structured["provenance"] = provenance.model_dump(mode="json")
     return CallToolResult(
         content=[TextContent(type="text", text=outcome.content)], structured_content=structured
     )
 
 
-def error_result(message: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+def error_result(message: str, error: BaseException | None = None) -> CallToolResult:
+    """An ``isError`` result; ``_meta`` says what failed (:data:`ERROR_META_KEY`: the error
+    type, and ``unavailable`` when every route was unavailable, so that a router calling
+    this one over MCP falls back across it like across any unavailable route)."""
+    meta = None
+    if error is not None:
+        unavailable = isinstance(error, AllRoutesUnavailableError | InvocationUnavailableError)
+        meta = {ERROR_META_KEY: {"type": type(error).__name__, "unavailable": unavailable}}
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True, _meta=meta)
 
 
 class _Notifier:
     """Sends each router event of one call to the client: a log message and a progress step."""
 
-    def __init__(self, context: Context[Any, Any] | None) -> None:
+    def __init__(self, context: Context[Any, Any] | None, levels: ClientLogLevels) -> None:
         self.context = context
+        self.levels = levels
         self.steps = 0
 
     async def __call__(self, event: RouterEvent) -> None:
@@ -274,8 +384,10 @@ class _Notifier:
         if context is None:
             return
         self.steps += 1
+        level = _LEVELS.get(event.type, "info")
         try:
-            await context.log(_LEVELS.get(event.type, "info"), trace_payload(event), logger_name=LOGGER_NAME)
+            if self.levels.allows(context.session, level):
+                await context.log(level, trace_payload(event), logger_name=LOGGER_NAME)
             await context.report_progress(self.steps, None, event.type)
         except Exception:  # a client that went away must not fail the run
             logger.debug("could not notify the MCP client of %s", event.type, exc_info=True)

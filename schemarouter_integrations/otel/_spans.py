@@ -18,6 +18,7 @@ from opentelemetry.util.types import AttributeValue
 from .._framework import current_invocation, failure_summary
 from ..events import (
     PlanCompiledEvent,
+    RouteInnerFallbackEvent,
     RoutePrunedEvent,
     RouterEvent,
     RouteUnavailableEvent,
@@ -173,7 +174,7 @@ class RunSpans:
         when = _ns(event.timestamp)
         if isinstance(event, ToolStartEvent):
             self._start_route(run, event)
-        elif isinstance(event, ToolRetryEvent):
+        elif isinstance(event, ToolRetryEvent | RouteInnerFallbackEvent):
             span = run.routes.get(event.access_path)
             if span is not None:
                 span.add_event(event.type, _event_attributes(event), timestamp=when)

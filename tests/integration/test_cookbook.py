@@ -25,10 +25,11 @@ ENTRIES = {  # script -> a line its output must contain
     "custom_adapter.py": "Canonical records: [{'band_gap': 0.61, 'formula': 'Si'}]",
     "landscape_router.py": "REST API down: answered by mp_python.summary_search",
     "health_and_fleet.py": "worker B's question went straight to ['mp_python.search']",
-    "demo.py": "Agent: The band gap of Si is 0.6105 eV (source: mp_api.search",
+    "demo.py": "mp_api.search  reopened: health probe succeeded",
     "federation_gather.py": "Gathered",
     "hedged_fallback.py": "['tool.start', 'tool.hedge', 'tool.start', 'tool.end']",
     "materials_project.py": "timeouts on the MP origin: 1 (mp_api.",
+    "routers_of_routers.py": "Inner fallback seen from the institute: lab_db.search -> lab_backup.search",
 }
 SLOW = {"materials_project.py": 900}  # the real MP API server takes 20-120 s to start
 

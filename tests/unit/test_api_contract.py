@@ -554,6 +554,7 @@ def test_tool_result_fields_are_exactly_the_documented_ones() -> None:
         "route",
         "events",
         "plan",
+        "provenance",
     }
 
 

@@ -66,7 +66,7 @@ def test_argument_names_that_are_not_identifiers_are_renamed_and_mapped_back() -
     assert {a.name: a.python_name for a in arguments.arguments} == {
         "_limit": "limit",
         "band-gap-min": "band_gap_min",
-        "json": "json_",
+        "json": "json_2",
     }
     values = arguments.model.model_validate({"query": "gap", "_limit": 2, "band_gap_min": 1.0}).model_dump()
     assert arguments.to_canonical(values) == {"_limit": 2, "band-gap-min": 1.0}

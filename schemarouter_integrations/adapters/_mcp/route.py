@@ -25,9 +25,17 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra onl
         'MCP routes need the mcp SDK; install the extra: pip install "schemarouter-integrations[mcp]"'
     ) from exc
 
-from ..._contracts import EndpointSpec, FieldSpec, ToolSpec
+from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec, ToolSpec
+from ..._contracts.schemas import ARGUMENT_ROLE
+from ..._execution.notes import call_notes
 from ..._planning import ToolCall
-from ...errors import NonRetryableInvocationError, RegistrationError, SchemaRouterError, SchemaValidationError
+from ...errors import (
+    InvocationUnavailableError,
+    NonRetryableInvocationError,
+    RegistrationError,
+    SchemaRouterError,
+    SchemaValidationError,
+)
 from .._fields import (
     coerce_fields,
     is_valid_name,
@@ -44,6 +52,7 @@ from .._openapi.contract import without_unusable_patterns
 from .._openapi.records import find_records, record_properties
 from .._openapi.schema import SchemaResolver
 from .._options import McpOptions, check_options
+from .relay import PROJECTION_ARGUMENT, relayed_fallbacks, relayed_provenance, relayed_unavailable
 from .session import McpSession, check_target
 
 __all__ = ["DEFAULT_TIMEOUT_SECONDS", "McpInvoker", "build_mcp_route", "raw_result", "tool_description"]
@@ -68,22 +77,41 @@ class McpInvoker:
         tools: Mapping[str, str],
         *,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        list_projections: Mapping[str, ServerProjectionSpec] | None = None,
     ) -> None:
         self.session = session
         self.tools = dict(tools)  # endpoint name -> MCP tool name
         self.max_response_bytes = max_response_bytes
+        self.list_projections = dict(list_projections or {})
+        """Endpoint name -> its projection, for tools whose projection argument takes a list."""
 
     async def __call__(self, call: ToolCall) -> Any:
         tool = self.tools.get(call.endpoint)
         if tool is None:
             raise NonRetryableInvocationError(f"this MCP route has no tool for endpoint {call.endpoint!r}")
-        arguments = dict(call.arguments)
+        arguments = {**call.arguments, **self._projection(call)}
         result: CallToolResult = await self.session.run(
             lambda client: client.call_tool(tool, arguments), doing=f"tools/call {tool}"
         )
         if result.is_error:
-            raise NonRetryableInvocationError(f"MCP tool {tool} answered an error: {_text(result)[:500]}")
-        return raw_result(result, what=f"MCP tool {tool}", limit=self.max_response_bytes)
+            said = f"MCP tool {tool} answered an error: {_text(result)[:500]}"
+            if relayed_unavailable(result.meta):  # another router, every route of it unavailable
+                raise InvocationUnavailableError(said)
+            raise NonRetryableInvocationError(said)
+        raw = raw_result(result, what=f"MCP tool {tool}", limit=self.max_response_bytes)
+        notes = call_notes()
+        if notes is not None:
+            notes.provenance = relayed_provenance(raw)
+            notes.inner_fallbacks = relayed_fallbacks(raw)
+        return raw
+
+    def _projection(self, call: ToolCall) -> dict[str, Any]:
+        """The server projection, a list where the tool's projection argument takes one."""
+        spec = self.list_projections.get(call.endpoint)
+        out: dict[str, Any] = dict(call.server_projection)
+        if spec is not None and isinstance(out.get(spec.parameter), str):
+            out[spec.parameter] = [name for name in out[spec.parameter].split(spec.separator) if name]
+        return out
 
     async def aclose(self) -> None:
         await self.session.aclose()
@@ -177,7 +205,8 @@ async def build_mcp_route(
     except BaseException:
         await session.aclose()
         raise
-    return spec, McpInvoker(session, names, max_response_bytes=max_response_bytes)
+    lists = {e.name: e.projection for e in spec.endpoints if e.projection is not None}
+    return spec, McpInvoker(session, names, max_response_bytes=max_response_bytes, list_projections=lists)
 
 
 async def _list_tools(client: Client) -> list[Tool]:
@@ -233,6 +262,7 @@ def _endpoint(tool: Tool, endpoint_name: str, read_only: bool | None, fields: An
     input_schema = _inline(tool.input_schema, where, "inputSchema")
     input_schema.pop("title", None)
     input_schema = without_unusable_patterns(input_schema)
+    projection = _list_projection(input_schema)
     arguments = list(input_schema.get("properties") or {})
     derived, records_path = _fields(tool.output_schema, where)
     override = per_endpoint(fields, tool.name)
@@ -246,9 +276,35 @@ def _endpoint(tool: Tool, endpoint_name: str, read_only: bool | None, fields: An
             fields=with_identity_defaults(derived, arguments),
             read_only=read_only,
             records_path=records_path,
+            projection=projection,
         )
     except (SchemaRouterError, ValueError) as exc:
         raise RegistrationError(f"{where}: not a valid endpoint: {exc}") from exc
+
+
+def _list_projection(input_schema: dict[str, Any]) -> ServerProjectionSpec | None:
+    """A ``fields`` argument taking a list of strings selects the fields returned (a router's
+    MCP tool has one): it becomes the endpoint's projection, marked as the router's business
+    so that no model is shown it."""
+    properties = input_schema.get("properties")
+    if not isinstance(properties, dict):
+        return None
+    schema = properties.get(PROJECTION_ARGUMENT)
+    if not isinstance(schema, dict) or not _takes_string_list(schema):
+        return None
+    required = input_schema.get("required")
+    if isinstance(required, list) and PROJECTION_ARGUMENT in required:
+        return None
+    properties[PROJECTION_ARGUMENT] = {**schema, ARGUMENT_ROLE: "projection"}
+    return ServerProjectionSpec(parameter=PROJECTION_ARGUMENT)
+
+
+def _takes_string_list(schema: dict[str, Any]) -> bool:
+    options = schema.get("anyOf") or schema.get("oneOf") or [schema]
+    arrays = [o for o in options if isinstance(o, dict) and o.get("type") == "array"]
+    others = [o for o in options if isinstance(o, dict) and o.get("type") not in ("array", "null")]
+    items = arrays[0].get("items") if len(arrays) == 1 else None
+    return isinstance(items, dict) and items.get("type") == "string" and not others
 
 
 def tool_description(tool: Tool) -> str:

@@ -1,0 +1,73 @@
+"""Model-facing argument names: identifiers every host accepts, mapped back to the wire names.
+
+Models and MCP clients read argument names through Python (pydantic, LangChain, LlamaIndex,
+``llama-index-tools-mcp``), TypeScript and JSON Schema tooling, several of which refuse a
+name with a leading underscore or dash (``_limit``) or with characters outside
+``[A-Za-z0-9_]``. :func:`model_facing_names` gives each wire name the name shown in its
+place: leading ``_`` and ``-`` dropped, every other character that is not an identifier
+character replaced by ``_``, and a numeric suffix (``_2``, ``_3``, ...) on a collision. The
+same function names the arguments of the LangChain tool, the LlamaIndex tool and the MCP
+server, so a model sees the same names in all three.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Collection, Iterable
+
+from pydantic import BaseModel
+
+__all__ = ["FACE_RESERVED_NAMES", "model_facing_names", "shown_name"]
+
+FACE_RESERVED_NAMES = frozenset({"query", "fields"})
+"""Names the faces use themselves (the question, and the MCP tool's field selection)."""
+
+_NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]")
+_BASEMODEL_NAMES = frozenset(dir(BaseModel))
+
+
+def shown_name(wire: str) -> str:
+    """The name shown for *wire* before collisions are resolved (``_limit`` -> ``limit``)."""
+    base = _NOT_IDENTIFIER.sub("_", wire.lstrip("_-"))
+    if not base:
+        return "arg"
+    return f"arg_{base}" if base[0].isdigit() else base
+
+
+def _usable(name: str) -> bool:
+    """A name pydantic can use as a field name, and a model as an argument name, as is."""
+    return not name.startswith("_") and name not in _BASEMODEL_NAMES and not keyword.iskeyword(name)
+
+
+def model_facing_names(
+    wire_names: Iterable[str], *, reserved: Collection[str] = FACE_RESERVED_NAMES
+) -> dict[str, str]:
+    """``{wire name: shown name}`` for *wire_names*, one-to-one and independent of their order.
+
+    A wire name that is already a usable identifier keeps it; the others take
+    :func:`shown_name`. When two wire names (or a *reserved* name) would be shown alike, the
+    one that is already that identifier keeps it, and the others, in sorted order, take the
+    first free numeric suffix (``_limit`` beside ``limit`` is shown as ``limit_2``). A name
+    pydantic cannot use as a field (``schema``, ``json``) or that is a Python keyword takes a suffix as well.
+    """
+    names = sorted(set(wire_names))
+    taken: set[str] = set(reserved)
+    out: dict[str, str] = {}
+    # first pass: names that are their own shown name and free
+    for wire in names:
+        if shown_name(wire) == wire and _usable(wire) and wire not in taken:
+            out[wire] = wire
+            taken.add(wire)
+    for wire in names:
+        if wire in out:
+            continue
+        base = shown_name(wire)
+        candidate = base
+        suffix = 2
+        while candidate in taken or not _usable(candidate):
+            candidate = f"{base}_{suffix}"
+            suffix += 1
+        out[wire] = candidate
+        taken.add(candidate)
+    return out
