@@ -9,7 +9,7 @@ DEMO_VENV := .venv-demo
 DEMO_STAMP := $(DEMO_VENV)/.installed
 UV_TOOL := .cache/uv-tool
 
-.PHONY: setup demo test lint typecheck unit dist bench anchor-venv mp-venv soak soak-local redis clean
+.PHONY: setup demo test lint typecheck unit dist docs docs-serve bench anchor-venv mp-venv node host-envs soak soak-local redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,10 +42,18 @@ typecheck: setup
 unit: setup
 	$(BIN)/pytest tests/unit -q
 
+# The documentation site (mkdocs-material + mkdocstrings); `make test` builds it too
+# (tests/docs/test_site_builds.py) and runs every ```python block of docs/ and the README.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
 # `pytest -q` includes tests/distribution: it builds the sdist and wheel, runs `twine check
 # --strict` on them and installs the wheel into a fresh venv per extra (the core alone, each
 # extra alone, [all]), where the quick start and each extra's promise run outside the repository.
-test: setup redis mp-venv lint typecheck
+test: setup redis mp-venv host-envs lint typecheck
 	$(BIN)/pytest -q
 
 # The distributions a release would upload, checked.
@@ -73,8 +81,19 @@ anchor-venv: setup
 mp-venv: setup
 	$(BIN)/python -m cookbook.services.materials_project.environment
 
+# The cross-host tests (tests/integration/hosts/) drive MCP hosts written for node: node and npm
+# come from apt when missing.
+node:
+	@command -v node >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs; }
+	@command -v npm >/dev/null || apt-get install -y -qq npm
+
+# Heavy test environments, each built once into .cache/ (tests/support/environments.py): Arize
+# Phoenix, langchain-mcp-adapters with mcp 1.x, the node hosts (npm ci from tests/hosts/node/).
+host-envs: setup node
+	$(BIN)/python -m tests.support.environments
+
 bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) $(DEMO_VENV) $(UV_TOOL) .mypy_cache .ruff_cache dist
+	rm -rf $(VENV) $(DEMO_VENV) $(UV_TOOL) .mypy_cache .ruff_cache site dist

@@ -9,7 +9,7 @@ answers at once. Both sides run the same questions one after another, in-process
   straight to the fallback until the cooldown ends or a probe reopens the path.
 
 What the router gives up for it: while a path cools down it is not tried even if it has
-just recovered (a health probe reopens it early; see README "Health in production").
+just recovered (a health probe reopens it early; see docs/concepts/health.md).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from ._availability.settings import check_settings
 from ._contracts import CooldownPolicy, ToolSpec
 from ._document_cache import DocumentCache
 from ._execution import Executor, PlanSource, RunBudget, RunContext, Sleep
+from ._execution.scopes import InvocationScope
 from ._execution.sinks import EventBus, EventSink
 from ._health import Probe
 from ._health.background import Background
@@ -286,6 +287,11 @@ class SchemaRouter(DataSources):
     def subscribe(self, handler: EventSink) -> Callable[[], None]:
         """Add an event sink (sync or async) for every run; returns an unsubscribe function."""
         return self.events.subscribe(handler)
+
+    def add_invocation_scope(self, scope: InvocationScope) -> Callable[[], None]:
+        """Enter ``scope(tool_start_event)`` (a context manager or None) around each invoker
+        attempt, in the invoker's task (:mod:`._execution.scopes`); returns its remover."""
+        return self._executor.scopes.add(scope)
 
     # -- health ----------------------------------------------------------------------
     def mark_access_unavailable(

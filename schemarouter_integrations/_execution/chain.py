@@ -18,6 +18,7 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from functools import partial
+from typing import Any
 
 from .._availability import Availability
 from .._contracts import HedgePolicy
@@ -49,6 +50,7 @@ from .outcomes import Answered, FallbackReason, Unavailable, fallback_payload, t
 from .preflight import Skip, Step
 from .projection import records_of
 from .retry import backoff_seconds
+from .scopes import InvocationScopes
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -70,8 +72,10 @@ class ChainRunner:
         sleep: Sleep,
         rng: random.Random | None,
         hedger: Hedger | None = None,
+        scopes: InvocationScopes | None = None,
     ) -> None:
         self.registry = registry
+        self.scopes = scopes if scopes is not None else InvocationScopes()
         self.availability = availability
         self.sleep = sleep
         self.rng = rng
@@ -181,13 +185,14 @@ class ChainRunner:
         call, endpoint, path = step.call, step.endpoint, step.call.access_path
         route = call.ref
         identity = route.fields()
-        yield ctx.event(
+        start = ctx.event(
             ToolStartEvent,
             **identity,
             scope=call.scope,
             arguments=dict(call.arguments),
             server_projection=dict(call.server_projection),
         )
+        yield start
         started = time.perf_counter()
         answers_before = self.availability.answers_on(step.spec.origin)
         attempt = 1
@@ -195,9 +200,12 @@ class ChainRunner:
             notes = CallNotes()
             try:
                 with noting(notes):
-                    raw = invoker(call)
-                    if inspect.isawaitable(raw):
-                        raw = await raw
+                    if self.scopes.active:
+                        raw = await self._scoped(invoker, call, start)
+                    else:
+                        raw = invoker(call)
+                        if inspect.isawaitable(raw):
+                            raw = await raw
                 break
             except Exception as exc:
                 if not isinstance(exc, SchemaRouterError) and self._origin_failing(step.spec.origin, ctx):
@@ -255,6 +263,14 @@ class ChainRunner:
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
         yield Answered(records, notes.provenance)
+
+    async def _scoped(self, invoker: Invoker, call: ToolCall, start: ToolStartEvent) -> Any:
+        """One attempt inside the installed invocation scopes (:mod:`.scopes`)."""
+        with self.scopes.entered(start):
+            raw = invoker(call)
+            if inspect.isawaitable(raw):
+                raw = await raw
+            return raw
 
 
 def _skipped(steps: list[Step]) -> str:

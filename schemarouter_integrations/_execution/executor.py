@@ -23,6 +23,7 @@ from .context import RunContext, compiled_event, trusted_result
 from .gather import Gatherer
 from .hedge import Hedger, LateSink
 from .preflight import Pruned, Step, preflight
+from .scopes import InvocationScopes
 
 PlanSource = Plan | Callable[[], Plan]
 _Preflighted = tuple[tuple[ToolCall, ...], int, tuple[Step, ...], tuple[Pruned, ...]]
@@ -52,7 +53,10 @@ class Executor:
         self.availability = availability
         self.sleep = sleep
         self.hedger = Hedger(late_events or _ignore, availability.cooldown_left)
-        self._chain = ChainRunner(registry, availability, sleep=sleep, rng=rng, hedger=self.hedger)
+        self.scopes = InvocationScopes()
+        self._chain = ChainRunner(
+            registry, availability, sleep=sleep, rng=rng, hedger=self.hedger, scopes=self.scopes
+        )
         self.gatherer = Gatherer(registry, availability, self._chain)
         self._preflights: BoundedCache[tuple[int, ...], _Preflighted] = BoundedCache(64)
 

@@ -29,6 +29,8 @@ face only translates to its framework's types:
   the face's tool name and tool-call id, current while a run streams (for tracing).
 * ``summary`` - :func:`route_summary` / :func:`failure_summary`: JSON-able accounts of how a
   call ended, for traces and tool artifacts.
+* ``drawing`` - :func:`claim_route_spans` / :func:`route_spans_drawn`: which layer draws
+  route spans (``otel.instrument`` or OpenInference's LangChain tracer), so each is drawn once.
 * ``events`` - :func:`trace_payload`, an event's JSON payload for traces without the bulky
   result; :func:`event_from_json`, the typed event back from its JSON payload.
 """
@@ -44,6 +46,7 @@ from .arguments import (
     canonical_arguments,
     python_type,
 )
+from .drawing import claim_route_spans, is_openinference_handler, route_spans_drawn
 from .events import event_from_json, trace_payload
 from .gathering import GathersRuns, gather_content
 from .invocation import ToolInvocation, current_invocation, invoking
@@ -80,18 +83,21 @@ __all__ = [
     "ToolSurface",
     "arguments_model",
     "canonical_arguments",
+    "claim_route_spans",
     "current_invocation",
     "describe_tool",
     "event_from_json",
     "failure_summary",
     "gather_content",
     "invoking",
+    "is_openinference_handler",
     "model_error_message",
     "model_facing_names",
     "model_routes",
     "python_type",
     "record_fields",
     "result_content",
+    "route_spans_drawn",
     "route_summary",
     "run_for_model",
     "shown_name",

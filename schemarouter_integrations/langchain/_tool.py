@@ -22,6 +22,7 @@ from .._framework import (
     ToolOptions,
     ToolSurface,
     failure_summary,
+    route_spans_drawn,
     run_for_model,
     validation_message,
 )
@@ -203,7 +204,7 @@ class SchemaRouterTool(BaseTool):
         run_manager: CallbackManagerForToolRun | None = None,
         **arguments: Any,
     ) -> tuple[str, ToolResult | GatherResult]:
-        tracing = RunTracing(run_manager)
+        tracing = RunTracing(run_manager, routes_drawn=route_spans_drawn(self.router))
         try:
             return run_sync(lambda: self._execute(query, arguments, tracing, tracing.emit))
         finally:
@@ -215,7 +216,7 @@ class SchemaRouterTool(BaseTool):
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **arguments: Any,
     ) -> tuple[str, ToolResult | GatherResult]:
-        tracing = RunTracing(run_manager)
+        tracing = RunTracing(run_manager, routes_drawn=route_spans_drawn(self.router))
         try:
             return await self._execute(query, arguments, tracing, tracing.aemit)
         finally:

@@ -34,6 +34,7 @@ from langchain_core.callbacks import (
     AsyncCallbackManager,
     AsyncCallbackManagerForToolRun,
     BaseCallbackHandler,
+    BaseCallbackManager,
     CallbackManager,
     CallbackManagerForToolRun,
     adispatch_custom_event,
@@ -41,7 +42,7 @@ from langchain_core.callbacks import (
 )
 from langchain_core.tracers.langchain import LangChainTracer
 
-from .._framework import route_summary, trace_payload
+from .._framework import is_openinference_handler, route_summary, trace_payload
 from ..events import (
     RouterEvent,
     RunEndEvent,
@@ -83,10 +84,14 @@ _M = TypeVar("_M", CallbackManager, AsyncCallbackManager)
 class RunTracing:
     """Mirrors one router run into the callbacks and traces of one LangChain tool run."""
 
-    def __init__(self, run_manager: AnyToolRunManager | None) -> None:
+    def __init__(self, run_manager: AnyToolRunManager | None, *, routes_drawn: bool = False) -> None:
+        """*routes_drawn*: the router's route spans are drawn by ``otel.instrument``, so the
+        child run per route is not handed to OpenInference tracers (it would draw each twice)."""
         self.run_manager = run_manager
         self.tool_runs = _tracer_runs(run_manager)
         children = run_manager.get_child() if run_manager is not None else None
+        if children is not None and routes_drawn:
+            _drop_openinference(children)  # get_child() made it for this run alone
         # without a handler there is nobody to tell: no custom events, no child runs
         self._children: CallbackManager | AsyncCallbackManager | None = (
             children if children is not None and children.handlers else None
@@ -263,15 +268,28 @@ def _start_args(action: _Start) -> tuple[dict[str, Any], str]:
     return {"name": action.path}, json.dumps(action.inputs, default=str, sort_keys=True)
 
 
+def _drop_openinference(manager: BaseCallbackManager) -> None:
+    """Remove the handlers of OpenInference instrumentations from *manager* (a fresh child)."""
+    for handler in [*manager.handlers, *manager.inheritable_handlers]:
+        if is_openinference_handler(handler) and handler in [
+            *manager.handlers,
+            *manager.inheritable_handlers,
+        ]:
+            manager.remove_handler(handler)
+
+
 def _tracer_runs(run_manager: AnyToolRunManager | None) -> list[Any]:
-    """The LangSmith run objects of this tool run, one per ``LangChainTracer`` attached."""
+    """The traced run objects of this tool run: one per ``LangChainTracer`` (LangSmith) and
+    per OpenInference tracer attached (Phoenix), which keep the outputs and error set here."""
     if run_manager is None:
         return []
     key = str(run_manager.run_id)
     runs: list[Any] = []
     for handler in [*run_manager.handlers, *run_manager.inheritable_handlers]:
-        if isinstance(handler, LangChainTracer):
-            run = handler.run_map.get(key)
+        traced = isinstance(handler, LangChainTracer) or is_openinference_handler(handler)
+        run_map: Any = getattr(handler, "run_map", None)
+        if traced and run_map is not None:
+            run = run_map.get(key)
             if run is not None and all(run is not seen for seen in runs):
                 runs.append(run)
     return runs

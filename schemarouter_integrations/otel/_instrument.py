@@ -6,6 +6,7 @@ from types import TracebackType
 
 from opentelemetry import metrics, trace
 
+from .._framework import claim_route_spans
 from .._router import SchemaRouter
 from ..events import RouterEvent
 from ._attributes import DEFAULT_TOOL_NAME
@@ -41,6 +42,8 @@ class Instrumentation:
         self.spans = RunSpans(tracer, default_tool_name=tool_name)
         self.metrics = RouterMetrics(meter, self._cooldowns)
         self._unsubscribe = router.subscribe(self._on_event)
+        self._unscope = router.add_invocation_scope(self.spans.scope)
+        self._release_routes = claim_route_spans(router)
         self.active = True
 
     def _on_event(self, event: RouterEvent) -> None:
@@ -63,6 +66,8 @@ class Instrumentation:
             return
         self.active = False
         self._unsubscribe()
+        self._unscope()
+        self._release_routes()
         self.metrics.stop()
         self.spans.close()
 

@@ -3,11 +3,18 @@
 Runs are told apart by ``run_id``, so spans of concurrent runs never mix. A failed route's
 span stays open for the ``route.unavailable`` that follows its ``tool.error`` and ends at the
 next step of its run.
+
+While an invoker runs, its route span is the current span (:meth:`RunSpans.scope`, an
+invocation scope of the router), so the spans of instrumented clients (httpx, requests,
+database drivers) are its children. A hedged call may start before its ``tool.start``
+reaches the sinks; its route span is then started by the scope and found again by the event
+(both know the call by the event's ``seq``).
 """
 
 from __future__ import annotations
 
 import threading
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from opentelemetry import trace
@@ -48,6 +55,7 @@ class _Run:
     tool_name: str
     started: float
     routes: dict[str, Span] = field(default_factory=dict)
+    by_start: dict[int, Span] = field(default_factory=dict)  # route spans by their tool.start seq
     failed: tuple[str, Span] | None = None
     hedged_from: set[str] = field(default_factory=set)
 
@@ -86,6 +94,19 @@ class RunSpans:
                 return self._end(run, event)
             self._step(run, event)
             return None
+
+    def scope(self, start: ToolStartEvent) -> AbstractContextManager[object] | None:
+        """The route span of the call *start* began, made current for one invoker attempt."""
+        if start.run_id is None:
+            return None
+        with self._lock:
+            run = self._runs.get(start.run_id)
+            if run is None:
+                return None
+            span = run.by_start.get(start.seq)
+            if span is None:
+                span = self._start_route(run, start)
+        return trace.use_span(span, end_on_exit=False, record_exception=False, set_status_on_exception=False)
 
     def close(self) -> None:
         """End every open span (the instrumentation is being removed)."""
@@ -173,7 +194,8 @@ class RunSpans:
         self._end_failed(run)
         when = _ns(event.timestamp)
         if isinstance(event, ToolStartEvent):
-            self._start_route(run, event)
+            if event.seq not in run.by_start:  # else the invocation scope started it already
+                self._start_route(run, event)
         elif isinstance(event, ToolRetryEvent | RouteInnerFallbackEvent):
             span = run.routes.get(event.access_path)
             if span is not None:
@@ -209,7 +231,7 @@ class RunSpans:
             }
             run.span.set_attributes(attributes(planned))
 
-    def _start_route(self, run: _Run, event: ToolStartEvent) -> None:
+    def _start_route(self, run: _Run, event: ToolStartEvent) -> Span:
         old = run.routes.pop(event.access_path, None)
         if old is not None:
             old.end()
@@ -225,13 +247,15 @@ class RunSpans:
             a.INPUT_VALUE: compact_json(event.arguments),
             a.INPUT_MIME: "application/json",
         }
-        run.routes[event.access_path] = self.tracer.start_span(
+        span = self.tracer.start_span(
             event.access_path,
             context=run.context,
             kind=SpanKind.CLIENT,
             attributes=attributes(values),
             start_time=_ns(event.timestamp),
         )
+        run.routes[event.access_path] = run.by_start[event.seq] = span
+        return span
 
     def _end_failed(self, run: _Run) -> None:
         if run.failed is not None:

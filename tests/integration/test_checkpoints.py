@@ -1,5 +1,5 @@
 """A tool artifact that went through a LangGraph checkpoint is the ToolResult as data, and
-``ToolResult.model_validate`` restores it (README: "LangGraph checkpoints")."""
+``ToolResult.model_validate`` restores it (docs/how-to/langchain.md: "Checkpoints")."""
 
 from __future__ import annotations
 

@@ -7,14 +7,15 @@ the run's events: was the faulty route retried (``tool.retry``), cooled down
 (``route.unavailable``), fallen back from (``tool.fallback``), which error did it end with
 (``tool.error``), and how did the run end.
 
-The expectations are the documented rule (README "Fault matrix", ``adapters/_http_errors.py``):
-timeouts, connection failures and 408/425/429/500/502/503/504 are unavailable: retried,
-cooled down, fallen back from (a ``Retry-After`` past the backoff cap cools at once, without
-a retry). Every other status and every body problem is a ``NonRetryableInvocationError``: no
-retry, no cooldown, no fallback, and the run ends with it. A redirect is never followed.
+The expectations are the documented rule (docs/concepts/fallback.md "Fault matrix",
+``adapters/_http_errors.py``): timeouts, connection failures and 408/425/429/500/502/503/504
+are unavailable: retried, cooled down, fallen back from (a ``Retry-After`` past the backoff cap
+cools at once, without a retry). Every other status and every body problem is a
+``NonRetryableInvocationError``: no retry, no cooldown, no fallback, and the run ends with it.
+A redirect is never followed.
 
 The faults come from ``tests/servers/fault_server.py`` (raw sockets); the table below is
-copied by hand into the README.
+copied by hand into docs/concepts/fallback.md.
 """
 
 from __future__ import annotations

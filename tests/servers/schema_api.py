@@ -67,9 +67,7 @@ def _resolve(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
         target: Any = document
         for part in ref.removeprefix("#/").split("/"):
             target = (
-                target.get(part.replace("~1", "/").replace("~0", "~"), {})
-                if isinstance(target, dict)
-                else {}
+                target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
             )
         node = target if isinstance(target, dict) else {}
     return node
@@ -115,18 +113,12 @@ def _value(
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), None)
     if kind == "array" or "items" in schema:
-        return [
-            _value(document, schema.get("items") or {}, name, i, depth + 1, refs)
-            for i in range(ITEMS)
-        ]
+        return [_value(document, schema.get("items") or {}, name, i, depth + 1, refs) for i in range(ITEMS)]
     if kind == "object" or "properties" in schema:
         if depth >= DEPTH:
             return {}
         properties = schema.get("properties") or {}
-        return {
-            key: _value(document, sub, key, index, depth + 1, refs)
-            for key, sub in properties.items()
-        }
+        return {key: _value(document, sub, key, index, depth + 1, refs) for key, sub in properties.items()}
     if kind == "integer":
         return index + 1
     if kind == "number":
@@ -154,9 +146,7 @@ class _Api:
                         for part in re.split(r"(\{[^}]+\})", path.rstrip("/") or "/")
                         if part
                     )
-                    templates.append(
-                        (path.count("{"), re.compile(pattern + "/?"), method, operation)
-                    )
+                    templates.append((path.count("{"), re.compile(pattern + "/?"), method, operation))
         self.templates = sorted(templates, key=lambda t: t[0])
 
     def operation(self, method: str, path: str) -> dict[str, Any] | None:
@@ -232,7 +222,5 @@ class SchemaApiServer:
         self.requests.append((name, path, request.url.query))
         operation = self._api(name).operation(request.method.lower(), path)
         if operation is None:
-            return JSONResponse(
-                {"detail": f"no operation for {request.method} {path}"}, status_code=404
-            )
+            return JSONResponse({"detail": f"no operation for {request.method} {path}"}, status_code=404)
         return JSONResponse(answer_of(self.document(name), operation))

@@ -50,12 +50,8 @@ OPEN_TARGETS = [
         ("getEvidenceFilter",),
         {"target": BRAF, "disease": "EFO_0000756"},
     ),
-    Question(
-        "opentargets.json", "information about the target", ("getTargetByENSGID",), {"target": BRAF}
-    ),
-    Question(
-        "opentargets.json", "details of the drug", ("getDrugByID",), {"DRUG_ID": "CHEMBL1201583"}
-    ),
+    Question("opentargets.json", "information about the target", ("getTargetByENSGID",), {"target": BRAF}),
+    Question("opentargets.json", "details of the drug", ("getDrugByID",), {"DRUG_ID": "CHEMBL1201583"}),
     Question(
         "opentargets.json",
         "search for a disease or target called asthma",

@@ -301,4 +301,3 @@ def test_an_internationalised_host_is_one_origin_however_it_is_written() -> None
     ascii_form = band_gap_tool("b", "p", "https://xn--bcher-kva.example")
 
     assert unicode.origin == ascii_form.origin == "https://xn--bcher-kva.example"
-

@@ -21,6 +21,9 @@ PUBLIC_MODULES = [
     "schemarouter_integrations.mcp",
     "schemarouter_integrations.otel",
     "schemarouter_integrations.stores",
+    "schemarouter_integrations.testing",
+    "schemarouter_integrations.testing.langchain",
+    "schemarouter_integrations.testing.llamaindex",
 ]
 
 

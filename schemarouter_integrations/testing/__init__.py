@@ -1,0 +1,47 @@
+"""The public test kit: test an application's agent against outages, offline.
+
+* **In-process routes with scripted faults.** :func:`faulty` puts a fault in front of any
+  function, and the result plugs into ``router.add_callable(...)``: :class:`Down` (always
+  unavailable), :class:`FailTimes` (fail *n* times, then answer), :class:`RetryAfter` (503 with
+  ``Retry-After``), :class:`Hang` (never answers; the route's ``timeout_seconds`` ends the
+  wait), :class:`Slow` (answers after *n* seconds).
+* **A small materials landscape.** :data:`MATERIALS`, :func:`materials_search`,
+  :func:`oqmd_search` and :func:`materials_router` (three band-gap routes, some down).
+* **Loopback servers** (standard library only, ``127.0.0.1`` on a free port, on a daemon
+  thread): :class:`MaterialsApi`, a Materials-Project-like OpenAPI service that takes the same
+  faults; :class:`OptimadeFederation`, a providers list, index meta-databases and OPTIMADE
+  databases; :class:`LoopbackServer` to build your own.
+* Scripted models for agents without an LLM key: :mod:`schemarouter_integrations.testing.langchain`
+  (``ScriptedChatModel``, extra ``[langchain]``) and
+  :mod:`schemarouter_integrations.testing.llamaindex` (``scripted_llm``, extra ``[llamaindex]``).
+
+Nothing in the router imports this package.
+"""
+
+from ._faults import Down, FailTimes, Fault, FaultyFunction, Hang, RetryAfter, Slow, faulty
+from ._loopback import LoopbackServer, Reply, Request
+from ._materials import MATERIALS, Material, materials_router, materials_search, oqmd_search
+from ._materials_api import MaterialsApi
+from ._optimade import PROVIDER_BAND_GAPS, OptimadeFederation
+
+__all__ = [
+    "MATERIALS",
+    "PROVIDER_BAND_GAPS",
+    "Down",
+    "FailTimes",
+    "Fault",
+    "FaultyFunction",
+    "Hang",
+    "LoopbackServer",
+    "Material",
+    "MaterialsApi",
+    "OptimadeFederation",
+    "Reply",
+    "Request",
+    "RetryAfter",
+    "Slow",
+    "faulty",
+    "materials_router",
+    "materials_search",
+    "oqmd_search",
+]

@@ -1,0 +1,50 @@
+"""The documentation site builds with ``mkdocs build --strict``: every page in the nav exists,
+every link and anchor resolves, every API page renders from the docstrings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.docs.blocks import ROOT, clean_environment
+
+MKDOCS = Path(sys.executable).parent / "mkdocs"
+
+
+@pytest.mark.timeout(300)
+def test_mkdocs_build_strict_passes(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(MKDOCS), "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**clean_environment(), "NO_MKDOCS_2_WARNING": "1"},
+        timeout=280,
+    )
+    assert done.returncode == 0, done.stderr[-5000:]
+    assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_every_page_is_in_the_nav() -> None:
+    import yaml
+
+    def paths(items: object) -> list[str]:
+        if isinstance(items, str):
+            return [items]
+        if isinstance(items, list):
+            return [p for item in items for p in paths(item)]
+        if isinstance(items, dict):
+            return [p for value in items.values() for p in paths(value)]
+        return []
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)
+    in_nav = set(paths(config["nav"]))
+    pages = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")}
+    assert pages == in_nav

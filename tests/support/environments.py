@@ -1,0 +1,167 @@
+"""Heavy test environments that live outside the project's venv, built once into ``.cache/``.
+
+* :func:`venv_python` - a virtual environment with pinned packages (Arize Phoenix, or
+  ``langchain-mcp-adapters`` with ``mcp`` 1.x), created with uv when missing; an environment
+  variable may name an interpreter that already has them.
+* :func:`node_modules` - npm packages (the TypeScript MCP SDK, the MCP Inspector) installed
+  with ``npm ci`` from the lock file kept in ``tests/hosts/node/``, into ``.cache/node-hosts``;
+  node itself must be on the PATH (``make test`` installs it with apt when missing).
+
+Each is rebuilt only when its pinned requirements change (a stamp file keeps them). When one
+cannot be built the caller skips with the reason, except under ``CI=true``, where it fails
+(:func:`environment_or_skip`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / ".cache"
+NODE_SOURCE = ROOT / "tests" / "hosts" / "node"
+T = TypeVar("T")
+
+PHOENIX = ("arize-phoenix==20.26.1",)
+"""Arize Phoenix, the version the Phoenix test was written against."""
+LANGCHAIN_MCP = ("langchain-mcp-adapters==0.3.2", "mcp>=1.24,<2")
+"""``langchain-mcp-adapters`` needs mcp 1.x (it imports ``mcp.shared.context.RequestContext``,
+gone in mcp 2; 0.3.2 declares ``mcp>=1.24,<2``, 0.3.1 only ``mcp>=1.24`` and so installs beside
+mcp 2 and fails on import), while our ``mcp`` extra is mcp 2: it lives in a venv of its own."""
+
+
+class EnvironmentUnavailable(Exception):
+    """A test environment could not be made ready (the reason is the message)."""
+
+
+def environment_or_skip(make: Callable[[], T], what: str) -> T:
+    """``make()``, or skip the test with the reason (fail under ``CI=true``)."""
+    try:
+        return make()
+    except EnvironmentUnavailable as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but {what} is unavailable: {exc}", pytrace=False)
+        pytest.skip(f"{what} is unavailable (offline?): {exc}")
+
+
+def venv_python(name: str, requirements: Sequence[str], modules: Sequence[str], override: str) -> Path:
+    """The interpreter of ``.cache/<name>`` with *requirements* installed (built when missing).
+
+    *override* names an environment variable that may point at an interpreter that can
+    import *modules* already; it is used instead.
+    """
+    given = os.environ.get(override)
+    if given:
+        python = Path(given)
+        if not _imports(python, modules):
+            raise EnvironmentUnavailable(f"{override}={given} cannot import {', '.join(modules)}")
+        return python
+    venv = CACHE / name
+    python = venv / "bin" / "python"
+    stamp = venv / ".requirements"
+    wanted = "\n".join(requirements)
+    if python.exists() and stamp.exists() and stamp.read_text() == wanted and _imports(python, modules):
+        return python
+    uv = Path(sys.executable).with_name("uv")
+    if not uv.exists():
+        raise EnvironmentUnavailable(f"uv is not installed beside {sys.executable} (run `make setup`)")
+    if not python.exists():
+        _run([str(uv), "venv", "-q", "--python", sys.executable, str(venv)], f"creating {venv}", ROOT)
+    _run(
+        [str(uv), "pip", "install", "-q", "--python", str(python), *requirements], f"installing {name}", ROOT
+    )
+    if not _imports(python, modules):
+        raise EnvironmentUnavailable(f"{', '.join(modules)} not importable in {venv} after installing them")
+    stamp.write_text(wanted)
+    return python
+
+
+def node_modules() -> Path:
+    """``.cache/node-hosts`` with the npm packages of ``tests/hosts/node/package-lock.json``."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        raise EnvironmentUnavailable("node and npm are not on the PATH (`make test` installs them with apt)")
+    target = CACHE / "node-hosts"
+    lock = (NODE_SOURCE / "package-lock.json").read_bytes()
+    digest = hashlib.sha256((NODE_SOURCE / "package.json").read_bytes() + lock).hexdigest()
+    stamp = target / ".installed"
+    if stamp.exists() and stamp.read_text() == digest and (target / "node_modules").is_dir():
+        return target
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(NODE_SOURCE / name, target / name)
+    _run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], "npm ci of the node hosts", target)
+    stamp.write_text(digest)
+    return target
+
+
+def node_script(name: str) -> Path:
+    """*name* of ``tests/hosts/node/`` beside the installed packages (ESM resolves from there)."""
+    target = node_modules() / name
+    shutil.copyfile(NODE_SOURCE / name, target)
+    return target
+
+
+def phoenix_python() -> Path:
+    """The interpreter of the Arize Phoenix environment (``SCHEMAROUTER_PHOENIX_PYTHON`` overrides)."""
+    return venv_python("phoenix-venv", PHOENIX, ["phoenix"], "SCHEMAROUTER_PHOENIX_PYTHON")
+
+
+def langchain_mcp_python() -> Path:
+    """The interpreter of the ``langchain-mcp-adapters`` + mcp 1.x environment
+    (``SCHEMAROUTER_LANGCHAIN_MCP_PYTHON`` overrides)."""
+    modules = ["langchain_mcp_adapters", "mcp"]
+    return venv_python("langchain-mcp-venv", LANGCHAIN_MCP, modules, "SCHEMAROUTER_LANGCHAIN_MCP_PYTHON")
+
+
+def main() -> None:
+    """Build every environment that is missing (``make host-envs``) and say how long each took."""
+    failed = False
+    for what, make in (
+        ("Arize Phoenix", phoenix_python),
+        ("langchain-mcp-adapters with mcp 1.x", langchain_mcp_python),
+        ("node MCP hosts", node_modules),
+    ):
+        started = time.monotonic()
+        try:
+            where = make()
+        except EnvironmentUnavailable as exc:
+            failed = True
+            print(f"{what}: not available: {exc}")
+            continue
+        print(f"{what}: ready in {time.monotonic() - started:.1f} s ({where})")
+    if failed and os.environ.get("CI") == "true":
+        raise SystemExit(1)
+
+
+def _imports(python: Path, modules: Sequence[str]) -> bool:
+    if not python.exists():
+        return False
+    probe = f"import importlib.util as u, sys; sys.exit(not all(u.find_spec(m) for m in {list(modules)!r}))"
+    done = subprocess.run(
+        [str(python), "-E", "-s", "-c", probe], capture_output=True, text=True, timeout=300, check=False
+    )
+    return done.returncode == 0
+
+
+def _run(command: list[str], what: str, cwd: Path) -> None:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False, cwd=cwd)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise EnvironmentUnavailable(f"{what} failed: {exc}") from exc
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise EnvironmentUnavailable(f"{what} failed (exit {done.returncode}): {' / '.join(tail)}")
+
+
+if __name__ == "__main__":
+    main()
