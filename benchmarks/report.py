@@ -12,6 +12,7 @@ import platform
 from pathlib import Path
 from typing import Any
 
+from benchmarks.cache_bench import cache_section
 from benchmarks.report_outage import fleet_section, outage_section
 
 OUT = Path(__file__).resolve().parent
@@ -54,11 +55,12 @@ def write_report(results: dict[str, Any]) -> Path:
     lines += outage_section(results, OUT)
     lines += fleet_section(results, OUT)
     lines += _hedge_section(results)
+    lines += cache_section(results)
     others = sorted(
         k
         for k in results
         if not k.startswith(("plan_", "register_", "first_plan_", "cold_plan_", "warm_plan_", "anchor"))
-        and not k.startswith(("outage_timeline", "fleet", "hedge."))
+        and not k.startswith(("outage_timeline", "fleet", "hedge.", "cache_"))
     )
     if others:
         lines += ["", "## Other measurements", "", "| measurement | value |", "|---|---|"]

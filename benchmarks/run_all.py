@@ -22,6 +22,7 @@ BENCHMARKS = [
     "benchmarks.outage_timeline_bench",
     "benchmarks.federation_bench",
     "benchmarks.anchor_bench",
+    "benchmarks.cache_bench",
 ]
 
 

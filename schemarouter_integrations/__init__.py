@@ -5,11 +5,14 @@ Contracts -> planning (pure) -> execution (retries, fallback, budgets, events) -
 ``schemarouter_integrations.llamaindex`` and are never imported from here.
 """
 
+from ._caching import CacheHints
 from ._contracts import (
+    CachePolicy,
     CooldownPolicy,
     EndpointSpec,
     FieldSpec,
     HedgePolicy,
+    RateLimit,
     RetryPolicy,
     ServerProjectionSpec,
     ToolSpec,
@@ -26,16 +29,20 @@ from .errors import (
     NoRouteError,
     PlanningError,
     PolicyViolationError,
+    RateLimitedError,
     RegistrationError,
     SchemaRouterError,
     SchemaValidationError,
     StaleFingerprintError,
 )
 from .events import GatherResult, RouterEvent, ToolResult
+from .stores import MemoryAnswerCache
 
 __all__ = [
     "AllRoutesUnavailableError",
     "BudgetExceededError",
+    "CacheHints",
+    "CachePolicy",
     "CooldownPolicy",
     "EndpointSpec",
     "FederationReport",
@@ -43,12 +50,15 @@ __all__ = [
     "GatherResult",
     "HedgePolicy",
     "InvocationUnavailableError",
+    "MemoryAnswerCache",
     "NoRouteError",
     "NonRetryableInvocationError",
     "Plan",
     "PlanRequest",
     "PlanningError",
     "PolicyViolationError",
+    "RateLimit",
+    "RateLimitedError",
     "RegistrationError",
     "RetryPolicy",
     "RouterEvent",

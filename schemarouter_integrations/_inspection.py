@@ -115,6 +115,11 @@ class RouterSnapshot(BaseModel):
     health: HealthSnapshot
     pending: dict[str, str] = Field(default_factory=dict)
     documents: DocumentsSnapshot = DocumentsSnapshot()
+    cache: dict[str, Any] | None = None
+    """The answer cache: kind, entries, hits, misses, ``hit_rate``, stale, coalesced (None: no cache)."""
+    rate_limits: dict[str, Any] = Field(default_factory=dict)
+    """``backend`` and ``limits``: each route's and provider's limit with its admitted, waited
+    and passed-over counts."""
 
 
 def router_snapshot(

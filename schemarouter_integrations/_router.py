@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from ._answer_settings import AnswerSettings
 from ._availability import Availability, CooldownTracker
 from ._availability.settings import check_settings
 from ._contracts import CooldownPolicy, ToolSpec
@@ -26,12 +27,13 @@ from ._health.pending import PendingRoutes
 from ._health.service import HealthService
 from ._inspection import DocumentsSnapshot, RouterSnapshot, router_snapshot
 from ._planning import Plan, PlanRequest, compile_plan
+from ._planning.requests import as_request
 from ._registry import BindingState, Invoker, Registry, RouteRef
 from ._sources import DataSources
 from ._sync import run_sync
-from .errors import ConfigurationError, PlanningError, RegistrationError, SchemaRouterError
+from .errors import ConfigurationError, RegistrationError, SchemaRouterError
 from .events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
-from .stores import AvailabilityStore, MemoryAvailabilityStore
+from .stores import AnswerCache, AvailabilityStore, MemoryAvailabilityStore, RateLimiterBackend
 
 if TYPE_CHECKING:
     import httpx
@@ -46,7 +48,7 @@ SINK_GRACE_SECONDS = 5.0
 """How long sinks may take to hear ``run.error`` of a cancelled run before it is abandoned."""
 
 
-class SchemaRouter(DataSources):
+class SchemaRouter(AnswerSettings, DataSources):
     """One dependable data tool over many access paths.
 
     ``cooldown`` bounds how long failed paths stay out of planning; ``clock`` (monotonic
@@ -61,6 +63,7 @@ class SchemaRouter(DataSources):
     a local one; cloud metadata addresses are refused. ``allow_private_networks=True`` lifts
     the first rule and lets the application give a metadata address itself. ``resolver``
     (an async ``host -> [IP address strings]``, default the system's) answers the check.
+    ``answer_cache`` and ``rate_limiter``: see :class:`._answer_settings.AnswerSettings`.
     """
 
     def __init__(
@@ -76,6 +79,8 @@ class SchemaRouter(DataSources):
         allow_private_networks: bool = False,
         resolver: Resolver | None = None,
         document_cache: str | os.PathLike[str] | None = None,
+        answer_cache: AnswerCache | None = None,
+        rate_limiter: RateLimiterBackend | None = None,
     ) -> None:
         check_settings(
             cooldown, clock, availability_store, sleep, max_response_bytes, allow_private_networks, resolver
@@ -110,6 +115,7 @@ class SchemaRouter(DataSources):
         self._resolver = resolver
         self._network: NetworkPolicy | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []  # adapters' sessions, run by aclose()
+        self._setup_answers(answer_cache, rate_limiter)
 
     @classmethod
     async def from_config(
@@ -183,12 +189,12 @@ class SchemaRouter(DataSources):
     # -- planning --------------------------------------------------------------------
     def plan(self, request: PlanRequest | str) -> Plan:
         """Schema- and health-aware, binding-agnostic plan. Pure and deterministic."""
-        return compile_plan(_request(request), self.registry, self._availability.cooldown_left)
+        return compile_plan(as_request(request), self.registry, self._availability.cooldown_left)
 
     def plan_executable(self, request: PlanRequest | str) -> Plan:
         """Like :meth:`plan`, and also drops routes whose binding is not ready."""
         return compile_plan(
-            _request(request), self.registry, self._availability.cooldown_left, executable_only=True
+            as_request(request), self.registry, self._availability.cooldown_left, executable_only=True
         )
 
     # -- execution -------------------------------------------------------------------
@@ -240,7 +246,7 @@ class SchemaRouter(DataSources):
         if isinstance(request_or_plan, Plan):
             request, source = request_or_plan.request, request_or_plan
         else:
-            request = _request(request_or_plan)
+            request = as_request(request_or_plan)
             source = partial(self.plan_executable, request)
         ended = False  # run.end or run.error was yielded (late events of outrun calls may follow)
         try:
@@ -278,7 +284,7 @@ class SchemaRouter(DataSources):
         *on_event* sees each event after the sinks. ``AllRoutesUnavailableError``: none answered.
         """
 
-        asked = request if isinstance(request, Plan) else _request(request)
+        asked = request if isinstance(request, Plan) else as_request(request)
         publish = self.events.publisher(on_event)
         return await self._executor.gatherer.run(
             asked, self.plan_executable, budget, publish, max_routes=max_routes
@@ -355,11 +361,12 @@ class SchemaRouter(DataSources):
             self._background.snapshot(),
             pending=self._pending.snapshot(),
             documents=documents,
-        )
+        ).model_copy(update=self._answers_snapshot())
 
     # -- lifecycle -------------------------------------------------------------------
     async def __aenter__(self) -> SchemaRouter:
         await self._background.open()  # the router's background task group; starts the store
+        await self._start_answers()
         return self
 
     async def __aexit__(
@@ -383,17 +390,10 @@ class SchemaRouter(DataSources):
                     await self._http_clients.aclose()
                 for close in self._closers:  # sessions reopen on use; each aclose() closes them
                     await close()
+                await self._close_answers()
 
     def _route(self, tool: str, endpoint: str) -> RouteRef:
         spec = self.registry.tool(tool)
         if spec is None or spec.endpoint(endpoint) is None:
             raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
         return self.registry.identity(tool, endpoint)
-
-
-def _request(request: PlanRequest | str) -> PlanRequest:
-    if isinstance(request, PlanRequest):
-        return request
-    if isinstance(request, str):
-        return PlanRequest(query=request)
-    raise PlanningError(f"expected a PlanRequest, a Plan or a query string, got {type(request).__name__}")

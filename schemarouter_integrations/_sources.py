@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ._contracts import ToolSpec
+from ._contracts import CachePolicy, RateLimit, ToolSpec
 from ._document_cache import DocumentCache, using
 from ._registry import Invoker
 
@@ -39,6 +39,10 @@ class DataSources:
 
         def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None: ...
 
+        def set_rate_limit(self, tool: str, limit: RateLimit | None, *, provider: bool = False) -> None: ...
+
+        def set_cache_policy(self, route: str, policy: CachePolicy | None) -> None: ...
+
         @property
         def http_client(self) -> httpx.AsyncClient: ...
 
@@ -57,13 +61,17 @@ class DataSources:
         base_url: str | None = None,
         timeout_seconds: float = 10.0,
         document_timeout_seconds: float = 30.0,
+        rate_limit: RateLimit | None = None,
+        cache: CachePolicy | None = None,
         **options: Unpack[UrlOptions],
     ) -> ToolSpec:
         """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker.
 
         *timeout_seconds* bounds each call; *document_timeout_seconds* the reading of the
         document (some servers build theirs on every request, taking seconds).
+        *rate_limit* and *cache* are the route's :class:`RateLimit` and :class:`CachePolicy`.
         """
+        self._route_settings(name, rate_limit, cache)
         from .adapters._url import build_url_route
 
         with using(self.document_cache):
@@ -84,6 +92,13 @@ class DataSources:
             )
         self.register(spec, invoker)
         return spec
+
+    def _route_settings(self, name: str, rate_limit: RateLimit | None, cache: CachePolicy | None) -> None:
+        """Check and keep a route's rate limit and cache policy (before anything is registered)."""
+        if rate_limit is not None:
+            self.set_rate_limit(name, rate_limit)
+        if cache is not None:
+            self.set_cache_policy(name, cache)
 
     async def add_optimade_federation(
         self,
@@ -123,6 +138,8 @@ class DataSources:
         fields: Any = None,
         origin: str | None = None,
         unavailable_on: Sequence[type[BaseException]] | type[BaseException] = (),
+        rate_limit: RateLimit | None = None,
+        cache: CachePolicy | None = None,
         **options: Unpack[CallableOptions],
     ) -> ToolSpec:
         """Register a sync or async Python function as a tool with one endpoint.
@@ -130,7 +147,10 @@ class DataSources:
         ``origin`` (a URL) names the service the function calls, so it shares that origin's
         fate with the HTTP routes on it; ``unavailable_on`` adds exception types meaning
         unavailable beside the recognised client transport errors (see ``adapters/_python``).
+        ``rate_limit`` and ``cache``: the route's :class:`RateLimit` and :class:`CachePolicy`.
+        A function may return :class:`CacheHints` to bound how long its answer is fresh.
         """
+        self._route_settings(name, rate_limit, cache)
         from .adapters._python import build_callable_route
 
         spec, invoker = build_callable_route(
@@ -148,12 +168,22 @@ class DataSources:
         self.register(spec, invoker)
         return spec
 
-    async def add_mcp(self, target: McpTarget, *, name: str, **options: Unpack[McpOptions]) -> ToolSpec:
+    async def add_mcp(
+        self,
+        target: McpTarget,
+        *,
+        name: str,
+        rate_limit: RateLimit | None = None,
+        cache: CachePolicy | None = None,
+        **options: Unpack[McpOptions],
+    ) -> ToolSpec:
         """Register the tools of an MCP server (command line, URL or ``MCPServer``) as endpoints.
 
         ``read_only`` is the application's word (``True`` or tool names); the session is
         kept open between calls and closed by :meth:`aclose`. See ``adapters/_mcp``.
+        ``rate_limit`` and ``cache``: the route's :class:`RateLimit` and :class:`CachePolicy`.
         """
+        self._route_settings(name, rate_limit, cache)
         from .adapters._mcp.route import build_mcp_route
 
         if isinstance(target, str) and target.startswith(("http://", "https://")):

@@ -21,7 +21,9 @@ Every error the package raises is a :class:`SchemaRouterError`::
     ├── BudgetExceededError          the next call or attempt would pass the run budget
     └── InvocationError              an invoker failed
         ├── InvocationUnavailableError      transient: retried, cooled down, fallen back from
-        │   └── AllRoutesUnavailableError   every route of the chain was unavailable
+        │   ├── AllRoutesUnavailableError   every route of the chain was unavailable
+        │   └── RateLimitedError            the route's rate limit had no turn within its
+        │                                   max wait: passed over for the run (no cooldown)
         ├── NonRetryableInvocationError     deterministic: ends the run at once
         │   └── InvokerCrashedError         an invoker raised something that is no router error
         └── LocalCapacityError              the router's own HTTP connections stayed busy: the
@@ -58,6 +60,7 @@ __all__ = [
     "NonRetryableInvocationError",
     "PlanningError",
     "PolicyViolationError",
+    "RateLimitedError",
     "RegistrationError",
     "SchemaRouterError",
     "SchemaValidationError",
@@ -196,6 +199,14 @@ class InvocationUnavailableError(InvocationError):
         self.retry_after = retry_after
         self.status_code = status_code
         self.transport = transport
+
+
+class RateLimitedError(InvocationUnavailableError):
+    """The route's ``RateLimit`` gave no turn within ``max_wait_seconds``: the call was never
+    sent. The run passes the route over (``tool.fallback`` reason ``"rate_limited"``) without
+    retrying it or cooling it down. ``reason`` is ``"rate_limited"``."""
+
+    reason = "rate_limited"
 
 
 class NonRetryableInvocationError(InvocationError):

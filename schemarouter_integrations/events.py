@@ -18,6 +18,8 @@ __all__ = [
     "EVENT_TYPES",
     "AnyRouterEvent",
     "AttemptRecord",
+    "CacheHitEvent",
+    "CacheStaleEvent",
     "GatherResult",
     "HealthProbeEvent",
     "InnerFallback",
@@ -114,7 +116,7 @@ class ToolFallbackEvent(RouterEvent):
     to_access_mode: str | None
     scope: CallScope
     same_provider: bool
-    reason: Literal["unavailable", "binding_unavailable"]
+    reason: Literal["unavailable", "binding_unavailable", "rate_limited"]
 
 
 class ToolHedgeEvent(RouterEvent):
@@ -127,6 +129,29 @@ class ToolHedgeEvent(RouterEvent):
     to_tool: str
     to_endpoint: str
     after_seconds: float
+
+
+class CacheHitEvent(_RouteEvent):
+    """A fresh answer of this route was served from the answer cache, without a call.
+
+    ``coalesced`` is True when the answer was shared from an identical question that was
+    being answered at the same moment (in this process, or by a worker of the fleet).
+    """
+
+    type: Literal["cache.hit"] = "cache.hit"
+    age_seconds: float
+    ttl_seconds: float
+    coalesced: bool = False
+
+
+class CacheStaleEvent(_RouteEvent):
+    """Every route of the chain was unavailable: an older answer of this route was served
+    (younger than the policy's ``stale_if_error_seconds``)."""
+
+    type: Literal["cache.stale"] = "cache.stale"
+    age_seconds: float
+    stale_if_error_seconds: float
+    error: str
 
 
 class ToolEndEvent(_RouteEvent):
@@ -232,6 +257,8 @@ EVENT_TYPES: dict[str, type[RouterEvent]] = {
         ToolFallbackEvent,
         ToolHedgeEvent,
         ToolEndEvent,
+        CacheHitEvent,
+        CacheStaleEvent,
         RoutePrunedEvent,
         RouteUnavailableEvent,
         RouteAvailableEvent,
@@ -252,6 +279,8 @@ AnyRouterEvent = Annotated[
     | ToolFallbackEvent
     | ToolHedgeEvent
     | ToolEndEvent
+    | CacheHitEvent
+    | CacheStaleEvent
     | RoutePrunedEvent
     | RouteUnavailableEvent
     | RouteAvailableEvent
@@ -280,6 +309,8 @@ class ToolResult(BaseModel):
 
     ``tool``/``endpoint`` name the route that actually succeeded; ``route`` lists the access
     paths tried, in order; ``attempts`` every attempt; ``events`` the run's events.
+    ``cached``: served from the answer cache without a call (``age_seconds`` old);
+    ``stale``: every route was unavailable and an older cached answer was served.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -293,6 +324,9 @@ class ToolResult(BaseModel):
     route: list[str]
     events: list[AnyRouterEvent]
     plan: _Plan
+    cached: bool = False
+    stale: bool = False
+    age_seconds: float | None = None
     provenance: Provenance | None = None
     """For an answer from another router over MCP: that router's answer (see :class:`Provenance`)."""
 

@@ -161,13 +161,16 @@ def query(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Ask upstream: no answer from the answer cache.")
+    ] = False,
 ) -> None:
     """Ask the question: retries, fallback and cooldowns as the landscape says."""
     arguments = _arguments(arg, as_json)
     _with_config(
         config,
         as_json,
-        lambda c, o: _run.query(c, query, arguments, o),
+        lambda c, o: _run.query(c, query, arguments, o, no_cache=no_cache),
         strict=strict,
         document_cache=document_cache,
     )

@@ -123,6 +123,9 @@ def result_data(result: ToolResult) -> dict[str, Any]:
         "route": result.route,
         "attempts": len(result.attempts),
         "fallbacks": fallbacks,
+        "cached": result.cached,
+        "stale": result.stale,
+        "age_seconds": result.age_seconds,
     }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import anyio
 
+from .._contracts import CachePolicy
 from .._redaction import redact
 from .._router import SchemaRouter
 from ..config import LandscapeError, PythonRoute, RouterConfig, load_config, resolve_target
@@ -238,8 +239,12 @@ async def plan(config: RouterConfig, query: str, arguments: dict[str, Any], outp
     return OK if compiled.primary is not None else NO_ROUTE
 
 
-async def query(config: RouterConfig, question: str, arguments: dict[str, Any], output: Output) -> int:
+async def query(
+    config: RouterConfig, question: str, arguments: dict[str, Any], output: Output, *, no_cache: bool = False
+) -> int:
     request = config.tool.request(question, arguments)
+    if no_cache:  # a policy of nothing: no fresh or stale answer, nothing stored
+        request = request.model_copy(update={"cache": CachePolicy(ttl_seconds=0)})
     async with opened(config, output) as router:
         started = time.monotonic()
         with output.progress(f"Asking {question!r} ..."):
@@ -265,6 +270,11 @@ async def query(config: RouterConfig, question: str, arguments: dict[str, Any], 
             f" after trying {' -> '.join(result.route)} in {seconds:.2f} s",
             markup=False,
         )
+        if result.cached:
+            kind = "a stale answer (every source unavailable)" if result.stale else "a fresh answer"
+            output.out.print(
+                f"from the answer cache: {kind}, {result.age_seconds or 0:.1f} s old", markup=False
+            )
     return OK
 
 
@@ -311,6 +321,21 @@ async def inspect(config: RouterConfig, output: Output) -> int:
     _print_pending(output, snapshot.pending, snapshot.documents.model_dump(mode="json"))
     output.out.print(f"probes: {sorted(snapshot.health.probes) or 'none'}", markup=False)
     output.out.print(f"availability store: {snapshot.health.store.get('kind', '?')}", markup=False)
+    if snapshot.cache is not None:
+        cache = snapshot.cache
+        rate = cache.get("hit_rate")
+        output.out.print(
+            f"answer cache: {cache.get('kind')}, {cache.get('entries')} entries, hits {cache.get('hits')}, "
+            f"misses {cache.get('misses')}, hit rate {'-' if rate is None else f'{rate:.0%}'}, "
+            f"stale {cache.get('stale')}",
+            markup=False,
+        )
+    for key, limit in snapshot.rate_limits.get("limits", {}).items():
+        output.out.print(
+            f"rate limit {key}: {limit['per_second']:g}/s (burst {limit['burst']:g}), waited "
+            f"{limit['waited']} times ({limit['wait_seconds']:.2f} s), passed over {limit['passed_over']}",
+            markup=False,
+        )
     return OK
 
 

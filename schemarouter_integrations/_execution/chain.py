@@ -21,8 +21,10 @@ from functools import partial
 from typing import Any
 
 from .._availability import Availability
+from .._caching import CacheHints
 from .._contracts import HedgePolicy
-from .._planning import ToolCall
+from .._planning import PlanRequest, ToolCall
+from .._ratelimit import RateGate
 from .._registry import Invoker, Registry
 from ..errors import (
     AllRoutesUnavailableError,
@@ -30,6 +32,7 @@ from ..errors import (
     InvocationUnavailableError,
     InvokerCrashedError,
     NoRouteError,
+    RateLimitedError,
     SchemaRouterError,
 )
 from ..events import (
@@ -42,6 +45,7 @@ from ..events import (
     ToolRetryEvent,
     ToolStartEvent,
 )
+from .answers import AnswerService
 from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
@@ -80,9 +84,18 @@ class ChainRunner:
         self.sleep = sleep
         self.rng = rng
         self.hedger = hedger
+        self.answers: AnswerService | None = None
+        """The answer cache (``_execution/answers.py``); None: the router has none."""
+        self.gate: RateGate | None = None
+        """Rate limits (``_ratelimit``); None: the router keeps none."""
 
     async def run(
-        self, steps: list[Step], meter: BudgetMeter, ctx: RunContext, hedge: HedgePolicy | None = None
+        self,
+        steps: list[Step],
+        meter: BudgetMeter,
+        ctx: RunContext,
+        hedge: HedgePolicy | None = None,
+        request: PlanRequest | None = None,
     ) -> AsyncGenerator[RouterEvent, None]:
         """Yield the chain's events; on return ``ctx.winner`` and ``ctx.records`` are set.
 
@@ -92,7 +105,11 @@ class ChainRunner:
         binding or contract during the run is skipped with ``route.pruned``; it never
         started, so the next ``tool.fallback`` still leaves the route that ran and failed.
         With *hedge*, a read-only call followed by a read-only call is raced (:mod:`.hedge`).
+        With an answer cache, a fresh answer of a step is served before it is charged, and
+        its call is coalesced and stored under *request*'s policy (:mod:`.answers`).
         """
+        answers = self.answers
+        calls = self._call if answers is None else partial(answers.call, self._call, request)
         left: ToolCall | None = None  # the route the next tool.fallback leaves
         reason: FallbackReason = "unavailable"
         position = 0
@@ -117,6 +134,15 @@ class ChainRunner:
                     raise _no_binding(call, ctx)
                 position += 1
                 continue
+            hit = None if answers is None else await answers.fresh(step, request, ctx)
+            if hit is not None:  # served without a call
+                if left is not None:
+                    yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
+                ctx.route.append(call.access_path)
+                for event in hit:
+                    yield event
+                ctx.winner = call
+                return
             meter.charge_call(call.access_path, step.endpoint.cost_units)
             if left is not None:
                 yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
@@ -125,7 +151,7 @@ class ChainRunner:
             ended, used = call, 1
             if hedge is not None and self.hedger is not None and call.read_only is True and not last:
                 target = partial(self._hedge_target, steps[position + 1])
-                race = self.hedger.race(step, invoker, hedge, self._call, target, meter, ctx)
+                race = self.hedger.race(step, invoker, hedge, calls, target, meter, ctx)
                 async with aclosing(race) as raced:
                     async for lap in raced:
                         if isinstance(lap, RouterEvent):
@@ -133,7 +159,7 @@ class ChainRunner:
                         else:
                             ended, outcome, used = lap.call, lap.outcome, lap.steps
             else:
-                async for item in self._call(step, invoker, meter, ctx):
+                async for item in calls(step, invoker, meter, ctx):
                     if isinstance(item, RouterEvent):
                         yield item
                     else:
@@ -141,7 +167,7 @@ class ChainRunner:
             if isinstance(outcome, Answered):
                 ctx.winner, ctx.records, ctx.provenance = ended, outcome.records, outcome.provenance
                 return
-            left, reason = ended, "unavailable"
+            left, reason = ended, outcome.reason if isinstance(outcome, Unavailable) else "unavailable"
             position += used
         raise AllRoutesUnavailableError(
             f"every route was unavailable: {', '.join(ctx.route) or _skipped(steps)}",
@@ -196,9 +222,12 @@ class ChainRunner:
         started = time.perf_counter()
         answers_before = self.availability.answers_on(step.spec.origin)
         attempt = 1
+        gate = self.gate if self.gate is not None and self.gate.active else None
         while True:
             notes = CallNotes()
             try:
+                if gate is not None:
+                    await gate.admit(call)  # waits for its turn, or raises RateLimitedError
                 with noting(notes):
                     if self.scopes.active:
                         raw = await self._scoped(invoker, call, start)
@@ -211,6 +240,10 @@ class ChainRunner:
                 if not isinstance(exc, SchemaRouterError) and self._origin_failing(step.spec.origin, ctx):
                     exc = _failing_origin_error(path, step.spec.origin, exc)
                 ctx.attempt(path, attempt, exc)
+                if isinstance(exc, RateLimitedError):  # passed over: no retry, no cooldown
+                    yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
+                    yield Unavailable(exc, reason="rate_limited")
+                    return
                 if not falls_back(exc):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
                     if isinstance(exc, SchemaRouterError):
@@ -243,6 +276,9 @@ class ChainRunner:
                 )
                 await self.sleep(delay)
                 attempt += 1
+        hints = None
+        if type(raw) is CacheHints:
+            hints, raw = raw, raw.response
         try:
             records = records_of(call, endpoint, raw)
         except SchemaRouterError as exc:  # the answer broke its contract: no fallback either
@@ -262,7 +298,7 @@ class ChainRunner:
             attempts=attempt,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        yield Answered(records, notes.provenance)
+        yield Answered(records, notes.provenance, hints)
 
     async def _scoped(self, invoker: Invoker, call: ToolCall, start: ToolStartEvent) -> Any:
         """One attempt inside the installed invocation scopes (:mod:`.scopes`)."""

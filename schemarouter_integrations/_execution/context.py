@@ -50,6 +50,8 @@ class RunContext:
         """The winner's provenance, when it relayed another router's answer."""
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
+        self.served: Any = None
+        """How the answer came from the answer cache (``answers.Served``), or None."""
 
     def event(self, cls: type[E], /, **payload: Any) -> E:
         """Build, stamp, record and return a *cls* event.

@@ -14,9 +14,11 @@ from contextlib import aclosing
 from .._availability import Availability
 from .._bounded import BoundedCache
 from .._planning import Plan, ToolCall
+from .._ratelimit import RateGate
 from .._registry import Registry
 from ..errors import SchemaRouterError
 from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent
+from .answers import AnswerService
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
 from .context import RunContext, compiled_event, trusted_result
@@ -59,6 +61,12 @@ class Executor:
         )
         self.gatherer = Gatherer(registry, availability, self._chain)
         self._preflights: BoundedCache[tuple[int, ...], _Preflighted] = BoundedCache(64)
+        self.answers: AnswerService | None = None
+
+    def attach(self, answers: AnswerService | None, gate: RateGate | None) -> None:
+        """Give runs the router's answer cache and rate limits (either may be None)."""
+        self.answers = self._chain.answers = answers
+        self._chain.gate = gate
 
     def _preflight(self, plan: Plan) -> tuple[list[Step], list[Pruned]]:
         """:func:`.preflight.preflight`, remembered for a chain of calls that runs again.
@@ -91,13 +99,14 @@ class Executor:
         run. Any error, planning included, ends the stream with ``run.error`` carrying the
         exception. Cancellation propagates as is and marks nothing unavailable.
         """
+        plan: Plan | None = None
         try:
             plan = source if isinstance(source, Plan) else source()
             yield compiled_event(plan, ctx)
             steps, pruned = self._preflight(plan)
             for item in pruned:
                 yield ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)
-            chain = self._chain.run(steps, BudgetMeter(budget), ctx, plan.request.hedge)
+            chain = self._chain.run(steps, BudgetMeter(budget), ctx, plan.request.hedge, plan.request)
             async with aclosing(chain) as events:  # a stopped run stops its calls at once
                 async for event in events:
                     yield event
@@ -114,6 +123,7 @@ class Executor:
                 route=list(ctx.route),
                 events=list(ctx.events),
                 plan=plan,
+                **_served(ctx),
                 provenance=ctx.provenance,
             )
             yield ctx.event(
@@ -124,4 +134,34 @@ class Executor:
                 result=result,
             )
         except Exception as exc:
-            yield ctx.error_event(exc)
+            stale = None
+            if self.answers is not None and plan is not None:
+                stale = await self.answers.stale(plan.request, exc, ctx)
+            if stale is None:
+                yield ctx.error_event(exc)
+                return
+            call, healthy, event = stale  # every route was unavailable: an older answer serves
+            yield event
+            result = trusted_result(
+                tool=call.tool,
+                endpoint=call.endpoint,
+                provider=call.provider,
+                access_mode=call.access_mode,
+                records=ctx.records,
+                attempts=list(ctx.attempts),
+                route=list(ctx.route),
+                events=list(ctx.events),
+                plan=healthy if plan is None or plan.primary is None else plan,
+                **_served(ctx),
+            )
+            yield ctx.event(
+                RunEndEvent, tool=call.tool, endpoint=call.endpoint, fallbacks=result.fallbacks, result=result
+            )
+
+
+def _served(ctx: RunContext) -> dict[str, object]:
+    """The result's ``cached``/``stale``/``age_seconds`` when the answer came from the cache."""
+    served = ctx.served
+    if served is None:
+        return {}
+    return {"cached": True, "stale": served.stale, "age_seconds": round(served.age_seconds, 6)}

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .._caching import CacheHints
 from .._planning import ToolCall
 from ..errors import InvocationUnavailableError
 from ..events import Provenance
 
-FallbackReason = Literal["unavailable", "binding_unavailable"]
+FallbackReason = Literal["unavailable", "binding_unavailable", "rate_limited"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,13 +20,17 @@ class Answered:
     records: list[dict[str, Any]]
     provenance: Provenance | None = None
     """Where the answer came from, when the invoker relayed another router's answer."""
+    hints: CacheHints | None = None
+    """The route's caching hints (HTTP headers or a :class:`CacheHints` wrapper), if any."""
 
 
 @dataclass(frozen=True, slots=True)
 class Unavailable:
-    """The call's retries are exhausted (or a Retry-After hint is too long to wait for)."""
+    """The call's retries are exhausted (or a Retry-After hint is too long to wait for), or
+    its rate limit gave no turn in time (``reason="rate_limited"``: passed over, not cooled)."""
 
     error: InvocationUnavailableError
+    reason: FallbackReason = "unavailable"
 
 
 def tool_error_payload(

@@ -20,6 +20,7 @@ from ..events import ToolFallbackEvent, ToolHedgeEvent, ToolResult
 __all__ = [
     "MODEL_ERRORS",
     "MODEL_FIXABLE_STATUSES",
+    "cache_line",
     "model_error_message",
     "result_content",
     "validation_message",
@@ -46,6 +47,29 @@ MODEL_FIXABLE_STATUSES = frozenset({400, 404, 409, 410, 422})
 """HTTP statuses of refusals that another request from the model can avoid."""
 
 
+def cache_line(result: ToolResult) -> str | None:
+    """What the model reads about an answer from the cache: fresh and how old, or stale."""
+    if not result.cached:
+        return None
+    age = _age(result.age_seconds or 0.0)
+    if result.stale:
+        return (
+            f"Every data source is unavailable right now: this is a stale answer from the cache, "
+            f"{age} old. It may be out of date."
+        )
+    return f"From the answer cache ({age} old)."
+
+
+def _age(seconds: float) -> str:
+    if seconds < 1:
+        return "less than a second"
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int = 4000) -> str:
     """Compact text for the model: the records, the route that answered, fallbacks taken.
 
@@ -65,6 +89,9 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     unmatched = _unmatched_lines(result)
     lines = unmatched if not result.plan.need else []
     lines.append(f"Answered by {result.access_path}" + (f" ({provider})." if provider else "."))
+    served = cache_line(result)
+    if served:
+        lines.append(served)
     fallbacks = [e for e in result.events if isinstance(e, ToolFallbackEvent)]
     if fallbacks:
         steps = "; ".join(

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias
 
-from .._contracts import HedgePolicy
+from .._contracts import CachePolicy, HedgePolicy
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
@@ -42,6 +42,7 @@ class ToolOptions:
     fields: tuple[str, ...] | None = None
     mode: Mode = "fallback"
     hedge: HedgePolicy | None = None
+    cache: CachePolicy | None = None
 
     @classmethod
     def from_settings(
@@ -54,6 +55,7 @@ class ToolOptions:
         fields: Sequence[str] | None = None,
         mode: Mode = "fallback",
         hedge: HedgePolicy | None = None,
+        cache: CachePolicy | None = None,
     ) -> ToolOptions:
         """The options from a framework tool's keyword settings (any sequences of names)."""
         return cls(
@@ -64,6 +66,7 @@ class ToolOptions:
             fields=tuple(fields) if fields is not None else None,
             mode=mode,
             hedge=hedge,
+            cache=cache,
         )
 
     def settings(self) -> dict[str, Any]:
@@ -89,6 +92,7 @@ class ToolOptions:
             fallback_scope=self.fallback_scope,
             max_fallbacks=self.max_fallbacks,
             hedge=self.hedge,
+            cache=self.cache,
         )
 
 

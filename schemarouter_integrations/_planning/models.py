@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from .._contracts.base import NOT_GIVEN, Contract, with_first
+from .._contracts.caching import CachePolicy
 from .._contracts.fingerprint import canonical_json
 from .._contracts.policies import HedgePolicy
 from .._registry.routes import RouteRef
@@ -64,6 +65,7 @@ class PlanRequestOptions(TypedDict, total=False):
     fallback_scope: FallbackScope
     max_fallbacks: int
     hedge: HedgePolicy | None
+    cache: CachePolicy | None
 
 
 class PlanRequest(Contract):
@@ -73,7 +75,8 @@ class PlanRequest(Contract):
     any planning). ``fields`` (semantic ids, names or aliases) overrides the need read from
     ``query``. Fallback is disabled unless ``fallback_scope`` says otherwise; ``hedge``
     (a :class:`HedgePolicy`) starts the next read-only call of the chain when the current
-    one is slow. It changes execution only, never the plan.
+    one is slow; ``cache`` (a :class:`CachePolicy`) serves a recent answer again. Both
+    change execution only, never the plan.
     """
 
     query: str
@@ -83,6 +86,7 @@ class PlanRequest(Contract):
     fallback_scope: FallbackScope = "disabled"
     max_fallbacks: int = Field(default=3, ge=0, le=8)
     hedge: HedgePolicy | None = None
+    cache: CachePolicy | None = None
 
     if TYPE_CHECKING:
 

@@ -10,6 +10,7 @@ body, and maps every failure through :func:`~.http_errors.http_failure`.
 from __future__ import annotations
 
 import json
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import Any, TypedDict, Unpack
 import anyio
 import httpx
 
+from .._caching import CacheHints, http_cache_hints
 from .._contracts.origins import origin_of as contract_origin_of
 from ..errors import (
     InvocationUnavailableError,
@@ -104,6 +106,8 @@ class Fetched:
     body: bytes
     validators: Mapping[str, str] = field(default_factory=dict)
     """The response's ``etag`` and ``last-modified`` (for a later conditional request)."""
+    caching: Mapping[str, str] = field(default_factory=dict)
+    """The response's ``cache-control``, ``expires`` and ``date`` (they bound the answer's TTL)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +138,12 @@ class HttpTarget:
     async def fetch_json(self, method: str, url: str | httpx.URL, **parts: Unpack[RequestParts]) -> Any:
         """Send one request and decode its JSON body (``None`` for an empty 2xx body)."""
         return decode_json(await self.fetch(method, url, **parts), method, url)
+
+    async def fetch_answer(self, method: str, url: str | httpx.URL, **parts: Unpack[RequestParts]) -> Any:
+        """:meth:`fetch_json`, wrapped in :class:`CacheHints` when the response says how long
+        it may be kept (``Cache-Control``, ``Expires``)."""
+        fetched = await self.fetch(method, url, **parts)
+        return with_hints(decode_json(fetched, method, url), fetched)
 
     async def fetch(
         self,
@@ -226,8 +236,10 @@ class HttpTarget:
         if declared.isdigit() and int(declared) > self.max_response_bytes:
             raise _oversized(what, self.max_response_bytes)
         body = await self._body(response, what, self.max_response_bytes, truncate=False)
-        validators = {k: response.headers[k] for k in ("etag", "last-modified") if k in response.headers}
-        return Fetched(status, response.headers.get("content-type", ""), body, validators)
+        headers = response.headers
+        validators = {k: headers[k] for k in ("etag", "last-modified") if k in headers}
+        caching = {k: headers[k] for k in ("cache-control", "expires", "date") if k in headers}
+        return Fetched(status, headers.get("content-type", ""), body, validators, caching)
 
     @staticmethod
     async def _body(response: httpx.Response, what: str, limit: int, *, truncate: bool) -> bytes:
@@ -309,3 +321,13 @@ def _safe_origin(url: str | httpx.URL) -> str:
         return origin_of(url)
     except ValueError:
         return public_url(url)
+
+
+def with_hints(document: Any, fetched: Fetched) -> Any:
+    """*document* in :class:`CacheHints` when *fetched* carried caching headers."""
+    if not fetched.caching:
+        return document
+    hints = http_cache_hints(fetched.caching, time.time())
+    if hints is None:
+        return document
+    return CacheHints(document, max_age_seconds=hints[0], no_store=hints[1])

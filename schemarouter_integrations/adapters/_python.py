@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from pydantic.errors import PydanticUserError
 from pydantic.json_schema import PydanticJsonSchemaWarning
 
+from .._caching import CacheHints
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
 from .._registry import Invoker
 from ..errors import InvocationUnavailableError, RegistrationError, SchemaRouterError, SchemaValidationError
@@ -271,6 +272,8 @@ def _invoker(
             raise InvocationUnavailableError(
                 f"{call.tool}.{call.endpoint} did not answer within {timeout:g}s", transport=True
             )
+        if type(result) is CacheHints:  # the function's own caching hints travel on
+            return dataclasses.replace(result, response=_ANY_DUMP.dump_python(result.response, mode="python"))
         return _ANY_DUMP.dump_python(result, mode="python", by_alias=False)
 
     return invoke

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from .._redaction import redact
 from ..errors import ConfigurationError, RegistrationError, SchemaRouterError
+from ..stores import MemoryAnswerCache
 from ._loader import LandscapeError, load_config
 from ._models import (
     McpRoute,
@@ -33,6 +34,7 @@ from ._models import (
     PythonRoute,
     RouteConfig,
     RouterConfig,
+    _Route,
 )
 
 __all__ = ["build_router", "resolve_target"]
@@ -50,8 +52,12 @@ async def build_router(
         cooldown=config.cooldown,
         availability_store=config.availability.build(),
         document_cache=config.document_cache_path,
+        answer_cache=_answer_cache(config),
     )
     target: Any = router
+    target.cache_policy = config.tool.cache
+    for provider, limit in config.rate_limits.items():
+        target.set_rate_limit(provider, limit, provider=True)
     try:
         with _python_path(config):
             for name, route in config.routes.items():
@@ -107,8 +113,21 @@ def _route_secrets(config: RouterConfig, route: RouteConfig) -> tuple[str, ...]:
     return tuple(secrets)
 
 
+def _answer_cache(config: RouterConfig) -> Any:
+    """``[answer_cache]``, else a memory cache when any cache policy is declared, else none."""
+    if config.answer_cache is not None:
+        return config.answer_cache.build()
+    declared = config.tool.cache is not None or any(
+        isinstance(route, _Route) and route.cache is not None for route in config.routes.values()
+    )
+    return MemoryAnswerCache() if declared else None
+
+
 async def _register(router: Any, config: RouterConfig, name: str, route: RouteConfig) -> None:
     """Add one route (and its probe) to *router*; errors as the adapters raise them."""
+    if isinstance(route, _Route):
+        router.set_cache_policy(name, route.cache)
+        router.set_rate_limit(name, route.rate_limit)
     if isinstance(route, OpenApiRoute | OptimadeRoute):
         await _add_url(router, name, route)
     elif isinstance(route, PythonRoute):

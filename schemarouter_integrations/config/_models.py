@@ -14,11 +14,19 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, field_validator
 
-from .._contracts import CooldownPolicy, FieldSpec, HedgePolicy, RetryPolicy, ServerProjectionSpec
+from .._contracts import (
+    CachePolicy,
+    CooldownPolicy,
+    FieldSpec,
+    HedgePolicy,
+    RateLimit,
+    RetryPolicy,
+    ServerProjectionSpec,
+)
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
-from ..stores import AvailabilityStore, MemoryAvailabilityStore
+from ..stores import AnswerCache, AvailabilityStore, MemoryAnswerCache, MemoryAvailabilityStore
 
 __all__ = [
     "AvailabilitySettings",
@@ -98,6 +106,30 @@ class AvailabilitySettings(_Model):
         return RedisAvailabilityStore(self.store, namespace=self.namespace, **options)
 
 
+class AnswerCacheSettings(_Model):
+    """``[answer_cache]``: where answers are kept. ``store = "memory"`` (with ``max_entries``)
+    or a Redis URL (shared by the fleet, under ``namespace``)."""
+
+    store: str = "memory"
+    namespace: str = Field(default="schemarouter", min_length=1)
+    max_entries: int = Field(default=10_000, ge=1)
+
+    @field_validator("store")
+    @classmethod
+    def _store(cls, value: str) -> str:
+        if value != "memory" and not value.startswith(REDIS_SCHEMES):
+            raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
+        return value
+
+    def build(self) -> AnswerCache:
+        """The cache these settings describe (Redis needs the ``redis`` extra)."""
+        if self.store == "memory":
+            return MemoryAnswerCache(max_entries=self.max_entries)
+        from ..stores import RedisAnswerCache
+
+        return RedisAnswerCache(self.store, namespace=self.namespace)
+
+
 class ToolSettings(_Model):
     """``[tool]``: the application's settings of the one model-facing tool."""
 
@@ -111,6 +143,9 @@ class ToolSettings(_Model):
     mode: Literal["fallback", "gather"] = "fallback"
     hedge: HedgePolicy | None = None
     """``[tool.hedge]`` with ``after_seconds`` (and ``max_extra_fraction``): hedged fallback."""
+    cache: CachePolicy | None = None
+    """``[tool] cache = { ttl_seconds = 30, stale_if_error_seconds = 600 }``: the tool's answer
+    cache policy (a route's own ``cache`` wins over it)."""
 
     def request(self, query: str, arguments: dict[str, Any] | None = None) -> PlanRequest:
         """The plan request for *query* under these settings."""
@@ -155,6 +190,10 @@ class ToolSettings(_Model):
 class _Route(_Model):
     provider: str | None = None
     access_mode: str | None = None
+    cache: CachePolicy | None = None
+    """The route's own answer cache policy (wins over ``[tool] cache``)."""
+    rate_limit: RateLimit | None = None
+    """``rate_limit = { per_second = 20 }``: the route's :class:`RateLimit`."""
 
 
 class _HttpRoute(_Route):
@@ -289,6 +328,10 @@ class RouterConfig(_Model):
     availability: AvailabilitySettings = AvailabilitySettings()
     cooldown: CooldownPolicy = CooldownPolicy()
     tool: ToolSettings = ToolSettings()
+    answer_cache: AnswerCacheSettings | None = None
+    """``[answer_cache]``; without it, a memory cache when any ``cache`` policy is declared."""
+    rate_limits: dict[str, RateLimit] = Field(default_factory=dict)
+    """``[rate_limits]``: ``<provider> = { per_second = 20 }``, shared by that provider's routes."""
     python_path: list[str] = Field(default_factory=list)
     document_cache: str | None = Field(default=None, min_length=1)
     routes: dict[str, RouteConfig] = Field(default_factory=dict)

@@ -12,7 +12,7 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from .._contracts import HedgePolicy
+from .._contracts import CachePolicy, HedgePolicy
 from .._execution import RunBudget
 from .._framework import (
     EventHook,
@@ -89,6 +89,7 @@ class SchemaRouterTool(BaseTool):
     mode: Mode = "fallback"
     """``"gather"``: every compatible route at once, values side by side; artifact a ``GatherResult``."""
     hedge: HedgePolicy | None = None
+    cache: CachePolicy | None = None
     """Start the next read-only route as well when the current one is slow (``HedgePolicy``)."""
     max_records: int = Field(default=20, ge=1)
     """Records shown to the model in the content (all of them stay in the artifact)."""
@@ -110,6 +111,7 @@ class SchemaRouterTool(BaseTool):
         fields: Sequence[str] | None = None,
         mode: Mode = "fallback",
         hedge: HedgePolicy | None = None,
+        cache: CachePolicy | None = None,
         **kwargs: Any,
     ) -> None:
         options = ToolOptions.from_settings(
@@ -120,6 +122,7 @@ class SchemaRouterTool(BaseTool):
             fields=fields,
             mode=mode,
             hedge=hedge,
+            cache=cache,
         )
         surface = ToolSurface(router, options=options, description=description)
         kwargs.setdefault("handle_tool_error", tool_error_output)
@@ -161,6 +164,7 @@ class SchemaRouterTool(BaseTool):
             fields=self.fields,
             mode=self.mode,
             hedge=self.hedge,
+            cache=self.cache,
         )
 
     @property

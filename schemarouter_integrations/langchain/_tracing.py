@@ -174,6 +174,9 @@ class RunTracing:
             f"{METADATA_PREFIX}hedges": sum(1 for e in result.events if isinstance(e, ToolHedgeEvent)),
             f"{METADATA_PREFIX}routes_tried": list(result.route),
             f"{METADATA_PREFIX}records": len(result.records),
+            f"{METADATA_PREFIX}cached": result.cached,
+            f"{METADATA_PREFIX}stale": result.stale,
+            f"{METADATA_PREFIX}cache_age_seconds": result.age_seconds,
         }
         self._annotate(metadata, outputs)
 

@@ -14,7 +14,7 @@ from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: igno
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 
-from .._contracts import HedgePolicy
+from .._contracts import CachePolicy, HedgePolicy
 from .._execution import RunBudget
 from .._framework import (
     Mode,
@@ -83,6 +83,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
         max_records: int = 20,
         mode: Mode = "fallback",
         hedge: HedgePolicy | None = None,
+        cache: CachePolicy | None = None,
     ) -> None:
         self.router = router
         self.name = name
@@ -95,6 +96,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
             fields=fields,
             mode=mode,
             hedge=hedge,
+            cache=cache,
         )
         self.options.request("")  # reject invalid settings now, not on the model's first call
         self.max_records = max_records

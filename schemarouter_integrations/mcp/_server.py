@@ -32,7 +32,7 @@ from mcp_types import (
 )
 
 from .. import __version__
-from .._contracts import FieldSpec, HedgePolicy
+from .._contracts import CachePolicy, FieldSpec, HedgePolicy
 from .._execution import RunBudget
 from .._framework import ModelOutcome, ToolOptions, ToolSurface, record_fields, run_for_model, trace_payload
 from .._planning.models import FallbackScope
@@ -93,6 +93,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             },
             "description": "The fallbacks taken, in order.",
         },
+        "cache": {"type": "object", "description": "Set when the answer cache answered: stale, age_seconds."},
     },
     "required": ["records", "route", "fallbacks"],
 }
@@ -284,6 +285,7 @@ def router_mcp_server(
     mode: Mode = "fallback",
     max_records: int = 20,
     hedge: HedgePolicy | None = None,
+    cache: CachePolicy | None = None,
 ) -> RouterMCPServer:
     """The router as an ``MCPServer`` with one read-only tool named *tool_name*.
 
@@ -316,6 +318,7 @@ def router_mcp_server(
         budget=budget,
         fields=fields,
         hedge=hedge,
+        cache=cache,
     )
     options.request("")  # reject invalid settings now, not on the first call
     return RouterMCPServer(
@@ -344,7 +347,7 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
         for e in result.events
         if isinstance(e, ToolFallbackEvent)
     ]
-    structured = {
+    structured: dict[str, Any] = {
         "records": list(result.records),
         "answered_by": result.access_path,
         "provider": result.provider,
@@ -355,6 +358,8 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
     provenance = getattr(result, "provenance", None)
     if provenance is not None:
         structured["provenance"] = provenance.model_dump(mode="json")
+    if result.cached:
+        structured["cache"] = {"stale": result.stale, "age_seconds": result.age_seconds or 0.0}
     return CallToolResult(
         content=[TextContent(type="text", text=outcome.content)], structured_content=structured
     )

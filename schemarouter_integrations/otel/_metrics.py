@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from opentelemetry import metrics
 from opentelemetry.metrics import CallbackOptions, Observation
 
-from ..events import RouterEvent, ToolErrorEvent, ToolFallbackEvent
+from ..events import CacheHitEvent, CacheStaleEvent, RouterEvent, ToolErrorEvent, ToolFallbackEvent
 from ._attributes import ERROR_TYPE, TOOL_NAME, attributes, error_type
 from ._spans import RunEnded
 
@@ -31,6 +31,11 @@ class RouterMetrics:
             "schemarouter.route.failures",
             unit="{failure}",
             description="Attempted routes that failed, by provider and error type.",
+        )
+        self.cache_answers = meter.create_counter(
+            "schemarouter.cache.answers",
+            unit="{answer}",
+            description="Answers from the answer cache, by provider and kind (fresh, coalesced, stale).",
         )
         self.duration = meter.create_histogram(
             "schemarouter.run.duration", unit="s", description="Duration of router runs."
@@ -58,6 +63,13 @@ class RouterMetrics:
                 ERROR_TYPE: error_type(event.error_type, event.error),
             }
             self.route_failures.add(1, attributes(values))
+        elif isinstance(event, CacheHitEvent | CacheStaleEvent):
+            kind = (
+                "stale" if isinstance(event, CacheStaleEvent) else "coalesced" if event.coalesced else "fresh"
+            )
+            self.cache_answers.add(
+                1, attributes({"schemarouter.provider": event.provider, "schemarouter.cache": kind})
+            )
 
     def ended(self, run: RunEnded) -> None:
         self.duration.record(run.seconds, attributes({TOOL_NAME: run.tool_name, ERROR_TYPE: run.error_type}))

@@ -24,6 +24,8 @@ from opentelemetry.util.types import AttributeValue
 
 from .._framework import current_invocation, failure_summary
 from ..events import (
+    CacheHitEvent,
+    CacheStaleEvent,
     PlanCompiledEvent,
     RouteInnerFallbackEvent,
     RoutePrunedEvent,
@@ -157,6 +159,9 @@ class RunSpans:
                     "schemarouter.access_mode": result.access_mode,
                     "schemarouter.routes_tried": list(result.route),
                     "schemarouter.records": len(result.records),
+                    "schemarouter.cached": result.cached,
+                    "schemarouter.stale": result.stale,
+                    "schemarouter.cache_age_seconds": result.age_seconds,
                     a.OUTPUT_VALUE: result_output(result),
                     a.OUTPUT_MIME: "application/json",
                     a.METADATA: {
@@ -219,7 +224,15 @@ class RunSpans:
                 )
                 span.set_status(Status(StatusCode.ERROR, f"{event.error_type}: {event.error}"[:500]))
                 run.failed = (event.access_path, span)
-        elif isinstance(event, ToolFallbackEvent | ToolHedgeEvent | RoutePrunedEvent | RouteUnavailableEvent):
+        elif isinstance(
+            event,
+            ToolFallbackEvent
+            | ToolHedgeEvent
+            | RoutePrunedEvent
+            | RouteUnavailableEvent
+            | CacheHitEvent
+            | CacheStaleEvent,
+        ):
             if isinstance(event, ToolHedgeEvent):
                 run.hedged_from.add(f"{event.from_tool}.{event.from_endpoint}")
             run.span.add_event(event.type, _event_attributes(event), timestamp=when)

@@ -9,9 +9,11 @@ import pytest
 from pydantic import BaseModel
 
 from schemarouter_integrations import (
+    CachePolicy,
     CooldownPolicy,
     FieldSpec,
     HedgePolicy,
+    RateLimit,
     RetryPolicy,
     RunBudget,
     ServerProjectionSpec,
@@ -26,7 +28,7 @@ from schemarouter_integrations.config import (
     ToolSettings,
     parse_config,
 )
-from schemarouter_integrations.config._models import McpRoute
+from schemarouter_integrations.config._models import AnswerCacheSettings, McpRoute
 from tests.docs.blocks import ROOT
 
 PAGE = (ROOT / "docs" / "reference" / "landscape.md").read_text()
@@ -41,6 +43,9 @@ SECTIONS: dict[str, type[BaseModel]] = {
     '## `[routes.<name>]`, `kind = "optimade_federation"`': OptimadeFederationRoute,
     '## `[routes.<name>]`, `kind = "python"`': PythonRoute,
     '## `[routes.<name>]`, `kind = "mcp"`': McpRoute,
+    "## `[answer_cache]`": AnswerCacheSettings,
+    "### `cache`": CachePolicy,
+    "### `rate_limit`": RateLimit,
     "### `retry`": RetryPolicy,
     "### `budget`": RunBudget,
     "### `hedge`": HedgePolicy,

@@ -366,6 +366,8 @@ def test_add_url_takes_the_url_then_keyword_only_options_with_the_documented_def
         ("base_url", KO, None),
         ("timeout_seconds", KO, 10.0),
         ("document_timeout_seconds", KO, 30.0),
+        ("rate_limit", KO, None),
+        ("cache", KO, None),
         ("options", VAR_KW, REQUIRED),
     ]
 
@@ -554,6 +556,9 @@ def test_tool_result_fields_are_exactly_the_documented_ones() -> None:
         "route",
         "events",
         "plan",
+        "cached",
+        "stale",
+        "age_seconds",
         "provenance",
     }
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 import schemarouter_integrations
 
 API_NAMES = {
+    "CacheHints",
+    "CachePolicy",
+    "MemoryAnswerCache",
+    "RateLimit",
+    "RateLimitedError",
     "FederationReport",  # API.md: the OPTIMADE federation and gathering
     "GatherResult",
     "HedgePolicy",  # API.md: hedging

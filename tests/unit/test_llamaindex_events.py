@@ -99,9 +99,9 @@ def test_run_error_event_keeps_the_exception_out_of_the_dump() -> None:
 
 
 def test_unknown_router_event_type_becomes_other_router_event() -> None:
-    event = instrumentation_event(RouterEvent(type="cache.hit", run_id="run-1"))
+    event = instrumentation_event(RouterEvent(type="example.unknown", run_id="run-1"))
     assert isinstance(event, OtherRouterEvent)
-    assert event.router_event_type == "cache.hit"
+    assert event.router_event_type == "example.unknown"
 
 
 # -- dispatch inside the span of a call -----------------------------------------------------

@@ -79,7 +79,7 @@ class OpenApiInvoker(HttpInvoker[Operation]):
             query.extend((k, str(v)) for k, v in extra_params.items())
         url = operation.base + _render_path(operation.path, path_values)
         json_body = whole if operation.body == "whole" else (body if operation.body != "none" else None)
-        return await self.target.fetch_json(
+        return await self.target.fetch_answer(
             operation.method.upper(), url, params=query, headers=headers, json_body=json_body
         )
 

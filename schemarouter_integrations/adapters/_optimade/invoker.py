@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 import anyio
 
 from ...errors import NonRetryableInvocationError
-from .._http import HttpTarget, public_url
+from .._http import Fetched, HttpTarget, decode_json, public_url, with_hints
 from .._http_errors import error_document_message
 from .._route import HttpInvoker
 from .filter import build_filter
@@ -45,24 +45,28 @@ class OptimadeInvoker(HttpInvoker[str]):
         self.page_limit = page_limit
         self._not_before = 0.0
 
-    async def _polite(self, url: str, params: list[tuple[str, str]] | None) -> Any:
+    async def _polite(self, url: str, params: list[tuple[str, str]] | None) -> tuple[Any, Fetched]:
         """One GET, after the delay the database asked for; remembers the next delay."""
         wait = self._not_before - time.monotonic()
         if wait > 0:
             await anyio.sleep(wait)
-        document = await self.target.fetch_json("GET", url, params=params)
+        fetched = await self.target.fetch("GET", url, params=params)
+        document = decode_json(fetched, "GET", url)
         delay = request_delay(document)
         if delay:
             self._not_before = max(self._not_before, time.monotonic() + delay)
-        return document
+        return document, fetched
 
     def __repr__(self) -> str:
         return f"OptimadeInvoker(base={public_url(self.base)!r}, entries={sorted(self.endpoints)})"
 
     async def send(
         self, endpoint: str, arguments: Mapping[str, Any], *, extra_params: Mapping[str, str] | None = None
-    ) -> dict[str, Any]:
-        """Query one entry listing, following ``links.next`` for at most ``max_pages`` pages."""
+    ) -> Any:
+        """Query one entry listing, following ``links.next`` for at most ``max_pages`` pages.
+
+        The first page's caching headers (``Cache-Control``, ``Expires``) travel with the
+        answer as :class:`CacheHints`."""
         entry = self.endpoint(endpoint)
         params: list[tuple[str, str]] = []
         query_filter = build_filter(arguments)
@@ -75,8 +79,10 @@ class OptimadeInvoker(HttpInvoker[str]):
         url = f"{self.base}/{entry}"
         records: list[dict[str, Any]] = []
         pages, more = 0, False
+        first: Fetched | None = None
         while True:
-            document = await self._polite(url, params if pages == 0 else None)
+            document, fetched = await self._polite(url, params if pages == 0 else None)
+            first = first or fetched
             pages += 1
             records.extend(flatten(item) for item in page_entries(document, f"GET /{entry}"))
             following = next_link(document)
@@ -87,7 +93,8 @@ class OptimadeInvoker(HttpInvoker[str]):
                 more = True
                 break
             url = following
-        return {"data": records, "meta": {"pages": pages, "more_data_available": more}}
+        answer = {"data": records, "meta": {"pages": pages, "more_data_available": more}}
+        return answer if first is None else with_hints(answer, first)
 
 
 def flatten(entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,20 @@
+"""The answer cache's own parts, apart from the execution chain that calls them.
+
+* :mod:`.keys`: what decides an answer (access path, endpoint fingerprint, canonical
+  arguments, selected fields), hashed to one key.
+* :mod:`.hints`: :class:`CacheHints`, the wrapper an invoker may return, and the reading of
+  HTTP caching headers (``Cache-Control: max-age / no-store / no-cache``, ``Expires``).
+* :mod:`.flights`: concurrent identical calls in one process share one upstream call.
+* :mod:`.policies`: which :class:`CachePolicy` applies to a call.
+* :mod:`.stats`: hit, miss, stale and coalescing counters for ``inspect()``.
+
+The glue that runs them inside a run is ``_execution/answers.py``.
+"""
+
+from .flights import Flight, Flights
+from .hints import CacheHints, http_cache_hints
+from .keys import answer_key
+from .policies import PolicyBook
+from .stats import CacheStats
+
+__all__ = ["CacheHints", "CacheStats", "Flight", "Flights", "PolicyBook", "answer_key", "http_cache_hints"]

@@ -1,0 +1,320 @@
+"""The answer cache inside a run: fresh hits, one call for identical questions, stale answers.
+
+The chain asks :class:`AnswerService` three things (``_caching`` holds the parts):
+
+* :meth:`~AnswerService.fresh` before a step is charged: a fresh answer of that access path
+  is served without a call (``cache.hit``);
+* :meth:`~AnswerService.call` around the step's call: concurrent identical calls in this
+  process follow one leader (they share its answer, unavailability or error); with a shared
+  cache the leader takes a short fleet lock, or waits a bounded time for the worker that
+  holds it; an answer is stored with the policy's TTL bounded by the route's hints;
+* :meth:`~AnswerService.stale` when a run failed because every route was unavailable: the
+  freshest answer younger than ``stale_if_error_seconds`` of any route of the chain compiled
+  as if all were healthy is served (``cache.stale``). Never for any other error.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import anyio
+
+from .._caching import CacheStats, Flights, answer_key
+from .._caching.policies import PolicyBook
+from .._contracts import CachePolicy
+from .._planning import Plan, PlanRequest, ToolCall
+from .._registry import Invoker
+from ..errors import InvocationUnavailableError, NoRouteError, RateLimitedError
+from ..events import CacheHitEvent, CacheStaleEvent, RouterEvent
+from ..stores import AnswerCache, AnswerEntry
+from .budget import BudgetMeter
+from .context import RunContext
+from .outcomes import Answered, Unavailable
+from .preflight import Step
+
+logger = logging.getLogger("schemarouter_integrations.cache")
+
+Item = RouterEvent | Answered | Unavailable
+
+
+class CallFn(Protocol):
+    def __call__(
+        self, step: Step, invoker: Invoker, meter: BudgetMeter, ctx: RunContext
+    ) -> AsyncIterator[Item]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """How a run's answer came from the cache: age and whether it is stale."""
+
+    age_seconds: float
+    stale: bool = False
+
+
+class AnswerService:
+    """The router's answer cache, its policies and its flights."""
+
+    lock_seconds = 10.0
+    """How long a fleet lock holds when its worker never comes back (it expires on Redis)."""
+    wait_seconds = 5.0
+    """How long a worker waits for the answer of the worker holding the fleet lock."""
+    poll_seconds = 0.02
+
+    def __init__(
+        self,
+        cache: AnswerCache,
+        policies: PolicyBook,
+        replan: Callable[[PlanRequest], Plan],
+        cooling: Callable[[ToolCall], bool],
+    ) -> None:
+        self.cache = cache
+        self.policies = policies
+        self.replan = replan
+        self.cooling = cooling
+        self.flights = Flights()
+        self.lookups = Flights()
+        """Concurrent lookups of one key in this process share one read of the cache."""
+        self.stats = CacheStats()
+
+    # -- fresh -----------------------------------------------------------------------
+    async def fresh(
+        self, step: Step, request: PlanRequest | None, ctx: RunContext
+    ) -> list[RouterEvent] | None:
+        """The ``cache.hit`` event of a fresh answer of *step* (records set on *ctx*), or None."""
+        call = step.call
+        policy = self.policies.for_call(request, call)
+        if policy is None or policy.ttl_seconds <= 0:
+            return None
+        key = answer_key(call)
+        if self.flights.join(key) is not None:  # being fetched right now: follow that call
+            self.stats.misses += 1
+            return None
+        entry = await self._lookup(key)
+        served = None if entry is None else self._fresh_age(entry, policy)
+        if entry is None or served is None:
+            self.stats.misses += 1
+            return None
+        self.stats.hits += 1
+        ctx.records = list(entry.records)
+        ctx.served = Served(served)
+        hit = ctx.event(
+            CacheHitEvent,
+            **call.ref.fields(),
+            age_seconds=round(served, 6),
+            ttl_seconds=min(policy.ttl_seconds, entry.fresh_seconds),
+        )
+        return [hit]
+
+    async def _lookup(self, key: str) -> AnswerEntry | None:
+        flight = self.lookups.join(key)
+        if flight is not None:
+            found: AnswerEntry | None = await flight.wait()
+            return found
+        flight = self.lookups.lead(key)
+        entry: AnswerEntry | None = None
+        try:
+            entry = await self.cache.get(key)
+        finally:
+            self.lookups.land(key, flight, entry)
+        return entry
+
+    def _fresh_age(self, entry: AnswerEntry, policy: CachePolicy) -> float | None:
+        age = entry.age(self.cache.now())
+        return age if age < min(policy.ttl_seconds, entry.fresh_seconds) else None
+
+    # -- one call for identical questions --------------------------------------------
+    async def call(
+        self,
+        inner: CallFn,
+        request: PlanRequest | None,
+        step: Step,
+        invoker: Invoker,
+        meter: BudgetMeter,
+        ctx: RunContext,
+    ) -> AsyncIterator[Item]:
+        """*inner* (the chain's call) for *step*, coalesced and stored under its policy."""
+        call = step.call
+        policy = self.policies.for_call(request, call)
+        if policy is None:
+            async for item in inner(step, invoker, meter, ctx):
+                yield item
+            return
+        key = answer_key(call)
+        flight = self.flights.join(key)
+        if flight is not None:
+            try:
+                outcome = await flight.wait()
+            except InvocationUnavailableError as exc:  # shared unavailability: moves on, no new cooldown
+                ctx.attempt(call.access_path, 1, exc)
+                yield Unavailable(
+                    exc, reason="rate_limited" if isinstance(exc, RateLimitedError) else "unavailable"
+                )
+                return
+            except Exception as exc:
+                ctx.attempt(call.access_path, 1, exc)
+                raise
+            if isinstance(outcome, Answered | Unavailable):
+                self.stats.coalesced += 1
+                for item in self._shared(outcome, call, policy, ctx):
+                    yield item
+                return
+            # the leader was stopped before it had an outcome: go ourselves (below)
+        flight = self.flights.lead(key)
+        outcome = None
+        error: BaseException | None = None
+        locked = False
+        try:
+            if self.cache.shared:
+                locked, entry = await self._fleet(key, policy)
+                if entry is not None:
+                    self.stats.fleet_waits += 1
+                    outcome = Answered(list(entry.records))
+                    ctx.served = Served(entry.age(self.cache.now()))
+                    yield ctx.event(
+                        CacheHitEvent,
+                        **call.ref.fields(),
+                        age_seconds=round(ctx.served.age_seconds, 6),
+                        ttl_seconds=min(policy.ttl_seconds, entry.fresh_seconds),
+                        coalesced=True,
+                    )
+                    yield outcome
+                    return
+            async for item in inner(step, invoker, meter, ctx):
+                if isinstance(item, Answered):
+                    outcome = item
+                    await self._store(key, policy, call, item)
+                elif isinstance(item, Unavailable):
+                    outcome = item
+                yield item
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            self.flights.land(key, flight, outcome, error if isinstance(error, Exception) else None)
+            if locked:
+                with anyio.CancelScope(shield=True):
+                    await self.cache.unlock(key)
+
+    def _shared(
+        self, outcome: Answered | Unavailable, call: ToolCall, policy: CachePolicy, ctx: RunContext
+    ) -> list[Item]:
+        if isinstance(outcome, Unavailable):
+            ctx.attempt(call.access_path, 1, outcome.error)
+            return [outcome]
+        ctx.served = Served(0.0)
+        hit = ctx.event(
+            CacheHitEvent,
+            **call.ref.fields(),
+            age_seconds=0.0,
+            ttl_seconds=policy.ttl_seconds,
+            coalesced=True,
+        )
+        return [hit, Answered(list(outcome.records), outcome.provenance)]
+
+    async def _fleet(self, key: str, policy: CachePolicy) -> tuple[bool, AnswerEntry | None]:
+        """``(locked, entry)``: the fleet lock taken, or the answer another worker stored."""
+        if await self.cache.lock(key, self.lock_seconds):
+            return True, None
+        with anyio.move_on_after(self.wait_seconds):
+            while True:
+                await anyio.sleep(self.poll_seconds)
+                entry = await self.cache.get(key)
+                if entry is not None and (
+                    policy.ttl_seconds <= 0 or self._fresh_age(entry, policy) is not None
+                ):
+                    return False, entry
+                if await self.cache.lock(key, self.lock_seconds):  # the holder gave up: our turn
+                    return True, None
+        return False, None
+
+    async def _store(self, key: str, policy: CachePolicy, call: ToolCall, answered: Answered) -> None:
+        hints = answered.hints
+        if hints is not None and hints.no_store:
+            self.stats.not_stored += 1
+            return
+        fresh = policy.ttl_seconds
+        if hints is not None and hints.max_age_seconds is not None:
+            fresh = max(0.0, min(fresh, hints.max_age_seconds))
+        keep = max(fresh, policy.stale_if_error_seconds)
+        if keep <= 0:
+            self.stats.not_stored += 1
+            return
+        entry = AnswerEntry(
+            path=call.access_path,
+            records=answered.records,
+            stored_at=self.cache.now(),
+            fresh_seconds=fresh,
+            provider=call.provider,
+            access_mode=call.access_mode,
+        )
+        try:
+            await self.cache.put(key, entry, keep)
+            self.stats.stored += 1
+        except Exception:  # a cache error never fails a run
+            logger.warning("the answer cache refused an entry for %s", call.access_path, exc_info=True)
+
+    # -- stale -----------------------------------------------------------------------
+    async def stale(
+        self, request: PlanRequest, exc: BaseException, ctx: RunContext
+    ) -> tuple[ToolCall, Plan, CacheStaleEvent] | None:
+        """The freshest stale answer for a run that failed as unavailable, or None.
+
+        Only :class:`InvocationUnavailableError` (every route was unavailable or passed over)
+        and :class:`NoRouteError` whose every route of the healthy chain cools down qualify.
+        """
+        if not isinstance(exc, NoRouteError | InvocationUnavailableError):
+            return None
+        try:
+            healthy = self.replan(request)
+        except Exception:  # pragma: no cover - planning is pure; nothing to serve then
+            return None
+        calls = healthy.calls
+        if not calls:
+            return None
+        if isinstance(exc, NoRouteError) and not all(self.cooling(call) for call in calls):
+            return None
+        best: tuple[ToolCall, AnswerEntry, float, CachePolicy] | None = None
+        now = self.cache.now()
+        for call in calls:
+            policy = self.policies.for_call(request, call)
+            if policy is None or policy.stale_if_error_seconds <= 0:
+                continue
+            entry = await self.cache.get(answer_key(call))
+            if entry is None:
+                continue
+            age = entry.age(now)
+            if age < policy.stale_if_error_seconds and (best is None or age < best[2]):
+                best = (call, entry, age, policy)
+        if best is None:
+            return None
+        call, entry, age, policy = best
+        self.stats.stale += 1
+        ctx.records = list(entry.records)
+        ctx.served = Served(age, stale=True)
+        event = ctx.event(
+            CacheStaleEvent,
+            **call.ref.fields(),
+            age_seconds=round(age, 6),
+            stale_if_error_seconds=policy.stale_if_error_seconds,
+            error=str(exc),
+        )
+        return call, healthy, event
+
+    def snapshot(self) -> dict[str, Any]:
+        """Size, counters and hit rate, for ``inspect()``."""
+        stats = self.stats
+        return {
+            **self.cache.status(),
+            "hits": stats.hits,
+            "misses": stats.misses,
+            "hit_rate": stats.hit_rate,
+            "stale": stats.stale,
+            "coalesced": stats.coalesced,
+            "fleet_waits": stats.fleet_waits,
+            "stored": stats.stored,
+            "not_stored": stats.not_stored,
+            "in_flight": len(self.flights),
+        }

@@ -1,0 +1,57 @@
+"""One ``redis.asyncio`` client per event loop, for the stores that talk to Redis on demand."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..errors import ConfigurationError
+from ._redis_wire import redact
+
+try:
+    import redis.asyncio as aioredis
+except ImportError as exc:  # pragma: no cover - exercised by a test that hides redis
+    raise ImportError(
+        "the Redis stores need the redis client: pip install 'schemarouter-integrations[redis]'"
+    ) from exc
+
+
+class LoopClients:
+    """The client of the running loop, created on first use (a client is bound to its loop)."""
+
+    def __init__(self, url: str, timeout_seconds: float) -> None:
+        if not isinstance(url, str):
+            raise ConfigurationError(f"the Redis URL must be a string, got {type(url).__name__}")
+        try:
+            aioredis.connection.parse_url(url)
+        except ValueError as exc:
+            raise ConfigurationError(f"not a usable Redis URL ({redact(url, url)}): {exc}") from None
+        self.url = url
+        self.timeout_seconds = timeout_seconds
+        self._clients: dict[int, tuple[asyncio.AbstractEventLoop, Any]] = {}
+
+    def current(self) -> Any:
+        loop = asyncio.get_running_loop()
+        known = self._clients.get(id(loop))
+        if known is not None and known[0] is loop:
+            return known[1]
+        for key, (other, _client) in list(self._clients.items()):
+            if other.is_closed():
+                del self._clients[key]
+        client = aioredis.Redis.from_url(
+            self.url,
+            socket_timeout=self.timeout_seconds,
+            socket_connect_timeout=self.timeout_seconds,
+        )
+        self._clients[id(loop)] = (loop, client)
+        return client
+
+    async def aclose(self) -> None:
+        """Close the running loop's client (clients of other loops die with their loop)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover
+            return
+        known = self._clients.pop(id(loop), None)
+        if known is not None:
+            await known[1].aclose()
