@@ -9,12 +9,12 @@ DEMO_VENV := .venv-demo
 DEMO_STAMP := $(DEMO_VENV)/.installed
 UV_TOOL := .cache/uv-tool
 
-.PHONY: setup demo test lint typecheck unit docs docs-serve bench anchor-venv mp-venv node host-envs soak soak-local redis clean
+.PHONY: setup demo test lint typecheck unit dist docs docs-serve bench anchor-venv mp-venv node host-envs soak soak-local redis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip uv
-	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q -e ".[all,dev]"
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q -e ".[all]" --group dev
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -50,8 +50,17 @@ docs: setup
 docs-serve: setup
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
 
+# `pytest -q` includes tests/distribution: it builds the sdist and wheel, runs `twine check
+# --strict` on them and installs the wheel into a fresh venv per extra (the core alone, each
+# extra alone, [all]), where the quick start and each extra's promise run outside the repository.
 test: setup redis mp-venv host-envs lint typecheck
 	$(BIN)/pytest -q
+
+# The distributions a release would upload, checked.
+dist: setup
+	rm -rf dist
+	$(BIN)/uv build --out-dir dist
+	$(BIN)/twine check --strict dist/*
 
 # The fleet soak: 4 worker processes on one real redis-server (killed with SIGKILL and
 # restarted twice), random faults; a few minutes, exit 1 when an invariant fails.
@@ -87,4 +96,4 @@ bench: setup redis anchor-venv
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) $(DEMO_VENV) $(UV_TOOL) .mypy_cache .ruff_cache site
+	rm -rf $(VENV) $(DEMO_VENV) $(UV_TOOL) .mypy_cache .ruff_cache site dist

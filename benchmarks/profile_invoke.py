@@ -1,6 +1,6 @@
 """Where the 4-route chain's time goes: a pyinstrument profile of invoke() on a compiled Plan.
 
-    python benchmarks/profile_invoke.py [runs]   # prints the call tree (needs pyinstrument, extra [dev])
+    python benchmarks/profile_invoke.py [runs]   # prints the call tree (pyinstrument: the dev group)
 
 The same router and plan as ``invoke_bench``; cooldowns are cleared between runs as there
 (that part shows up as ``_reset`` and is not part of a run). Sampling adds its own overhead

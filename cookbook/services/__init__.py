@@ -7,6 +7,6 @@
 * ``redis_server``: a throwaway ``redis-server`` on a free port;
 * ``uvicorn_thread``: serve any ASGI app on a background thread.
 
-They need the dev dependencies (``pip install -e ".[all,dev]"``), not the package itself.
+They need the dev dependency group (``pip install -e ".[all]" --group dev``), not the package itself.
 ``tests/servers/`` keeps aliases of these modules for the tests.
 """

@@ -16,12 +16,15 @@ def main() -> None:
     """Entry point of the console script."""
     try:
         from ._app import app
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        raise SystemExit(
-            f"the command line needs the cli extra: pip install 'schemarouter-integrations[cli]' ({exc})"
-        ) from None
+    except ImportError as exc:  # tested from the wheel, in an environment without the extra
+        print(
+            f"error: the command line needs the [cli] extra ({exc}):\n"
+            '       pip install "schemarouter-integrations[cli]"',
+            file=sys.stderr,
+        )
+        raise SystemExit(2) from None  # a usage error: the installation, not the landscape
     _usable_standard_streams()
-    app()
+    app(prog_name="schemarouter-integrations")
 
 
 def _usable_standard_streams() -> None:

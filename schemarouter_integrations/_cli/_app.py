@@ -16,26 +16,50 @@ from typing import Annotated
 import anyio
 import typer
 
-from ..config import RouterConfig, load_config
+from .. import __version__
+from ..config import RouterConfig
 from ..errors import ConfigurationError
 from . import _run
+from ._help import epilog
 from ._run import USAGE, Output
 
 __all__ = ["app"]
 
 app = typer.Typer(
     name="schemarouter-integrations",
-    help="One dependable data tool over many access paths: plan, query and probe a landscape file.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # help is plain text, on a terminal or not; tables and progress use rich
 )
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"schemarouter-integrations {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback(epilog=epilog("main"))
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """One dependable data tool over many access paths: plan, query and probe a landscape file."""
+
+
 ConfigOption = Annotated[
-    Path, typer.Option("--config", "-c", envvar="SCHEMAROUTER_CONFIG", help="The landscape file (TOML).")
+    Path,
+    typer.Option(
+        "--config", "-c", envvar="SCHEMAROUTER_CONFIG", metavar="FILE", help="The landscape file (TOML)."
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
-QueryArgument = Annotated[str, typer.Argument(help='The question, e.g. "What is the band gap of Si?"')]
+QueryArgument = Annotated[
+    str, typer.Argument(metavar="QUESTION", help='The question, e.g. "What is the band gap of Si?"')
+]
 StrictOption = Annotated[
     bool,
     typer.Option(
@@ -48,12 +72,18 @@ CacheOption = Annotated[
     typer.Option(
         "--document-cache",
         envvar="SCHEMAROUTER_DOCUMENT_CACHE",
+        metavar="DIR",
         help="A folder keeping the last good copy of every fetched document (overrides the file's).",
     ),
 ]
 ArgOption = Annotated[
     list[str] | None,
-    typer.Option("--arg", "-a", help="A canonical argument NAME=VALUE (VALUE as JSON when it parses)."),
+    typer.Option(
+        "--arg",
+        "-a",
+        metavar="NAME=VALUE",
+        help="A canonical argument NAME=VALUE (VALUE as JSON when it parses).",
+    ),
 ]
 
 
@@ -67,7 +97,7 @@ def _with_config(
 ) -> None:
     output = Output(as_json=as_json, strict=strict)
     try:
-        config = _run.with_document_cache(load_config(path), document_cache)
+        config = _run.load_landscape(path, document_cache)
     except ConfigurationError as exc:
         raise typer.Exit(output.error(USAGE, exc)) from None
 
@@ -87,7 +117,7 @@ def _arguments(pairs: list[str] | None, as_json: bool) -> dict[str, object]:
         raise typer.Exit(Output(as_json=as_json).error(USAGE, exc)) from None
 
 
-@app.command()
+@app.command(epilog=epilog("validate"))
 def validate(
     config: ConfigOption,
     as_json: JsonOption = False,
@@ -103,7 +133,7 @@ def validate(
     raise typer.Exit(_run.validate(config, output, connect=connect or strict, document_cache=document_cache))
 
 
-@app.command()
+@app.command(epilog=epilog("plan"))
 def plan(
     query: QueryArgument,
     config: ConfigOption,
@@ -123,7 +153,7 @@ def plan(
     )
 
 
-@app.command()
+@app.command(epilog=epilog("query"))
 def query(
     query: QueryArgument,
     config: ConfigOption,
@@ -146,7 +176,7 @@ def query(
     )
 
 
-@app.command()
+@app.command(epilog=epilog("gather"))
 def gather(
     query: QueryArgument,
     config: ConfigOption,
@@ -166,7 +196,7 @@ def gather(
     )
 
 
-@app.command()
+@app.command(epilog=epilog("inspect"))
 def inspect(
     config: ConfigOption,
     as_json: JsonOption = False,
@@ -177,7 +207,7 @@ def inspect(
     _with_config(config, as_json, _run.inspect, strict=strict, document_cache=document_cache)
 
 
-@app.command()
+@app.command(epilog=epilog("probe"))
 def probe(
     config: ConfigOption,
     as_json: JsonOption = False,
@@ -188,9 +218,11 @@ def probe(
     _with_config(config, as_json, _run.probe, strict=strict, document_cache=document_cache)
 
 
-@app.command()
+@app.command(epilog=epilog("demo"))
 def demo(
-    svg: Annotated[Path | None, typer.Option("--svg", help="Also save the output as an SVG picture.")] = None,
+    svg: Annotated[
+        Path | None, typer.Option("--svg", metavar="FILE", help="Also save the output as an SVG picture.")
+    ] = None,
 ) -> None:
     """Run the offline demo (cookbook/demo.py of a source checkout)."""
     script = _demo_script()
@@ -201,11 +233,15 @@ def demo(
     raise typer.Exit(subprocess.call([sys.executable, str(script), *extra]))
 
 
-@app.command("serve-mcp")
+@app.command("serve-mcp", epilog=epilog("serve-mcp"))
 def serve_mcp(
     config: ConfigOption,
-    transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",
-    port: Annotated[int, typer.Option("--port", help="The HTTP port (transport http).")] = 8000,
+    transport: Annotated[
+        str, typer.Option("--transport", metavar="stdio|http", help="stdio or http.")
+    ] = "stdio",
+    port: Annotated[
+        int, typer.Option("--port", metavar="PORT", help="The HTTP port (transport http), served at /mcp.")
+    ] = 8000,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
 ) -> None:

@@ -3,9 +3,12 @@ and JSON documents for ``--json``. Nothing here prints a header value or any oth
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
+import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.console import Console
@@ -18,12 +21,15 @@ from ..events import RouterEvent, ToolResult
 
 __all__ = [
     "event_line",
+    "iso_utc",
+    "now_utc",
     "plan_data",
     "plan_tables",
     "print_json",
     "records_table",
     "result_data",
     "routes_table",
+    "show",
 ]
 
 
@@ -144,6 +150,35 @@ def event_line(event: RouterEvent) -> str | None:
 
 def console(*, stderr: bool = False) -> Console:
     """Rich output on a terminal; plain text (no colour, no live progress) when piped."""
-    probe = Console(stderr=stderr)
-    width = None if probe.is_terminal else 160
-    return Console(stderr=stderr, highlight=False, soft_wrap=False, width=width)
+    if Console(stderr=stderr).is_terminal:
+        return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    # Lines are never wrapped (a message stays one line for grep); tables fit 160 columns.
+    plain = {"width": 160, "no_color": True, "color_system": None}
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, **plain)  # type: ignore[arg-type]
+
+
+def show(where: Console, table: Table) -> None:
+    """*table* with its box on a terminal; as plain aligned columns (no box, no colour) otherwise,
+    its title a line of its own."""
+    if where.is_terminal:
+        where.print(table)
+        return
+    plain = copy.copy(table)
+    plain.box, plain.show_edge, plain.pad_edge, plain.title = None, False, False, None
+    plain.header_style = plain.title_style = ""
+    if table.title:
+        where.print(f"{table.title}:", markup=False)
+    where.print(plain)
+
+
+def iso_utc(monotonic_seconds: float | None) -> str | None:
+    """A reading of the monotonic clock as an ISO 8601 UTC wall-clock time (None stays None)."""
+    if monotonic_seconds is None:
+        return None
+    wall = time.time() - (time.monotonic() - monotonic_seconds)
+    return datetime.fromtimestamp(wall, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def now_utc() -> str:
+    """The wall-clock time now, ISO 8601 UTC."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,46 +22,12 @@ from ..config import LandscapeError, PythonRoute, RouterConfig, load_config, res
 from ..errors import AllRoutesUnavailableError, ConfigurationError, NoRouteError, SchemaRouterError
 from ..events import RouterEvent
 from . import _render as render
+from ._output import Output
 
 __all__ = ["FAILED", "NO_ROUTE", "OK", "USAGE", "Output", "parse_arguments"]
 
 OK, FAILED, USAGE, NO_ROUTE = 0, 1, 2, 3
-
-
-class Output:
-    """Where a command writes: JSON on stdout, or rich text (progress only on a terminal);
-    *strict*: a route whose document cannot be read fails the command instead of pending."""
-
-    def __init__(self, *, as_json: bool, strict: bool = False) -> None:
-        self.as_json = as_json
-        self.strict = strict
-        self.out = render.console()
-        self.err = render.console(stderr=True)
-
-    @contextmanager
-    def progress(self, message: str) -> Iterator[None]:
-        if self.as_json or not self.err.is_terminal:
-            yield
-            return
-        with self.err.status(message):
-            yield
-
-    def error(self, code: int, error: BaseException, **extra: Any) -> int:
-        if self.as_json:
-            document: dict[str, Any] = {"ok": False, "error_type": type(error).__name__, "error": str(error)}
-            if isinstance(error, LandscapeError):
-                document |= {
-                    "file": str(error.path),
-                    "line": error.line,
-                    "key": error.key,
-                    "problems": error.problems,
-                }
-            render.print_json(document | extra)
-        else:
-            self.err.print(f"error: {error}", markup=False)
-            for problem in getattr(error, "problems", [])[1:]:
-                self.err.print(f"       {problem}", markup=False)
-        return code
+MCP_HOST, MCP_PATH = "127.0.0.1", "/mcp"
 
 
 def parse_arguments(pairs: list[str]) -> dict[str, Any]:
@@ -86,6 +52,19 @@ def exit_code(error: BaseException) -> int:
     return FAILED
 
 
+def load_landscape(path: Path, document_cache: Path | None = None) -> RouterConfig:
+    """The checked landscape at *path*; one without routes is a configuration error."""
+    config = with_document_cache(load_config(path), document_cache)
+    if not config.routes:
+        raise LandscapeError(
+            f"{path}: the landscape has no routes: add a [routes.<name>] table with its kind",
+            path=path,
+            line=None,
+            key="routes",
+        )
+    return config
+
+
 def with_document_cache(config: RouterConfig, folder: Path | None) -> RouterConfig:
     """*config* with ``document_cache`` set to *folder* (``--document-cache``) when given."""
     if folder is None:
@@ -95,7 +74,7 @@ def with_document_cache(config: RouterConfig, folder: Path | None) -> RouterConf
 
 @asynccontextmanager
 async def opened(config: RouterConfig, output: Output) -> AsyncIterator[SchemaRouter]:
-    with output.progress(f"Reading {len(config.routes)} route(s) of {config.source} ..."):
+    with output.progress(f"Registering {len(config.routes)} route(s) of {config.source} ..."):
         router = await SchemaRouter.from_config(config, strict=output.strict)
     async with router:
         yield router
@@ -104,7 +83,7 @@ async def opened(config: RouterConfig, output: Output) -> AsyncIterator[SchemaRo
 def validate(path: Path, output: Output, *, connect: bool = False, document_cache: Path | None = None) -> int:
     """Check the file offline; with *connect*, also read every route (pending ones listed)."""
     try:
-        config = with_document_cache(load_config(path), document_cache)
+        config = load_landscape(path, document_cache)
         for name, route in config.routes.items():
             if isinstance(route, PythonRoute):
                 _check_import(config, name, route)
@@ -132,7 +111,7 @@ def validate(path: Path, output: Output, *, connect: bool = False, document_cach
         }
         render.print_json(_masked(document, secrets))
     else:
-        output.out.print(render.routes_table(config, mask=lambda text: redact(text, secrets)))
+        render.show(output.out, render.routes_table(config, mask=lambda text: redact(text, secrets)))
         if connect:
             _print_pending(output, _masked(loaded["pending"], secrets), _masked(loaded["documents"], secrets))
         output.out.print(f"{path}: ok ({len(config.routes)} route(s))", markup=False)
@@ -141,7 +120,7 @@ def validate(path: Path, output: Output, *, connect: bool = False, document_cach
 
 async def _loaded(config: RouterConfig, output: Output) -> dict[str, Any]:
     """What reading every route gave: the tools registered, the routes pending, cached copies."""
-    with output.progress(f"Reading {len(config.routes)} route(s) of {config.source} ..."):
+    with output.progress(f"Registering {len(config.routes)} route(s) of {config.source} ..."):
         router = await SchemaRouter.from_config(config, strict=output.strict)
     async with router:
         snapshot = router.inspect()
@@ -199,7 +178,7 @@ async def plan(config: RouterConfig, query: str, arguments: dict[str, Any], outp
         render.print_json({"ok": compiled.primary is not None} | render.plan_data(compiled))
     else:
         for table in render.plan_tables(compiled):
-            output.out.print(table)
+            render.show(output.out, table)
     return OK if compiled.primary is not None else NO_ROUTE
 
 
@@ -223,9 +202,12 @@ async def query(
                     result = event.result  # type: ignore[attr-defined]
     seconds = time.monotonic() - started
     if output.as_json:
-        render.print_json(render.result_data(result) | {"seconds": round(seconds, 3)})
+        render.print_json(
+            render.result_data(result) | {"seconds": round(seconds, 3), "answered_at": render.now_utc()}
+        )
     else:
-        output.out.print(render.records_table(result.records, f"Answer ({len(result.records)} record(s))"))
+        answer = render.records_table(result.records, f"Answer ({len(result.records)} record(s))")
+        render.show(output.out, answer)
         output.out.print(
             f"Answered by {result.tool}.{result.endpoint} ({result.provider}, {result.access_mode})"
             f" after trying {' -> '.join(result.route)} in {seconds:.2f} s",
@@ -250,9 +232,11 @@ async def gather(config: RouterConfig, question: str, arguments: dict[str, Any],
     failures = {path: f"{type(e).__name__}: {e}" for path, e in result.failures.items()}
     if output.as_json:
         answered = [f"{r.tool}.{r.endpoint}" for r in result.results]
-        render.print_json({"ok": True, "records": result.records, "answered": answered, "failures": failures})
+        document = {"ok": True, "records": result.records, "answered": answered, "failures": failures}
+        render.print_json(document | {"answered_at": render.now_utc()})
     else:
-        output.out.print(render.records_table(result.records, f"Gathered {len(result.records)} record(s)"))
+        gathered = render.records_table(result.records, f"Gathered {len(result.records)} record(s)")
+        render.show(output.out, gathered)
         for path, reason in failures.items():
             output.out.print(f"failed: {path}: {reason}", markup=False)
     return OK
@@ -262,7 +246,10 @@ async def inspect(config: RouterConfig, output: Output) -> int:
     async with opened(config, output) as router:
         snapshot = router.inspect()
     if output.as_json:
-        render.print_json({"ok": True} | snapshot.model_dump(mode="json"))
+        document = snapshot.model_dump(mode="json")
+        for path, probe_status in snapshot.health.probes.items():  # wall clock, not the monotonic one
+            document["health"]["probes"][path]["last_run"] = render.iso_utc(probe_status.last_run)
+        render.print_json({"ok": True, "checked_at": render.now_utc()} | document)
         return OK
     from rich.table import Table
 
@@ -273,7 +260,7 @@ async def inspect(config: RouterConfig, output: Output) -> int:
         endpoints = ", ".join(f"{e}{'' if tool.read_only.get(e) else ' (writes)'}" for e in tool.endpoints)
         binding = snapshot.execution.binding_states.get(name, "-")
         table.add_row(name, tool.provider or "-", tool.access_mode or "-", binding, endpoints)
-    output.out.print(table)
+    render.show(output.out, table)
     _print_pending(output, snapshot.pending, snapshot.documents.model_dump(mode="json"))
     output.out.print(f"probes: {sorted(snapshot.health.probes) or 'none'}", markup=False)
     output.out.print(f"availability store: {snapshot.health.store.get('kind', '?')}", markup=False)
@@ -317,10 +304,18 @@ async def probe(config: RouterConfig, output: Output, timeout_seconds: float = 1
                 await router.stop_health_monitor()
             unsubscribe()
         snapshot = router.inspect()
-    outcomes = {path: p.model_dump(mode="json") for path, p in snapshot.health.probes.items()}
+    outcomes = {
+        path: p.model_dump(mode="json") | {"last_run": render.iso_utc(p.last_run)}
+        for path, p in snapshot.health.probes.items()
+    }
     healthy = all(p["last_outcome"] == "ok" for p in outcomes.values()) and not snapshot.pending
     if output.as_json:
-        document = {"ok": healthy, "probes": outcomes, "cooldowns": snapshot.execution.cooldowns}
+        document = {
+            "ok": healthy,
+            "checked_at": render.now_utc(),
+            "probes": outcomes,
+            "cooldowns": snapshot.execution.cooldowns,
+        }
         render.print_json(document | {"pending": snapshot.pending})
     else:
         if not outcomes and not snapshot.pending:
@@ -341,5 +336,15 @@ async def serve_mcp(config: RouterConfig, transport: str, port: int, output: Out
     except ImportError as exc:
         raise ConfigurationError(str(exc)) from None
     router = await SchemaRouter.from_config(config, strict=output.strict)
-    await serve(router, transport=transport, port=port, **config.tool.mcp_options())  # type: ignore[arg-type]
+    if transport == "http":  # stdout stays free for stdio; the address goes to stderr either way
+        url = f"http://{MCP_HOST}:{port}{MCP_PATH}"
+        output.err.print(f"serving MCP over streamable HTTP at {url}", markup=False)
+    await serve(
+        router,
+        transport=transport,  # type: ignore[arg-type]
+        host=MCP_HOST,
+        port=port,
+        path=MCP_PATH,
+        **config.tool.mcp_options(),
+    )
     return OK

@@ -2,7 +2,8 @@
 
 Steps: ``tomllib`` parses (a syntax error names its line); every string value has its
 ``${VAR}`` references replaced from the environment (a missing variable is an error naming
-it and the key, never a value); pydantic validates. Each problem is reported as
+it and the key, never a value); pydantic validates. Every problem is reported at once (each
+missing variable, each bad key, with "did you mean" for a misspelt one) as
 ``file:line: key: message``, lines found by :mod:`._locate`.
 """
 
@@ -13,13 +14,14 @@ import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
 from ..errors import ConfigurationError
 from ._locate import KeyPath, describe, dotted, key_lines, line_of
 from ._models import RouterConfig
+from ._suggest import did_you_mean, known_keys
 
 __all__ = ["LandscapeError", "load_config", "parse_config"]
 
@@ -88,11 +90,17 @@ def _parsed(text: str, source: Path | None, environ: Mapping[str, str] | None) -
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(exc, text, source, lines) from None
     values: list[str] = []
-    expanded = _expand(raw, (), _Recording(os.environ if environ is None else environ, values), source, lines)
+    missing: list[_Problem] = []
+    recording = _Recording(os.environ if environ is None else environ, values)
+    expanded = _expand(raw, (), recording, source, lines, missing)
     try:
         config = RouterConfig.model_validate(expanded)
     except ValidationError as exc:
-        raise _invalid(exc, expanded, source, lines) from None
+        unset = [problem.keys for problem in missing]
+        invalid = [p for p in _problems(exc, expanded, source, lines) if not _under(p.keys, unset)]
+        raise _error(missing + invalid, source) from None
+    if missing:
+        raise _error(missing, source)
     config._source = source
     config._lines = lines
     config._substituted = tuple(sorted({v for v in values if v.strip()}, key=len, reverse=True))
@@ -121,11 +129,26 @@ class _Recording(Mapping[str, str]):
         return name in self._environ
 
 
-def _expand(value: Any, keys: KeyPath, environ: Mapping[str, str], source: Path | None, lines: Any) -> Any:
+class _Problem(NamedTuple):
+    line: int
+    text: str
+    keys: KeyPath
+
+
+def _expand(
+    value: Any,
+    keys: KeyPath,
+    environ: Mapping[str, str],
+    source: Path | None,
+    lines: Any,
+    missing: list[_Problem],
+) -> Any:
+    """*value* with every ``${VAR}`` replaced; a variable that is not set is noted in *missing*
+    (the reference stays), so every one of them is reported at once."""
     if isinstance(value, dict):
-        return {k: _expand(v, (*keys, k), environ, source, lines) for k, v in value.items()}
+        return {k: _expand(v, (*keys, k), environ, source, lines, missing) for k, v in value.items()}
     if isinstance(value, list):
-        return [_expand(v, (*keys, i), environ, source, lines) for i, v in enumerate(value)]
+        return [_expand(v, (*keys, i), environ, source, lines, missing) for i, v in enumerate(value)]
     if not isinstance(value, str):
         return value
 
@@ -133,15 +156,16 @@ def _expand(value: Any, keys: KeyPath, environ: Mapping[str, str], source: Path 
         name = match.group(1)
         if name not in environ:
             where = describe(source, lines, keys)
-            raise LandscapeError(
-                f"{where}: environment variable {name} is not set",
-                path=source,
-                line=_line(lines, keys),
-                key=_key(keys),
-            )
+            text = f"{where}: environment variable {name} is not set"
+            missing.append(_Problem(_line(lines, keys) or 0, text, keys))
+            return match.group(0)
         return environ[name]
 
     return _VARIABLE.sub(replace, value)
+
+
+def _under(keys: KeyPath, parents: list[KeyPath]) -> bool:
+    return any(keys[: len(parent)] == parent for parent in parents)
 
 
 def _syntax_error(exc: tomllib.TOMLDecodeError, text: str, source: Path | None, lines: Any) -> LandscapeError:
@@ -163,8 +187,8 @@ def _syntax_error(exc: tomllib.TOMLDecodeError, text: str, source: Path | None, 
     )
 
 
-def _invalid(exc: ValidationError, raw: Any, source: Path | None, lines: Any) -> LandscapeError:
-    problems: list[tuple[int, str, str, KeyPath]] = []
+def _problems(exc: ValidationError, raw: Any, source: Path | None, lines: Any) -> list[_Problem]:
+    problems: list[_Problem] = []
     seen: set[tuple[KeyPath, str]] = set()
     for error in exc.errors(include_input=False, include_url=False):
         keys = _keys_in(raw, error["loc"])
@@ -174,19 +198,28 @@ def _invalid(exc: ValidationError, raw: Any, source: Path | None, lines: Any) ->
         if (keys, message) in seen:
             continue
         seen.add((keys, message))
-        problems.append((_line(lines, keys) or 0, describe(source, lines, keys), message, keys))
-    problems.sort(key=lambda p: p[0])
-    texts = [f"{where}: {message}" for _, where, message, _ in problems]
-    first_line, _, _, first_keys = problems[0]
+        problems.append(
+            _Problem(_line(lines, keys) or 0, f"{describe(source, lines, keys)}: {message}", keys)
+        )
+    return problems
+
+
+def _error(problems: list[_Problem], source: Path | None) -> LandscapeError:
+    """One error for every problem, in file order: the message shows the first and counts the rest."""
+    ordered = sorted(problems, key=lambda p: p.line)
+    texts = [problem.text for problem in ordered]
+    first = ordered[0]
     more = f" (and {len(texts) - 1} more problem(s))" if len(texts) > 1 else ""
     return LandscapeError(
-        texts[0] + more, path=source, line=first_line or None, key=_key(first_keys), problems=texts
+        texts[0] + more, path=source, line=first.line or None, key=_key(first.keys), problems=texts
     )
 
 
 def _message(error: Any) -> str:
     if error["type"] == "extra_forbidden":
-        return "unknown key"
+        loc = error["loc"]
+        close = did_you_mean(str(loc[-1]), known_keys(RouterConfig, loc)) if loc else None
+        return f"unknown key (did you mean {close!r}?)" if close else "unknown key"
     if error["type"] == "missing":
         return "required key is missing"
     if error["type"] == "union_tag_not_found":

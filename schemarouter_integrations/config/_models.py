@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, field_validator
 
@@ -51,6 +52,25 @@ def _fields(cls: type[BaseModel], value: Any) -> Any:
     """``fields = ["formula", {name = "band_gap", path = ["gap"]}]``: bare names become dicts."""
     if isinstance(value, list):
         return [{"name": item} if isinstance(item, str) else item for item in value]
+    return value
+
+
+def _http_url(cls: type[BaseModel], value: Any) -> Any:
+    """An ``http://`` or ``https://`` URL with a host (a list: each of them); the message names
+    the scheme, never the URL, which may hold a value from the environment."""
+    for url in value if isinstance(value, list) else [value]:
+        if not isinstance(url, str) or url.startswith("${"):  # the type check, or a variable not set
+            continue
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018 - raises on a port that is not a number
+        except ValueError:
+            raise ValueError("must be an http:// or https:// URL with a host: it does not parse") from None
+        if parts.scheme not in ("http", "https"):
+            got = f"scheme {parts.scheme!r}" if parts.scheme else "no scheme"
+            raise ValueError(f"must be an http:// or https:// URL with a host, got {got}")
+        if not parts.hostname:
+            raise ValueError("must be an http:// or https:// URL with a host, got no host")
     return value
 
 
@@ -188,6 +208,7 @@ class _HttpRoute(_Route):
     description: str | None = None
 
     names_as_fields = field_validator("fields", mode="before")(_fields)
+    http_urls = field_validator("url")(_http_url)
 
     def secret_headers(self) -> dict[str, str]:
         return {name: value.get_secret_value() for name, value in self.headers.items()}
@@ -209,6 +230,8 @@ class OpenApiRoute(_HttpRoute):
     """Origins besides the document's own that the files of its external ``$ref`` values may come from."""
     probe: str | None = None
     probe_arguments: dict[str, Any] = Field(default_factory=dict)
+
+    base_urls = field_validator("base_url")(_http_url)
 
 
 class OptimadeRoute(_HttpRoute):
@@ -236,6 +259,8 @@ class OptimadeFederationRoute(_Model):
     probes: bool = True
     field_aliases: dict[str, list[str]] | None = None
 
+    source_urls = field_validator("source")(_http_url)
+
 
 class PythonRoute(_Route):
     """``kind = "python"``: ``function = "package.module:function"`` (sync or async)."""
@@ -258,6 +283,7 @@ class PythonRoute(_Route):
 
     names_as_fields = field_validator("fields", mode="before")(_fields)
     check_targets = field_validator("function", "probe")(_target)
+    origin_url = field_validator("origin")(_http_url)
 
 
 class McpRoute(_Route):
@@ -276,6 +302,12 @@ class McpRoute(_Route):
     probe: Literal["ping"] | None = None
 
     names_as_fields = field_validator("fields", mode="before")(_fields)
+
+    @field_validator("target")
+    @classmethod
+    def _url_target(cls, value: str | list[str]) -> str | list[str]:
+        """A string target is a streamable-HTTP URL; a command line is a list."""
+        return _http_url(cls, value) if isinstance(value, str) else value
 
 
 RouteConfig = Annotated[

@@ -58,7 +58,8 @@ try:
     from redis.backoff import NoBackoff
 except ImportError as exc:  # pragma: no cover - exercised by a test that hides redis
     raise ImportError(
-        "RedisAvailabilityStore needs the redis client: pip install 'schemarouter-integrations[redis]'"
+        "RedisAvailabilityStore needs the redis client; install the extra: "
+        'pip install "schemarouter-integrations[redis]"'
     ) from exc
 
 __all__ = ["RedisAvailabilityStore"]

@@ -152,7 +152,7 @@ def test_load_config_names_the_file(tmp_path: Path) -> None:
     path.write_text("[tool]\nnmae = 'x'\n")
     with pytest.raises(LandscapeError) as caught:
         load_config(path)
-    assert str(caught.value) == f"{path}:2: tool.nmae: unknown key"
+    assert str(caught.value) == f"{path}:2: tool.nmae: unknown key (did you mean 'name'?)"
     assert caught.value.path == path
 
 
