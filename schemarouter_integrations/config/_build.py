@@ -47,9 +47,7 @@ async def build_router(
     """A router made by *factory* (``SchemaRouter``) with everything *source* declares."""
     config = source if isinstance(source, RouterConfig) else load_config(source)
     router = factory(
-        cooldown=config.cooldown,
-        availability_store=config.availability.build(),
-        document_cache=config.document_cache_path,
+        cooldown=config.cooldown, availability_store=config.availability.build(), **config.router_options()
     )
     target: Any = router
     try:
