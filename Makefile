@@ -31,8 +31,14 @@ typecheck: setup
 unit: setup
 	$(BIN)/pytest tests/unit -q
 
+# The whole suite in TEST_WORKERS pytest-xdist workers; each xdist group (tests/conftest.py)
+# runs whole on one worker, so a costly fixture (the real MP server) is built once.
+# `make test TEST_WORKERS=0` runs it in one process; docs/how-to/testing-under-load.md.
+TEST_WORKERS ?= 3
+PYTEST_PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder)
+
 test: setup redis mp-venv lint typecheck
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_PARALLEL) --durations=30
 
 # The fleet soak: 4 worker processes on one real redis-server (killed with SIGKILL and
 # restarted twice), random faults; a few minutes, exit 1 when an invariant fails.

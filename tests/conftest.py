@@ -1,5 +1,23 @@
-"""Shared test configuration: the anyio backend, the real-server fixtures and the fixtures
-that unit and integration tests both use."""
+"""Shared test configuration: the anyio backend, the real-server fixtures, the fixtures that
+unit and integration tests both use, and how the tests are shared among pytest-xdist workers.
+
+Parallel runs (``make test`` runs ``pytest -n $(TEST_WORKERS) --dist loadgroup``; see
+``docs/how-to/testing-under-load.md``). Every test belongs to one xdist group, and a group runs
+whole on one worker, so a fixture is built once per group, not once per worker:
+
+- a test whose fixtures include one of :data:`HEAVY_SESSION_FIXTURES` joins that fixture's
+  group (all the tests needing the real Materials Project server run on one worker, which
+  starts it once); these groups are scheduled first, costliest first (:data:`GROUP_ORDER`);
+- a test already marked ``@pytest.mark.xdist_group("name")`` keeps its group (use it for a
+  set of tests sharing something costly that no fixture names);
+- every other test joins its module's group, so module-scoped fixtures are built once.
+
+A new suite with a costly session fixture (a server that takes many seconds to start): add
+the fixture's name to :data:`HEAVY_SESSION_FIXTURES` (and to :data:`GROUP_ORDER` if it is
+long), and keep its tests free of fixed ports and shared files (use free ports, ``tmp_path``,
+and :func:`tests.support.locks.building` for a cache under ``.cache/``). Run without ``-n``
+(a plain ``pytest``) everything works as before: the groups are then ignored.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +30,39 @@ if TYPE_CHECKING:
     from tests.support.llamaindex import CapturingHandler
 
 pytest_plugins = ["tests.servers.fixtures"]
+
+
+HEAVY_SESSION_FIXTURES = {
+    "mp_landscape": "mp_landscape",  # the real MP API server: 20-70 s to start, 0.3 GB
+    "optimade_server": "optimade_server",  # the OPTIMADE reference server subprocesses
+    "github_spec": "real_documents",  # GitHub's and Stripe's whole documents, registered once
+    "stripe_spec": "real_documents",
+    "science_api": "science_documents",  # six science documents served from their schemas
+}
+"""Session fixture name -> the xdist group of every test that uses it (first match wins, in
+this order)."""
+
+GROUP_ORDER = ("mp_landscape", "tests/integration/test_cookbook.py", "real_documents")
+"""Groups handed out first, in this order (the longest ones, so no worker ends up waiting
+for one started last); the other groups follow in collection order."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give every test its xdist group and put the longest groups first (see the module's
+    docstring); without ``--dist loadgroup`` the marks change nothing."""
+    groups: dict[str, str] = {}
+    for item in items:
+        marked = item.get_closest_marker("xdist_group")
+        if marked is not None:
+            groups[item.nodeid] = str(marked.args[0] if marked.args else marked.kwargs.get("name", "default"))
+            continue
+        names = getattr(item, "fixturenames", ())
+        group = next((g for fixture, g in HEAVY_SESSION_FIXTURES.items() if fixture in names), None)
+        group = group or item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+        groups[item.nodeid] = group
+    rank = {group: index for index, group in enumerate(GROUP_ORDER)}
+    items.sort(key=lambda item: rank.get(groups[item.nodeid], len(rank)))  # stable: else as collected
 
 
 @pytest.fixture
