@@ -47,6 +47,7 @@ GROUP_ORDER = ("mp_landscape", "tests/integration/test_cookbook.py", "real_docum
 for one started last); the other groups follow in collection order."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give every test its xdist group and put the longest groups first (see the module's
     docstring); without ``--dist loadgroup`` the marks change nothing."""
@@ -63,6 +64,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         groups[item.nodeid] = group
     rank = {group: index for index, group in enumerate(GROUP_ORDER)}
     items.sort(key=lambda item: rank.get(groups[item.nodeid], len(rank)))  # stable: else as collected
+
+
+@pytest.hookimpl(tryfirst=True)  # before the worker reports its collection
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """In a ``--dist loadgroup`` worker, every node id must carry its group by now; pytest 9.2
+    broke that silently (xdist issue 1386: each worker then started the MP server)."""
+    grouping = session.config.getoption("loadgroup", default=False)
+    if grouping and session.items and "@" not in session.items[0].nodeid:
+        raise pytest.UsageError(
+            "pytest-xdist did not apply the xdist groups (--dist loadgroup) with this pytest; "
+            "install the pytest pinned in pyproject.toml (make setup)"
+        )
 
 
 @pytest.fixture
