@@ -34,7 +34,6 @@ pytest_plugins = ["tests.servers.fixtures"]
 
 HEAVY_SESSION_FIXTURES = {
     "mp_landscape": "mp_landscape",  # the real MP API server: 20-70 s to start, 0.3 GB
-    "optimade_server": "optimade_server",  # the OPTIMADE reference server subprocesses
     "github_spec": "real_documents",  # GitHub's and Stripe's whole documents, registered once
     "stripe_spec": "real_documents",
     "science_api": "science_documents",  # six science documents served from their schemas
@@ -42,9 +41,20 @@ HEAVY_SESSION_FIXTURES = {
 """Session fixture name -> the xdist group of every test that uses it (first match wins, in
 this order)."""
 
-GROUP_ORDER = ("mp_landscape", "tests/integration/test_cookbook.py", "real_documents")
-"""Groups handed out first, in this order (the longest ones, so no worker ends up waiting
-for one started last); the other groups follow in collection order."""
+GROUP_ORDER = (
+    "tests/integration/test_cookbook.py",  # every cookbook script, the real MP one included
+    "tests/integration/test_soak.py",
+    "mp_landscape",
+    "tests/integration/test_readme.py",
+    "science_documents",
+    "real_documents",
+    "tests/integration/test_cli_degraded_start.py",
+    "tests/integration/test_cli.py",
+)
+"""Groups handed out first, in this order (the longest ones, measured with ``--durations``,
+so no worker ends up waiting for one started last); the other groups follow in collection
+order. The OPTIMADE reference server (``optimade_server``, a few seconds) is left to start
+once per worker that needs it, rather than making one long group."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into node ids
