@@ -6,10 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup demo test lint typecheck unit bench anchor-venv mp-venv soak soak-local redis clean
 
+# --compile-bytecode: the machine sets PYTHONDONTWRITEBYTECODE=1, so without .pyc files from the
+# install every Python process of the suite (each xdist worker, CLI run, cookbook script)
+# compiles langchain, llama_index, mcp, ... from source again.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip uv
-	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q -e ".[all,dev]"
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q --compile-bytecode -e ".[all,dev]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -34,7 +37,7 @@ unit: setup
 # The whole suite in TEST_WORKERS pytest-xdist workers; each xdist group (tests/conftest.py)
 # runs whole on one worker, so a costly fixture (the real MP server) is built once.
 # `make test TEST_WORKERS=0` runs it in one process; docs/how-to/testing-under-load.md.
-TEST_WORKERS ?= 3
+TEST_WORKERS ?= 2
 PYTEST_PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder)
 
 test: setup redis mp-venv lint typecheck

@@ -42,7 +42,7 @@ def run(code: str) -> subprocess.CompletedProcess[str]:
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=120,
+        timeout=600,  # a bound, not a speed check: blocks took over 120 s at load 12-15
     )
 
 
