@@ -61,6 +61,8 @@ once per worker that needs it, rather than making one long group."""
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give every test its xdist group and put the longest groups first (see the module's
     docstring); without ``--dist loadgroup`` the marks change nothing."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return  # a venv from before pytest-xdist: the xdist_group marker is not even known
     groups: dict[str, str] = {}
     for item in items:
         marked = item.get_closest_marker("xdist_group")
