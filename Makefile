@@ -11,10 +11,13 @@ UV_TOOL := .cache/uv-tool
 
 .PHONY: setup demo test lint typecheck unit dist docs docs-serve bench anchor-venv mp-venv node host-envs soak soak-local redis clean
 
+# --compile-bytecode: the machine sets PYTHONDONTWRITEBYTECODE=1, so without .pyc files from the
+# install every Python process of the suite (each xdist worker, CLI run, cookbook script)
+# compiles langchain, llama_index, mcp, ... from source again.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip uv
-	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q -e ".[all]" --group dev
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/uv pip install -q --compile-bytecode -e ".[all]" --group dev
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -53,8 +56,14 @@ docs-serve: setup
 # `pytest -q` includes tests/distribution: it builds the sdist and wheel, runs `twine check
 # --strict` on them and installs the wheel into a fresh venv per extra (the core alone, each
 # extra alone, [all]), where the quick start and each extra's promise run outside the repository.
+# The whole suite in TEST_WORKERS pytest-xdist workers; each xdist group (tests/conftest.py)
+# runs whole on one worker, so a costly fixture (the real MP server) is built once.
+# `make test TEST_WORKERS=0` runs it in one process; docs/how-to/testing-under-load.md.
+TEST_WORKERS ?= 2
+PYTEST_PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder)
+
 test: setup redis mp-venv host-envs lint typecheck
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_PARALLEL) --durations=30
 
 # The distributions a release would upload, checked.
 dist: setup

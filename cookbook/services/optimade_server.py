@@ -167,7 +167,7 @@ class OptimadeServer:
     def __init__(
         self,
         *,
-        startup_timeout: float = 60.0,
+        startup_timeout: float = 300.0,  # a bound on polling for readiness: generous for a loaded machine
         jsonl_path: Path | None = None,
         prefix: str = PROVIDER_PREFIX,
         name: str = PROVIDER_NAME,

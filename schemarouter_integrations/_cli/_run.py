@@ -69,7 +69,7 @@ def with_document_cache(config: RouterConfig, folder: Path | None) -> RouterConf
     """*config* with ``document_cache`` set to *folder* (``--document-cache``) when given."""
     if folder is None:
         return config
-    return config.model_copy(update={"document_cache": str(folder.expanduser().resolve())})
+    return config.with_router(document_cache=str(folder.expanduser().resolve()))
 
 
 @asynccontextmanager

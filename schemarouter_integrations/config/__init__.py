@@ -1,6 +1,7 @@
 """Landscape files: a whole router declared in TOML.
 
-``load_config(path) -> RouterConfig`` reads and checks a file; ``await
+``load_config(path) -> RouterConfig`` reads and checks a file (``[router]`` holds the
+``SchemaRouter(...)`` settings ``allow_private_networks`` and ``document_cache``); ``await
 SchemaRouter.from_config(path_or_config)`` builds the router it declares (the store, the
 cooldown policy, every route and its probe). The tool settings (``config.tool``) feed the CLI
 and the framework tools (``SchemaRouterTool(router=router, **config.tool.framework_options())``).
@@ -24,6 +25,7 @@ from ._models import (
     PythonRoute,
     RouteConfig,
     RouterConfig,
+    RouterSettings,
     ToolSettings,
 )
 
@@ -36,6 +38,7 @@ __all__ = [
     "PythonRoute",
     "RouteConfig",
     "RouterConfig",
+    "RouterSettings",
     "ToolSettings",
     "build_router",
     "load_config",

@@ -51,8 +51,8 @@ async def build_router(
     router = factory(
         cooldown=config.cooldown,
         availability_store=config.availability.build(),
-        document_cache=config.document_cache_path,
         answer_cache=_answer_cache(config),
+        **config.router_options(),
     )
     target: Any = router
     target.cache_policy = config.tool.cache

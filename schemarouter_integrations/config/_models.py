@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    StrictBool,
+    ValidationInfo,
+    field_validator,
+)
 
 from .._contracts import (
     CachePolicy,
@@ -36,6 +45,7 @@ __all__ = [
     "PythonRoute",
     "RouteConfig",
     "RouterConfig",
+    "RouterSettings",
     "ToolSettings",
 ]
 
@@ -128,6 +138,18 @@ class AnswerCacheSettings(_Model):
         from ..stores import RedisAnswerCache
 
         return RedisAnswerCache(self.store, namespace=self.namespace)
+
+
+class RouterSettings(_Model):
+    """``[router]``: settings of the router itself, as ``SchemaRouter(...)`` takes them.
+
+    ``allow_private_networks`` lifts the connection rule for addresses learned from fetched
+    documents (``SchemaRouter(allow_private_networks=True)``); ``document_cache`` is a folder
+    (relative to the file) keeping the last good copy of every fetched document.
+    """
+
+    allow_private_networks: StrictBool = False
+    document_cache: str | None = Field(default=None, min_length=1)
 
 
 class ToolSettings(_Model):
@@ -317,14 +339,16 @@ RouteConfig = Annotated[
 
 
 class RouterConfig(_Model):
-    """A whole landscape: ``[availability]``, ``[cooldown]``, ``[tool]`` and ``[routes.<name>]``.
+    """A whole landscape: ``[router]``, ``[availability]``, ``[cooldown]``, ``[tool]`` and
+    ``[routes.<name>]``.
 
     ``python_path`` lists folders (relative to the file) put on ``sys.path`` before the
-    ``python`` routes' functions are imported. ``document_cache`` is a folder (relative to
-    the file) keeping the last good copy of every fetched document, used when its source
-    cannot be reached. ``source`` is the file it was read from.
+    ``python`` routes' functions are imported. A top-level ``document_cache`` is the same
+    setting as ``[router] document_cache`` (written before ``[router]`` existed); a file may
+    set it in one place only. ``source`` is the file it was read from.
     """
 
+    router: RouterSettings = RouterSettings()
     availability: AvailabilitySettings = AvailabilitySettings()
     cooldown: CooldownPolicy = CooldownPolicy()
     tool: ToolSettings = ToolSettings()
@@ -348,17 +372,44 @@ class RouterConfig(_Model):
             raise ValueError(f"route names must be letters, digits and _ (a tool name), got {bad}")
         return routes
 
+    @field_validator("document_cache")
+    @classmethod
+    def _one_document_cache(cls, value: str | None, info: ValidationInfo) -> str | None:
+        router = info.data.get("router")
+        if value is not None and router is not None and router.document_cache is not None:
+            raise ValueError("also set as [router] document_cache: set it in one place, [router]")
+        return value
+
     @property
     def source(self) -> Path | None:
         return self._source
 
     @property
     def document_cache_path(self) -> Path | None:
-        """``document_cache`` resolved against the file's folder (None: no cache)."""
-        if self.document_cache is None:
+        """The document cache folder (``[router]`` or top-level ``document_cache``) resolved
+        against the file's folder (None: no cache)."""
+        folder = self.router.document_cache or self.document_cache
+        if folder is None:
             return None
         base = self._source.parent if self._source is not None else Path.cwd()
-        return (base / Path(self.document_cache).expanduser()).resolve()
+        return (base / Path(folder).expanduser()).resolve()
+
+    def router_options(self) -> dict[str, Any]:
+        """Keyword settings for ``SchemaRouter(**options)`` from ``[router]`` (and the
+        top-level ``document_cache``)."""
+        return {
+            "allow_private_networks": self.router.allow_private_networks,
+            "document_cache": self.document_cache_path,
+        }
+
+    def with_router(self, **settings: Any) -> RouterConfig:
+        """A copy with these ``[router]`` settings replaced (the CLI's options); the source,
+        lines and substituted values are kept."""
+        router = self.router.model_copy(update=settings)
+        update: dict[str, Any] = {"router": router}
+        if "document_cache" in settings:
+            update["document_cache"] = None
+        return self.model_copy(update=update)
 
     @property
     def substituted_values(self) -> tuple[str, ...]:

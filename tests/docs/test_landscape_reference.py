@@ -28,13 +28,14 @@ from schemarouter_integrations.config import (
     ToolSettings,
     parse_config,
 )
-from schemarouter_integrations.config._models import AnswerCacheSettings, McpRoute
+from schemarouter_integrations.config._models import AnswerCacheSettings, McpRoute, RouterSettings
 from tests.docs.blocks import ROOT
 
 PAGE = (ROOT / "docs" / "reference" / "landscape.md").read_text()
 
 SECTIONS: dict[str, type[BaseModel]] = {
     "## Top level": RouterConfig,
+    "## `[router]`": RouterSettings,
     "## `[availability]`": AvailabilitySettings,
     "## `[cooldown]`": CooldownPolicy,
     "## `[tool]`": ToolSettings,

@@ -31,7 +31,7 @@ def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
         text=True,
         cwd=ROOT,
         env=environment,
-        timeout=60,
+        timeout=300,  # a bound, not a speed check (the machine may be loaded)
     )
 
 

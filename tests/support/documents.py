@@ -18,6 +18,8 @@ from pathlib import Path
 
 import yaml
 
+from tests.support.locks import building
+
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "documents"
 SDIST = "openapi-spec-validator==0.9.0"
@@ -38,10 +40,12 @@ def real_documents(cache: Path = CACHE) -> dict[str, Path]:
     """Every cached document by file name (``github.yaml``, ``github.json``, ...), fetched once."""
     wanted = [*MEMBERS, *(name.replace(".yaml", ".json") for name in MEMBERS)]
     if not all((cache / name).is_file() for name in wanted):
-        cache.mkdir(parents=True, exist_ok=True)
-        _download(cache)
-        for name in MEMBERS:
-            _write_json(cache / name)
+        with building("documents"):  # another pytest-xdist worker may be downloading them
+            if not all((cache / name).is_file() for name in wanted):
+                cache.mkdir(parents=True, exist_ok=True)
+                _download(cache)
+                for name in MEMBERS:
+                    _write_json(cache / name)
     return {name: cache / name for name in wanted}
 
 
@@ -72,4 +76,6 @@ def _write_json(path: Path) -> None:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with path.open("rb") as stream:
         data = yaml.load(stream, Loader=loader)
-    path.with_suffix(".json").write_text(json.dumps(data, default=str), encoding="utf-8")
+    partial = path.with_suffix(".json.partial")  # renamed when whole: a reader never sees half a file
+    partial.write_text(json.dumps(data, default=str), encoding="utf-8")
+    partial.replace(path.with_suffix(".json"))

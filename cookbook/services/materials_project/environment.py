@@ -43,7 +43,7 @@ def mp_python(*, create: bool = True) -> Path:
         _run([sys.executable, "-m", "venv", str(VENV)], "creating the virtual environment")
     uv = Path(sys.executable).with_name("uv")  # the project's venv has uv: much faster than pip
     if uv.exists():
-        install = [str(uv), "pip", "install", "-q", "--python", str(python)]
+        install = [str(uv), "pip", "install", "-q", "--compile-bytecode", "--python", str(python)]
     else:
         install = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
         install += ["--timeout", "60", "--retries", "2"]
