@@ -55,10 +55,13 @@ def test_allow_private_networks_must_be_a_boolean_named_at_its_line() -> None:
     )
 
 
-def test_an_unknown_router_key_is_named_at_its_line() -> None:
+def test_an_unknown_router_key_is_named_at_its_line_with_the_key_it_resembles() -> None:
     error = problem("[router]\nallow_private_network = true\n")
     assert (error.line, error.key) == (2, "router.allow_private_network")
-    assert str(error) == "landscape.toml:2: router.allow_private_network: unknown key"
+    assert str(error) == (
+        "landscape.toml:2: router.allow_private_network: unknown key "
+        "(did you mean 'allow_private_networks'?)"
+    )
 
 
 def test_an_empty_document_cache_is_refused_at_its_line() -> None:
