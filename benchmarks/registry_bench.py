@@ -1,7 +1,7 @@
 """Registration at scale: registering N tools (one endpoint, three fields each) and the first
 plan after it, for N = 1,000, 10,000 and 100,000.
 
-Targets (issue 17): 10,000 tools in under 2 s and 100,000 in under 20 s. Building the
+Targets: 10,000 tools in under 2 s and 100,000 in under 20 s. Building the
 ToolSpecs is timed apart from registering them (the application pays for its contracts).
 """
 

@@ -150,7 +150,7 @@ def _targets_plot(results: dict[str, Any]) -> list[str]:
     for index, (_, measured, _) in enumerate(rows):
         axes.text(0.02, index, measured.replace("`", "")[:60], va="center", fontsize=7, color="white")
     axes.invert_yaxis()
-    axes.set_title("issue 27 targets in this run (green: holds)")
+    axes.set_title("performance targets in this run (green: holds)")
     figure.tight_layout()
     figure.savefig(OUT / "targets.png", dpi=120)
     plt.close(figure)

@@ -1,4 +1,4 @@
-"""The performance targets of issue 27, read from one ``make bench`` run's results.
+"""The performance targets, read from one ``make bench`` run's results.
 
 Every row compares numbers measured side by side in that run (ratios), never an absolute
 time: the machine is shared, so absolute times move with its load and ratios much less.
@@ -114,7 +114,7 @@ def target_rows(results: dict[str, Any]) -> list[Row]:
 def targets_section(results: dict[str, Any]) -> list[str]:
     """The Markdown table of every target of this run."""
     lines = [
-        "## Targets (issue 27)",
+        "## Performance targets",
         "",
         "Each row is a ratio measured side by side in this run (the machine is shared with other "
         "work, so absolute times vary with its load; the ratios are what is compared).",
