@@ -14,11 +14,9 @@ from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
-    ConfigDict,
     Field,
     PrivateAttr,
     SecretStr,
-    StrictBool,
     ValidationInfo,
     field_validator,
 )
@@ -35,7 +33,7 @@ from .._contracts import (
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
-from ..stores import AnswerCache, AvailabilityStore, MemoryAnswerCache, MemoryAvailabilityStore
+from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings, _Model
 
 __all__ = [
     "AvailabilitySettings",
@@ -51,11 +49,6 @@ __all__ = [
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
-REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 def _fields(cls: type[BaseModel], value: Any) -> Any:
@@ -88,68 +81,6 @@ def _target(cls: type[BaseModel], value: str | None) -> str | None:
     if value is not None and not TARGET.match(value):
         raise ValueError(f"must be 'package.module:function', got {value!r}")
     return value
-
-
-class AvailabilitySettings(_Model):
-    """``[availability]``: where cooldowns live. ``store = "memory"`` or a Redis URL."""
-
-    store: str = "memory"
-    namespace: str = Field(default="schemarouter", min_length=1)
-    peer_grace_seconds: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
-
-    @field_validator("store")
-    @classmethod
-    def _store(cls, value: str) -> str:
-        if value != "memory" and not value.startswith(REDIS_SCHEMES):
-            raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
-        return value
-
-    def build(self) -> AvailabilityStore:
-        """The store these settings describe (Redis needs the ``redis`` extra)."""
-        if self.store == "memory":
-            return MemoryAvailabilityStore()
-        from ..stores import RedisAvailabilityStore
-
-        options: dict[str, Any] = {}
-        if self.peer_grace_seconds is not None:
-            options["peer_grace_seconds"] = self.peer_grace_seconds
-        return RedisAvailabilityStore(self.store, namespace=self.namespace, **options)
-
-
-class AnswerCacheSettings(_Model):
-    """``[answer_cache]``: where answers are kept. ``store = "memory"`` (with ``max_entries``)
-    or a Redis URL (shared by the fleet, under ``namespace``)."""
-
-    store: str = "memory"
-    namespace: str = Field(default="schemarouter", min_length=1)
-    max_entries: int = Field(default=10_000, ge=1)
-
-    @field_validator("store")
-    @classmethod
-    def _store(cls, value: str) -> str:
-        if value != "memory" and not value.startswith(REDIS_SCHEMES):
-            raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
-        return value
-
-    def build(self) -> AnswerCache:
-        """The cache these settings describe (Redis needs the ``redis`` extra)."""
-        if self.store == "memory":
-            return MemoryAnswerCache(max_entries=self.max_entries)
-        from ..stores import RedisAnswerCache
-
-        return RedisAnswerCache(self.store, namespace=self.namespace)
-
-
-class RouterSettings(_Model):
-    """``[router]``: settings of the router itself, as ``SchemaRouter(...)`` takes them.
-
-    ``allow_private_networks`` lifts the connection rule for addresses learned from fetched
-    documents (``SchemaRouter(allow_private_networks=True)``); ``document_cache`` is a folder
-    (relative to the file) keeping the last good copy of every fetched document.
-    """
-
-    allow_private_networks: StrictBool = False
-    document_cache: str | None = Field(default=None, min_length=1)
 
 
 class ToolSettings(_Model):

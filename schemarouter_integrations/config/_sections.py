@@ -1,0 +1,80 @@
+"""The router-level sections of a landscape file: ``[router]``, ``[availability]`` and
+``[answer_cache]`` (every model forbids unknown keys)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+
+from ..stores import AnswerCache, AvailabilityStore, MemoryAnswerCache, MemoryAvailabilityStore
+
+__all__ = ["AnswerCacheSettings", "AvailabilitySettings", "RouterSettings"]
+
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class AvailabilitySettings(_Model):
+    """``[availability]``: where cooldowns live. ``store = "memory"`` or a Redis URL."""
+
+    store: str = "memory"
+    namespace: str = Field(default="schemarouter", min_length=1)
+    peer_grace_seconds: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
+
+    @field_validator("store")
+    @classmethod
+    def _store(cls, value: str) -> str:
+        if value != "memory" and not value.startswith(REDIS_SCHEMES):
+            raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
+        return value
+
+    def build(self) -> AvailabilityStore:
+        """The store these settings describe (Redis needs the ``redis`` extra)."""
+        if self.store == "memory":
+            return MemoryAvailabilityStore()
+        from ..stores import RedisAvailabilityStore
+
+        options: dict[str, Any] = {}
+        if self.peer_grace_seconds is not None:
+            options["peer_grace_seconds"] = self.peer_grace_seconds
+        return RedisAvailabilityStore(self.store, namespace=self.namespace, **options)
+
+
+class AnswerCacheSettings(_Model):
+    """``[answer_cache]``: where answers are kept. ``store = "memory"`` (with ``max_entries``)
+    or a Redis URL (shared by the fleet, under ``namespace``)."""
+
+    store: str = "memory"
+    namespace: str = Field(default="schemarouter", min_length=1)
+    max_entries: int = Field(default=10_000, ge=1)
+
+    @field_validator("store")
+    @classmethod
+    def _store(cls, value: str) -> str:
+        if value != "memory" and not value.startswith(REDIS_SCHEMES):
+            raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
+        return value
+
+    def build(self) -> AnswerCache:
+        """The cache these settings describe (Redis needs the ``redis`` extra)."""
+        if self.store == "memory":
+            return MemoryAnswerCache(max_entries=self.max_entries)
+        from ..stores import RedisAnswerCache
+
+        return RedisAnswerCache(self.store, namespace=self.namespace)
+
+
+class RouterSettings(_Model):
+    """``[router]``: settings of the router itself, as ``SchemaRouter(...)`` takes them.
+
+    ``allow_private_networks`` lifts the connection rule for addresses learned from fetched
+    documents (``SchemaRouter(allow_private_networks=True)``); ``document_cache`` is a folder
+    (relative to the file) keeping the last good copy of every fetched document.
+    """
+
+    allow_private_networks: StrictBool = False
+    document_cache: str | None = Field(default=None, min_length=1)
