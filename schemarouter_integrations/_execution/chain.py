@@ -245,6 +245,7 @@ class ChainRunner:
         answers_before = self.availability.answers_on(step.spec.origin)
         attempt = 1
         gate = self.gate if self.gate is not None and self.gate.active else None
+        failed: InvocationUnavailableError | None = None  # the attempt a retry follows
         while True:
             notes = CallNotes()
             try:
@@ -262,10 +263,12 @@ class ChainRunner:
                 if not isinstance(exc, SchemaRouterError) and self._origin_failing(step.spec.origin, ctx):
                     exc = _failing_origin_error(path, step.spec.origin, exc)
                 ctx.attempt(path, attempt, exc)
-                if isinstance(exc, RateLimitedError):  # passed over: no retry, no cooldown
-                    yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
-                    yield Unavailable(exc, reason="rate_limited")
-                    return
+                if isinstance(exc, RateLimitedError):
+                    if failed is None:  # passed over: no retry, no cooldown
+                        yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
+                        yield Unavailable(exc, reason="rate_limited")
+                        return
+                    exc, attempt = failed, attempt - 1  # a retry held back: the failure it retried stands
                 if not falls_back(exc):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
                     if isinstance(exc, SchemaRouterError):
@@ -275,7 +278,7 @@ class ChainRunner:
                 retry = endpoint.retry
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
                 again = retries_left(exc, attempt, retry.max_attempts, gathering=ctx.gathering)
-                if not again or too_long or self._origin_cooled(step.spec.origin):
+                if failed is exc or not again or too_long or self._origin_cooled(step.spec.origin):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
                     yield self.availability.invocation_failed(
                         route, exc, stamp=ctx.event, answers_before=answers_before
@@ -289,6 +292,7 @@ class ChainRunner:
                 except BudgetExceededError:
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
                     raise
+                failed = exc
                 delay = backoff_seconds(retry, attempt, retry_after=exc.retry_after, rng=self.rng)
                 yield ctx.event(
                     ToolRetryEvent,

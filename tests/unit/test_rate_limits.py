@@ -11,7 +11,9 @@ from schemarouter_integrations import (
     CachePolicy,
     MemoryAnswerCache,
     PlanRequest,
+    InvocationUnavailableError,
     RateLimit,
+    RetryPolicy,
     SchemaRouter,
 )
 from schemarouter_integrations.errors import ConfigurationError
@@ -141,3 +143,30 @@ async def test_a_provider_limit_is_shared_by_its_routes() -> None:
     await router.invoke(ask(preferred_tools=["mp_rest"]))
     await router.invoke(ask(preferred_tools=["mp_python"]))
     assert clock.sleeps == [1.0]
+
+
+async def test_a_retry_held_back_by_the_limit_keeps_the_failure_it_retried() -> None:
+    clock = FakeClock()
+    router = SchemaRouter(clock=clock, sleep=clock.sleep, rate_limiter=MemoryRateLimiter(clock))
+
+    async def failing(formula: str) -> list[dict[str, Any]]:
+        raise InvocationUnavailableError("503 from the upstream", status_code=503)
+
+    router.add_callable(
+        failing,
+        name="mp",
+        endpoint="search",
+        provider="mp",
+        read_only=True,
+        fields=FIELDS,
+        rate_limit=RateLimit(1, max_wait_seconds=0.0),
+        retry=RetryPolicy(max_attempts=2, backoff_seconds=0.0, jitter=False),
+    )
+    oqmd = counting(0.6)
+    router.add_callable(oqmd, name="oqmd", endpoint="search", provider="oqmd", read_only=True, fields=FIELDS)
+    result = await router.invoke(ask(preferred_tools=["mp"]))
+    assert result.tool == "oqmd"
+    fallback = next(e for e in result.events if e.type == "tool.fallback")
+    assert fallback.reason != "rate_limited"  # the 503 decided it, not the held-back retry
+    assert [e.type for e in result.events].count("route.unavailable") == 1
+    assert "mp.search" in router.inspect().execution.unavailable_access_paths
