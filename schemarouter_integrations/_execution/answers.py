@@ -27,7 +27,7 @@ from .._caching.policies import PolicyBook
 from .._contracts import CachePolicy
 from .._planning import Plan, PlanRequest, ToolCall
 from .._registry import Invoker
-from ..errors import InvocationUnavailableError, NoRouteError, RateLimitedError
+from ..errors import BudgetExceededError, InvocationUnavailableError, NoRouteError, RateLimitedError
 from ..events import CacheHitEvent, CacheStaleEvent, RouterEvent
 from ..stores import AnswerCache, AnswerEntry
 from .budget import BudgetMeter
@@ -116,10 +116,26 @@ class AnswerService:
         flight = self.lookups.lead(key)
         entry: AnswerEntry | None = None
         try:
-            entry = await self.cache.get(key)
+            entry = await self._get(key)
         finally:
             self.lookups.land(key, flight, entry)
         return entry
+
+    async def _get(self, key: str) -> AnswerEntry | None:
+        """The cache's entry for *key*; a cache that fails is a miss (it never fails a run)."""
+        try:
+            return await self.cache.get(key)
+        except Exception:
+            logger.warning("the answer cache failed a lookup; treated as a miss", exc_info=True)
+            return None
+
+    async def _lock(self, key: str) -> bool:
+        """The fleet lock for *key*; a cache that fails lets this worker go itself."""
+        try:
+            return await self.cache.lock(key, self.lock_seconds)
+        except Exception:
+            logger.warning("the answer cache failed a lock; this worker calls the route", exc_info=True)
+            return True
 
     def _fresh_age(self, entry: AnswerEntry, policy: CachePolicy) -> float | None:
         age = entry.age(self.cache.now())
@@ -193,7 +209,11 @@ class AnswerService:
             error = exc
             raise
         finally:
-            self.flights.land(key, flight, outcome, error if isinstance(error, Exception) else None)
+            # a budget is one run's own: followers go themselves rather than share its exhaustion
+            shared = (
+                error if isinstance(error, Exception) and not isinstance(error, BudgetExceededError) else None
+            )
+            self.flights.land(key, flight, outcome, shared)
             if locked:
                 with anyio.CancelScope(shield=True):
                     await self.cache.unlock(key)
@@ -216,17 +236,17 @@ class AnswerService:
 
     async def _fleet(self, key: str, policy: CachePolicy) -> tuple[bool, AnswerEntry | None]:
         """``(locked, entry)``: the fleet lock taken, or the answer another worker stored."""
-        if await self.cache.lock(key, self.lock_seconds):
+        if await self._lock(key):
             return True, None
         with anyio.move_on_after(self.wait_seconds):
             while True:
                 await anyio.sleep(self.poll_seconds)
-                entry = await self.cache.get(key)
+                entry = await self._get(key)
                 if entry is not None and (
                     policy.ttl_seconds <= 0 or self._fresh_age(entry, policy) is not None
                 ):
                     return False, entry
-                if await self.cache.lock(key, self.lock_seconds):  # the holder gave up: our turn
+                if await self._lock(key):  # the holder gave up: our turn
                     return True, None
         return False, None
 
@@ -282,7 +302,7 @@ class AnswerService:
             policy = self.policies.for_call(request, call)
             if policy is None or policy.stale_if_error_seconds <= 0:
                 continue
-            entry = await self.cache.get(answer_key(call))
+            entry = await self._get(answer_key(call))
             if entry is None:
                 continue
             age = entry.age(now)

@@ -265,7 +265,9 @@ class ChainRunner:
                 ctx.attempt(path, attempt, exc)
                 if isinstance(exc, RateLimitedError):
                     if failed is None:  # passed over: no retry, no cooldown
-                        yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
+                        yield ctx.event(
+                            ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True)
+                        )
                         yield Unavailable(exc, reason="rate_limited")
                         return
                     exc, attempt = failed, attempt - 1  # a retry held back: the failure it retried stands

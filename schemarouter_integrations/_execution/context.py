@@ -109,3 +109,11 @@ def compiled_event(plan: Plan, ctx: RunContext) -> PlanCompiledEvent:
         fallbacks=[c.access_path for c in plan.fallbacks],
         rejected=plan.rejected_count(),
     )
+
+
+def served_fields(ctx: RunContext) -> dict[str, object]:
+    """The result's ``cached``/``stale``/``age_seconds`` when the answer came from the cache."""
+    served = ctx.served
+    if served is None:
+        return {}
+    return {"cached": True, "stale": served.stale, "age_seconds": round(served.age_seconds, 6)}

@@ -21,7 +21,7 @@ from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent
 from .answers import AnswerService
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
-from .context import RunContext, compiled_event, trusted_result
+from .context import RunContext, compiled_event, served_fields, trusted_result
 from .gather import Gatherer
 from .hedge import Hedger, LateSink
 from .preflight import Pruned, Step, preflight
@@ -123,7 +123,7 @@ class Executor:
                 route=list(ctx.route),
                 events=list(ctx.events),
                 plan=plan,
-                **_served(ctx),
+                **served_fields(ctx),
                 provenance=ctx.provenance,
             )
             yield ctx.event(
@@ -152,16 +152,8 @@ class Executor:
                 route=list(ctx.route),
                 events=list(ctx.events),
                 plan=healthy if plan is None or plan.primary is None else plan,
-                **_served(ctx),
+                **served_fields(ctx),
             )
             yield ctx.event(
                 RunEndEvent, tool=call.tool, endpoint=call.endpoint, fallbacks=result.fallbacks, result=result
             )
-
-
-def _served(ctx: RunContext) -> dict[str, object]:
-    """The result's ``cached``/``stale``/``age_seconds`` when the answer came from the cache."""
-    served = ctx.served
-    if served is None:
-        return {}
-    return {"cached": True, "stale": served.stale, "age_seconds": round(served.age_seconds, 6)}

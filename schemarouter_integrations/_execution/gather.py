@@ -31,7 +31,7 @@ from ..errors import AllRoutesUnavailableError, SchemaRouterError
 from ..events import GatherResult, RoutePrunedEvent, RouterEvent, RunEndEvent, RunStartEvent, ToolResult
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner
-from .context import RunContext, compiled_event
+from .context import RunContext, compiled_event, served_fields
 from .preflight import Step, preflight
 
 __all__ = ["MAX_GATHER_ROUTES", "Gatherer", "Publish", "gather_request"]
@@ -117,7 +117,7 @@ class Gatherer:
             route.gathering = True  # a timeout is paid once: no retry of a transport failure
             mine: list[RouterEvent] = []
             try:
-                async for event in self.chain.run([step], meter, route):
+                async for event in self.chain.run([step], meter, route, request=plan.request):
                     mine.append(event)
                     await publish(event)
             except SchemaRouterError as exc:
@@ -158,6 +158,7 @@ def _result(step: Step, route: RunContext, events: list[RouterEvent], plan: Plan
         events=events,
         plan=plan,
         provenance=route.provenance,
+        **served_fields(route),
     )
 
 

@@ -10,12 +10,15 @@ import pytest
 
 from schemarouter_integrations import (
     AllRoutesUnavailableError,
+    BudgetExceededError,
     CacheHints,
     CachePolicy,
     InvocationUnavailableError,
     MemoryAnswerCache,
     NonRetryableInvocationError,
     PlanRequest,
+    RetryPolicy,
+    RunBudget,
     SchemaRouter,
 )
 from tests.support.fakes import FakeClock
@@ -296,3 +299,77 @@ def test_http_caching_headers_bound_the_ttl(headers: dict[str, str], expected: A
     from schemarouter_integrations._caching import http_cache_hints
 
     assert http_cache_hints(headers, now=0.0) == expected
+
+
+class FailingCache(MemoryAnswerCache):
+    """A cache whose reads fail (a broken custom backend)."""
+
+    async def get(self, key: str) -> Any:
+        raise ConnectionError("the cache backend is down")
+
+
+async def test_a_cache_that_fails_its_reads_is_a_miss_not_a_failed_run() -> None:
+    clock, upstream = FakeClock(), Upstream()
+    router = SchemaRouter(clock=clock, answer_cache=FailingCache())
+    router.add_callable(upstream, name="mp", provider="mp", read_only=True, fields=FIELDS, endpoint="search")
+    first = await router.invoke(ask(POLICY))
+    second = await router.invoke(ask(POLICY))
+    assert upstream.calls == 2 and not second.cached
+    assert first.records == second.records
+
+
+async def test_a_cache_that_fails_its_reads_keeps_the_outage_error() -> None:
+    clock, upstream = FakeClock(), Upstream()
+    upstream.down = True
+    router = SchemaRouter(clock=clock, answer_cache=FailingCache())
+    router.add_callable(upstream, name="mp", provider="mp", read_only=True, fields=FIELDS, endpoint="search")
+    with pytest.raises(AllRoutesUnavailableError):
+        await router.invoke(ask(POLICY))
+
+
+async def test_one_runs_exhausted_budget_is_not_shared_with_identical_questions() -> None:
+    clock, mp = FakeClock(), Upstream()
+    mp.gate = anyio.Event()
+    mp.down = True
+    router = SchemaRouter(clock=clock, sleep=clock.sleep, answer_cache=MemoryAnswerCache())
+    router.add_callable(
+        mp,
+        name="mp",
+        provider="mp",
+        read_only=True,
+        fields=FIELDS,
+        endpoint="search",
+        retry=RetryPolicy(max_attempts=3, backoff_seconds=0.0, jitter=False),
+    )
+    outcomes: dict[str, BaseException] = {}
+
+    async def leader() -> None:
+        try:
+            await router.invoke(ask(POLICY), budget=RunBudget(max_attempts=1))
+        except Exception as exc:
+            outcomes["leader"] = exc
+
+    async def follower() -> None:
+        try:
+            await router.invoke(ask(POLICY))
+        except Exception as exc:
+            outcomes["follower"] = exc
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(leader)
+        with anyio.fail_after(30):
+            await mp.started.wait()
+        group.start_soon(follower)
+        await anyio.sleep(0.05)  # the follower joins the leader's flight
+        mp.gate.set()
+    assert isinstance(outcomes["leader"], BudgetExceededError)
+    assert isinstance(outcomes["follower"], AllRoutesUnavailableError)
+
+
+async def test_a_gather_serves_a_repeated_question_from_the_cache() -> None:
+    clock, upstream = FakeClock(), Upstream()
+    router = make_router(clock, ("mp", upstream))
+    await router.gather(ask(POLICY))
+    second = await router.gather(ask(POLICY))
+    assert upstream.calls == 1
+    assert [r.cached for r in second.results] == [True]

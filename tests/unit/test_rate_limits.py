@@ -9,9 +9,9 @@ import pytest
 from schemarouter_integrations import (
     AllRoutesUnavailableError,
     CachePolicy,
+    InvocationUnavailableError,
     MemoryAnswerCache,
     PlanRequest,
-    InvocationUnavailableError,
     RateLimit,
     RetryPolicy,
     SchemaRouter,
