@@ -246,6 +246,7 @@ class ChainRunner:
         attempt = 1
         gate = self.gate if self.gate is not None and self.gate.active else None
         failed: InvocationUnavailableError | None = None  # the attempt a retry follows
+        held_back = False  # the route's rate limit held back a retry of *failed*
         while True:
             notes = CallNotes()
             try:
@@ -270,7 +271,7 @@ class ChainRunner:
                         )
                         yield Unavailable(exc, reason="rate_limited")
                         return
-                    exc, attempt = failed, attempt - 1  # a retry held back: the failure it retried stands
+                    exc, attempt, held_back = failed, attempt - 1, True  # the retried failure stands
                 if not falls_back(exc):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
                     if isinstance(exc, SchemaRouterError):
@@ -280,7 +281,7 @@ class ChainRunner:
                 retry = endpoint.retry
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
                 again = retries_left(exc, attempt, retry.max_attempts, gathering=ctx.gathering)
-                if failed is exc or not again or too_long or self._origin_cooled(step.spec.origin):
+                if held_back or not again or too_long or self._origin_cooled(step.spec.origin):
                     yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
                     yield self.availability.invocation_failed(
                         route, exc, stamp=ctx.event, answers_before=answers_before
