@@ -12,39 +12,29 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import anyio
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._timing import print_profile, sampled_call_tree
 from benchmarks.invoke_bench import CHAIN, _reset, build_router
 
 
 async def _profile(runs: int) -> str:
-    from pyinstrument import Profiler
-
     router = build_router()
     plan = router.plan_executable(CHAIN)
     for _ in range(200):
         _reset(router)
         await router.invoke(plan)
-    profiler = Profiler(interval=0.0001)
-    profiler.start()
-    for _ in range(runs):
+
+    async def once() -> None:
         _reset(router)
         await router.invoke(plan)
-    profiler.stop()
-    text: str = profiler.output_text(unicode=False, color=False)
-    return text
+
+    return await sampled_call_tree(once, runs, interval=0.0001)
 
 
 def main() -> dict[str, float]:
     """Print the profile (nothing is added to the results)."""
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 3000
-    try:
-        print(anyio.run(_profile, runs))
-    except ImportError:
-        print("pyinstrument is not installed: pip install pyinstrument")
-    return {}
+    return print_profile(_profile)
 
 
 if __name__ == "__main__":
