@@ -182,10 +182,10 @@ class ChainRunner:
                             ended, outcome, used = lap.call, lap.outcome, lap.steps
             else:
                 async for item in calls(step, invoker, meter, ctx):
-                    if isinstance(item, RouterEvent):
-                        yield item
-                    else:
+                    if isinstance(item, Answered | Unavailable):
                         outcome = item
+                    else:  # an event (in a quiet run, its record)
+                        yield item
             if isinstance(outcome, Answered):
                 ctx.winner, ctx.records, ctx.provenance = ended, outcome.records, outcome.provenance
                 return

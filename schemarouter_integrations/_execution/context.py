@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from typing import Any, TypeVar
 
 from .._planning import Plan, ToolCall
+from .._settling import leave_for_later
 from .._trusted import Trusted
 from ..errors import AttemptRecord
-from ..events import PlanCompiledEvent, Provenance, RouterEvent, RunErrorEvent, ToolResult
+from ..events import (
+    PlanCompiledEvent,
+    Provenance,
+    RouterEvent,
+    RunEndEvent,
+    RunErrorEvent,
+    ToolFallbackEvent,
+    ToolResult,
+)
 
 E = TypeVar("E", bound=RouterEvent)
 _BUILDERS: dict[type[RouterEvent], Trusted[Any]] = {}
@@ -36,12 +46,24 @@ trusted_result: Trusted[ToolResult] = Trusted(ToolResult)
 """Builds a run's :class:`ToolResult` from its own bookkeeping without validating it again."""
 
 
-class RunContext:
-    """Stamps events with the run id and a sequence number and keeps them in order."""
+_FINAL: frozenset[type[RouterEvent]] = frozenset({RunEndEvent, RunErrorEvent})
+"""Built at once even in a quiet run: the caller reads the run's result or error from them."""
 
-    def __init__(self, run_id: str | None = None) -> None:
+
+class RunContext:
+    """Stamps events with the run id and a sequence number and keeps them in order.
+
+    A *quiet* run (nobody listens: no sink, stream, scope or hedge) builds no event during
+    the run: :meth:`event` records ``(class, payload)`` and returns that record, which the
+    run only passes along; its :class:`ToolResult` builds the events when they are first
+    read (:func:`result`), the same events, in the same order, with the same fields.
+    """
+
+    def __init__(self, run_id: str | None = None, *, quiet: bool = False) -> None:
         self.run_id = run_id or _uuid4_hex()
-        self.events: list[RouterEvent] = []
+        self.quiet = quiet
+        self.events: list[Any] = []
+        """The run's events so far (in a quiet run, records of those not built yet)."""
         self.attempts: list[AttemptRecord] = []
         self.route: list[str] = []
         self.winner: ToolCall | None = None
@@ -66,9 +88,25 @@ class RunContext:
         payload["run_id"] = self.run_id  # the payload dict is this call's own
         payload["seq"] = len(self.events) + 1
         payload["timestamp"] = time.time()
+        if self.quiet and cls not in _FINAL:
+            record = (cls, payload)
+            self.events.append(record)
+            return record  # type: ignore[return-value]  # a quiet run only passes it along
         event = _builder(cls).of(payload)
         self.events.append(event)
         return event
+
+    def result(self, **values: Any) -> ToolResult:
+        """The run's :class:`ToolResult` with its events so far (built on first read when quiet)."""
+        if not self.quiet:
+            return trusted_result.of({**values, "events": list(self.events)})
+        built = trusted_result.of({**values, "events": []})
+        leave_for_later(built, "events", partial(_built, tuple(self.events)))
+        return built
+
+    def fallbacks(self) -> int:
+        """``ToolResult.fallbacks`` of the events so far, without building any."""
+        return sum(1 for item in self.events if _kind(item) is ToolFallbackEvent)
 
     def attempt(self, path: str, number: int, error: BaseException | None = None) -> None:
         """Record attempt *number* on *path*, failed with *error* when given."""
@@ -89,6 +127,16 @@ class RunContext:
             attempts=list(self.attempts),
             exception=exc,
         )
+
+
+def _kind(item: Any) -> type[RouterEvent]:
+    kind: type[RouterEvent] = item[0] if type(item) is tuple else type(item)
+    return kind
+
+
+def _built(records: tuple[Any, ...]) -> list[RouterEvent]:
+    """The events of a quiet run from their records (events built already stay as they are)."""
+    return [_builder(item[0]).of(item[1]) if type(item) is tuple else item for item in records]
 
 
 def _uuid4_hex() -> str:
