@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import time
-from functools import partial
 from typing import Any, TypeVar
 
 from .._planning import Plan, ToolCall
-from .._settling import leave_for_later
+from .._settling import LAZY, leave_for_later
 from .._trusted import Trusted
 from ..errors import AttemptRecord
 from ..events import (
@@ -101,7 +100,7 @@ class RunContext:
         if not self.quiet:
             return trusted_result.of({**values, "events": list(self.events)})
         built = trusted_result.of({**values, "events": []})
-        leave_for_later(built, "events", partial(_built, tuple(self.events)))
+        leave_for_later(built, "events", _Records(tuple(self.events)))
         return built
 
     def fallbacks(self) -> int:
@@ -134,9 +133,35 @@ def _kind(item: Any) -> type[RouterEvent]:
     return kind
 
 
-def _built(records: tuple[Any, ...]) -> list[RouterEvent]:
-    """The events of a quiet run from their records (events built already stay as they are)."""
-    return [_builder(item[0]).of(item[1]) if type(item) is tuple else item for item in records]
+class _Records:
+    """Builds the events of a quiet run from their records (events built already stay)."""
+
+    __slots__ = ("records",)
+
+    def __init__(self, records: tuple[Any, ...]) -> None:
+        self.records = records
+
+    def __call__(self) -> list[RouterEvent]:
+        return [_builder(item[0]).of(item[1]) if type(item) is tuple else item for item in self.records]
+
+    def of_kind(self, kind: type[E]) -> list[E]:
+        """The events of class *kind* only, built from their records (each a new object)."""
+        return [
+            _builder(kind).of(item[1]) if type(item) is tuple else item
+            for item in self.records
+            if _kind(item) is kind
+        ]
+
+
+def events_of(result: ToolResult, kind: type[E]) -> list[E]:
+    """``[e for e in result.events if type(e) is kind]``, in order, building only those when
+    the result's events are still unbuilt (a quiet run): the faces read the fallbacks and
+    hedges of every answer, which should not cost the other events."""
+    private = result.__pydantic_private__
+    lazy = private.get(LAZY) if private else None
+    if lazy is not None and isinstance(lazy[1], _Records):
+        return lazy[1].of_kind(kind)
+    return [event for event in result.events if type(event) is kind]
 
 
 def _uuid4_hex() -> str:

@@ -20,7 +20,7 @@ CallKey = tuple[str, Need, str, CallScope, bool, tuple[str, ...]]
 ReadingKey = tuple[str, str, tuple[str, ...] | None]
 """Query, arguments key, explicit fields."""
 
-PlanKey = tuple[str, str, tuple[str, ...], tuple[str, ...] | None, str, int, bool]
+PlanKey = tuple[str, object, tuple[str, ...], tuple[str, ...] | None, str, int, bool]
 """Query, arguments key, preferred tools, explicit fields, fallback scope, max fallbacks and
 executable only: every part of a request that planning reads (``reuse.py``)."""
 

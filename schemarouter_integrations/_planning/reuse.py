@@ -28,13 +28,38 @@ def plan_key(request: PlanRequest, executable_only: bool) -> PlanKey:
     fields = request.fields
     return (
         request.query,
-        request.arguments_key,
+        _arguments_key(request),
         tuple(request.preferred_tools),
         None if fields is None else tuple(fields),
         request.fallback_scope,
         request.max_fallbacks,
         executable_only,
     )
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def _arguments_key(request: PlanRequest) -> object:
+    """The arguments as a key: ``(name, type, value)`` sorted when every value is a string,
+    integer, boolean, null or float (by its repr: ``-0.0`` is not ``0.0``), without writing
+    JSON; else the canonical JSON ``arguments_key``. The type keeps ``1``, ``1.0`` and
+    ``True`` apart, as JSON does."""
+    items: list[tuple[str, type, object]] = []
+    for name, value in request.arguments.items():
+        kind = type(value)
+        if kind in _PLAIN:
+            items.append((name, kind, value))
+        elif kind is float:
+            items.append((name, kind, repr(value)))
+        else:
+            return request.arguments_key
+    items.sort(key=_first)
+    return tuple(items)
+
+
+def _first(item: tuple[str, type, object]) -> str:
+    return item[0]
 
 
 def planned(

@@ -188,3 +188,17 @@ def test_the_plan_key_covers_every_field_of_a_request_that_planning_reads() -> N
     ):
         assert reuse.plan_key(asked(changed), False) != base, changed
     assert reuse.plan_key(REQUEST, True) != base
+
+
+def test_the_plan_key_keeps_apart_arguments_that_json_keeps_apart() -> None:
+    keys = {
+        reuse.plan_key(asked({"arguments": {"formula": value}}), False)
+        for value in (1, 1.0, True, 0.0, -0.0, "1", None, [1], {"a": 1})
+    }
+    assert len(keys) == 9
+
+
+def test_the_plan_key_does_not_depend_on_the_order_of_arguments() -> None:
+    one = PlanRequest(query="Si band gap", arguments={"formula": "Si", "limit": 2})
+    other = PlanRequest(query="Si band gap", arguments={"limit": 2, "formula": "Si"})
+    assert reuse.plan_key(one, False) == reuse.plan_key(other, False)

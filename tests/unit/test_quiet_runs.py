@@ -16,8 +16,9 @@ from schemarouter_integrations import (
     ToolCall,
     ToolSpec,
 )
+from schemarouter_integrations._execution.context import events_of
 from schemarouter_integrations._settling import LAZY
-from schemarouter_integrations.events import RouterEvent, RunEndEvent, ToolResult
+from schemarouter_integrations.events import RouterEvent, RunEndEvent, ToolFallbackEvent, ToolResult
 
 pytestmark = pytest.mark.anyio
 INPUT = {"type": "object", "properties": {"formula": {"type": "string"}}, "additionalProperties": False}
@@ -140,3 +141,18 @@ async def test_an_invocation_scope_makes_the_run_build_its_events() -> None:
     router.add_invocation_scope(lambda start: None)
     result = await router.invoke(CHAIN)
     assert "events" in result.__dict__
+
+
+async def test_events_of_a_quiet_result_builds_only_the_kind_asked_for() -> None:
+    result = await chain_router().invoke(CHAIN)
+    fallbacks = events_of(result, ToolFallbackEvent)
+    assert "events" not in result.__dict__
+    assert comparable(list(fallbacks)) == comparable([e for e in result.events if e.type == "tool.fallback"])
+    assert len(fallbacks) == 2
+
+
+async def test_events_of_a_listened_result_reads_its_events() -> None:
+    router = chain_router()
+    router.subscribe(lambda event: None)
+    result = await router.invoke(CHAIN)
+    assert events_of(result, ToolFallbackEvent) == [e for e in result.events if e.type == "tool.fallback"]
