@@ -7,7 +7,6 @@ import random
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import aclosing
-from functools import partial
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -18,7 +17,8 @@ from ._availability import Availability, CooldownTracker
 from ._availability.settings import check_settings
 from ._contracts import CooldownPolicy, ToolSpec
 from ._document_cache import DocumentCache
-from ._execution import Executor, PlanSource, RunBudget, RunContext, Sleep
+from ._execution import Executor, RunBudget, RunContext, Sleep
+from ._execution.executor import plan_source
 from ._execution.scopes import InvocationScope
 from ._execution.sinks import EventBus, EventSink
 from ._health import Probe
@@ -26,7 +26,7 @@ from ._health.background import Background
 from ._health.pending import PendingRoutes
 from ._health.service import HealthService
 from ._inspection import DocumentsSnapshot, RouterSnapshot, router_snapshot
-from ._planning import Plan, PlanRequest, compile_plan
+from ._planning import Plan, PlanRequest, planned
 from ._planning.requests import as_request
 from ._registry import BindingState, Invoker, Registry, RouteRef
 from ._sources import DataSources
@@ -188,12 +188,13 @@ class SchemaRouter(AnswerSettings, DataSources):
 
     # -- planning --------------------------------------------------------------------
     def plan(self, request: PlanRequest | str) -> Plan:
-        """Schema- and health-aware, binding-agnostic plan. Pure and deterministic."""
-        return compile_plan(as_request(request), self.registry, self._availability.cooldown_left)
+        """Schema- and health-aware, binding-agnostic plan. Pure and deterministic (reused
+        while nothing it read changed: :mod:`._planning.reuse`)."""
+        return planned(as_request(request), self.registry, self._availability.cooldown_left)
 
     def plan_executable(self, request: PlanRequest | str) -> Plan:
         """Like :meth:`plan`, and also drops routes whose binding is not ready."""
-        return compile_plan(
+        return planned(
             as_request(request), self.registry, self._availability.cooldown_left, executable_only=True
         )
 
@@ -204,10 +205,15 @@ class SchemaRouter(AnswerSettings, DataSources):
         """Run a request (planned with :meth:`plan_executable`) or a compiled plan as is.
 
         Returns the :class:`ToolResult` of the route that succeeded; raises the run's error.
+        Nobody listening (no sink, scope or hedge), its events are built on first read.
         """
+        request, source = plan_source(request_or_plan, self.plan_executable)
         last: RouterEvent | None = None
-        async for event in self.stream(request_or_plan, budget=budget):
-            last = event
+        if self.events.active or self._executor.scopes.active or request.hedge is not None:
+            async for event in self.stream(request_or_plan, budget=budget):
+                last = event
+        else:
+            last = await self._executor.quietly(request, source, budget)
         if isinstance(last, RunErrorEvent) and last.exception is not None:
             raise last.exception
         if not isinstance(last, RunEndEvent) or last.result is None:  # pragma: no cover
@@ -242,12 +248,7 @@ class SchemaRouter(AnswerSettings, DataSources):
         Every event goes to the subscribed sinks before it is yielded.
         """
         ctx = RunContext()
-        source: PlanSource
-        if isinstance(request_or_plan, Plan):
-            request, source = request_or_plan.request, request_or_plan
-        else:
-            request = as_request(request_or_plan)
-            source = partial(self.plan_executable, request)
+        request, source = plan_source(request_or_plan, self.plan_executable)
         ended = False  # run.end or run.error was yielded (late events of outrun calls may follow)
         try:
             first = ctx.event(RunStartEvent, query=request.query)

@@ -5,10 +5,11 @@ is a :class:`GatherResult`."""
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
+from . import _settling
 from . import errors as _errors
 from ._planning.models import CallScope
 from ._planning.models import Plan as _Plan
@@ -338,6 +339,33 @@ class ToolResult(BaseModel):
     def fallbacks(self) -> int:
         """How many fallbacks the run took (``tool.fallback`` events, binding fallbacks included)."""
         return sum(1 for event in self.events if event.type == "tool.fallback")
+
+    # A run nobody listened to builds its events on first access (``_execution/context.py``,
+    # ``_settling.py``): until then every reader settles them first.
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "events":
+                return _settling.settled(self)["events"]
+            return super().__getattr__(name)
+
+    def __eq__(self, other: object) -> bool:
+        _settling.settled(self)
+        if isinstance(other, ToolResult):
+            _settling.settled(other)
+        return super().__eq__(other)
+
+    __hash__ = BaseModel.__hash__
+
+    @model_serializer(mode="wrap")  # no return annotation: it would become the serialization schema
+    def _serialize_settled(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        _settling.settled(self)
+        return handler(self)
+
+
+for _name in _settling.SETTLING:
+    setattr(ToolResult, _name, _settling.settling(_name))
+del _name
 
 
 class GatherResult(BaseModel):

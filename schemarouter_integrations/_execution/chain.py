@@ -132,6 +132,7 @@ class ChainRunner:
         """
         answers = self.answers
         calls = self._call if answers is None else partial(answers.call, self._call, request)
+        loud = not ctx.quiet  # a quiet run's events are recorded in ctx only: nobody reads them here
         left: ToolCall | None = None  # the route the next tool.fallback leaves
         reason: FallbackReason = "unavailable"
         position = 0
@@ -140,7 +141,9 @@ class ChainRunner:
             call, last = step.call, position + 1 == len(steps)
             invoker = self._ready_invoker(step)
             if isinstance(invoker, Skip) and invoker.unavailable:  # its origin cooled meanwhile
-                yield ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=invoker.reason)
+                pruned = ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=invoker.reason)
+                if loud:
+                    yield pruned
                 if left is None:
                     left, reason = call, "unavailable"
                 position += 1
@@ -167,7 +170,9 @@ class ChainRunner:
                 return
             meter.charge_call(call.access_path, step.endpoint.cost_units)
             if left is not None:
-                yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
+                fallback = ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
+                if loud:
+                    yield fallback
             ctx.route.append(call.access_path)
             outcome: Answered | Unavailable | None = None
             ended, used = call, 1
@@ -182,10 +187,10 @@ class ChainRunner:
                             ended, outcome, used = lap.call, lap.outcome, lap.steps
             else:
                 async for item in calls(step, invoker, meter, ctx):
-                    if isinstance(item, RouterEvent):
-                        yield item
-                    else:
+                    if isinstance(item, Answered | Unavailable):
                         outcome = item
+                    elif loud:  # an event
+                        yield item
             if isinstance(outcome, Answered):
                 ctx.winner, ctx.records, ctx.provenance = ended, outcome.records, outcome.provenance
                 return
@@ -240,7 +245,9 @@ class ChainRunner:
             arguments=dict(call.arguments),
             server_projection=dict(call.server_projection),
         )
-        yield start
+        loud = not ctx.quiet  # a quiet run's events are recorded in ctx only (see ``run``)
+        if loud:
+            yield start
         started = time.perf_counter()
         answers_before = self.availability.answers_on(step.spec.origin)
         attempt = 1
@@ -282,10 +289,15 @@ class ChainRunner:
                 too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
                 again = retries_left(exc, attempt, retry.max_attempts, gathering=ctx.gathering)
                 if held_back or not again or too_long or self._origin_cooled(step.spec.origin):
-                    yield ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
-                    yield self.availability.invocation_failed(
+                    error = ctx.event(
+                        ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True)
+                    )
+                    cooled = self.availability.invocation_failed(
                         route, exc, stamp=ctx.event, answers_before=answers_before
                     )
+                    if loud:
+                        yield error
+                        yield cooled
                     if step.spec.origin is not None:
                         ctx.failing_origins.add(step.spec.origin)
                     yield Unavailable(exc)
@@ -317,17 +329,19 @@ class ChainRunner:
             raise
         ctx.attempt(path, attempt)
         reopened = self.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
-        if reopened is not None:
+        if reopened is not None and loud:
             yield reopened
         for inner in notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
             yield ctx.event(RouteInnerFallbackEvent, **identity, **inner.model_dump())
-        yield ctx.event(
+        end = ctx.event(
             ToolEndEvent,
             **identity,
             records=len(records),
             attempts=attempt,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
+        if loud:
+            yield end
         yield Answered(records, notes.provenance, hints)
 
     async def _scoped(self, invoker: Invoker, call: ToolCall, start: ToolStartEvent) -> Any:

@@ -7,9 +7,18 @@ import time
 from typing import Any, TypeVar
 
 from .._planning import Plan, ToolCall
+from .._settling import LAZY, leave_for_later
 from .._trusted import Trusted
 from ..errors import AttemptRecord
-from ..events import PlanCompiledEvent, Provenance, RouterEvent, RunErrorEvent, ToolResult
+from ..events import (
+    PlanCompiledEvent,
+    Provenance,
+    RouterEvent,
+    RunEndEvent,
+    RunErrorEvent,
+    ToolFallbackEvent,
+    ToolResult,
+)
 
 E = TypeVar("E", bound=RouterEvent)
 _BUILDERS: dict[type[RouterEvent], Trusted[Any]] = {}
@@ -36,12 +45,24 @@ trusted_result: Trusted[ToolResult] = Trusted(ToolResult)
 """Builds a run's :class:`ToolResult` from its own bookkeeping without validating it again."""
 
 
-class RunContext:
-    """Stamps events with the run id and a sequence number and keeps them in order."""
+_FINAL: frozenset[type[RouterEvent]] = frozenset({RunEndEvent, RunErrorEvent})
+"""Built at once even in a quiet run: the caller reads the run's result or error from them."""
 
-    def __init__(self, run_id: str | None = None) -> None:
+
+class RunContext:
+    """Stamps events with the run id and a sequence number and keeps them in order.
+
+    A *quiet* run (nobody listens: no sink, stream, scope or hedge) builds no event during
+    the run: :meth:`event` records ``(class, payload)`` and returns that record, which the
+    run only passes along; its :class:`ToolResult` builds the events when they are first
+    read (:func:`result`), the same events, in the same order, with the same fields.
+    """
+
+    def __init__(self, run_id: str | None = None, *, quiet: bool = False) -> None:
         self.run_id = run_id or _uuid4_hex()
-        self.events: list[RouterEvent] = []
+        self.quiet = quiet
+        self.events: list[Any] = []
+        """The run's events so far (in a quiet run, records of those not built yet)."""
         self.attempts: list[AttemptRecord] = []
         self.route: list[str] = []
         self.winner: ToolCall | None = None
@@ -66,9 +87,25 @@ class RunContext:
         payload["run_id"] = self.run_id  # the payload dict is this call's own
         payload["seq"] = len(self.events) + 1
         payload["timestamp"] = time.time()
+        if self.quiet and cls not in _FINAL:
+            record = (cls, payload)
+            self.events.append(record)
+            return record  # type: ignore[return-value]  # a quiet run only passes it along
         event = _builder(cls).of(payload)
         self.events.append(event)
         return event
+
+    def result(self, **values: Any) -> ToolResult:
+        """The run's :class:`ToolResult` with its events so far (built on first read when quiet)."""
+        if not self.quiet:
+            return trusted_result.of({**values, "events": list(self.events)})
+        built = trusted_result.of({**values, "events": []})
+        leave_for_later(built, "events", _Records(tuple(self.events)))
+        return built
+
+    def fallbacks(self) -> int:
+        """``ToolResult.fallbacks`` of the events so far, without building any."""
+        return sum(1 for item in self.events if _kind(item) is ToolFallbackEvent)
 
     def attempt(self, path: str, number: int, error: BaseException | None = None) -> None:
         """Record attempt *number* on *path*, failed with *error* when given."""
@@ -89,6 +126,42 @@ class RunContext:
             attempts=list(self.attempts),
             exception=exc,
         )
+
+
+def _kind(item: Any) -> type[RouterEvent]:
+    kind: type[RouterEvent] = item[0] if type(item) is tuple else type(item)
+    return kind
+
+
+class _Records:
+    """Builds the events of a quiet run from their records (events built already stay)."""
+
+    __slots__ = ("records",)
+
+    def __init__(self, records: tuple[Any, ...]) -> None:
+        self.records = records
+
+    def __call__(self) -> list[RouterEvent]:
+        return [_builder(item[0]).of(item[1]) if type(item) is tuple else item for item in self.records]
+
+    def of_kind(self, kind: type[E]) -> list[E]:
+        """The events of class *kind* only, built from their records (each a new object)."""
+        return [
+            _builder(kind).of(item[1]) if type(item) is tuple else item
+            for item in self.records
+            if _kind(item) is kind
+        ]
+
+
+def events_of(result: ToolResult, kind: type[E]) -> list[E]:
+    """``[e for e in result.events if type(e) is kind]``, in order, building only those when
+    the result's events are still unbuilt (a quiet run): the faces read the fallbacks and
+    hedges of every answer, which should not cost the other events."""
+    private = result.__pydantic_private__
+    lazy = private.get(LAZY) if private else None
+    if lazy is not None and isinstance(lazy[1], _Records):
+        return lazy[1].of_kind(kind)
+    return [event for event in result.events if type(event) is kind]
 
 
 def _uuid4_hex() -> str:

@@ -10,18 +10,20 @@ import operator
 import random
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
+from functools import partial
 
 from .._availability import Availability
 from .._bounded import BoundedCache
-from .._planning import Plan, ToolCall
+from .._planning import Plan, PlanRequest, ToolCall
+from .._planning.requests import as_request
 from .._ratelimit import RateGate
 from .._registry import Registry
 from ..errors import SchemaRouterError
-from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent
+from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, RunStartEvent
 from .answers import AnswerService
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
-from .context import RunContext, compiled_event, served_fields, trusted_result
+from .context import RunContext, compiled_event, served_fields
 from .gather import Gatherer
 from .hedge import Hedger, LateSink
 from .preflight import Pruned, Step, preflight
@@ -36,6 +38,16 @@ __all__ = ["Executor", "PlanSource", "Sleep"]
 
 async def _ignore(event: RouterEvent) -> None:
     return None
+
+
+def plan_source(
+    request_or_plan: PlanRequest | Plan | str, planner: Callable[[PlanRequest], Plan]
+) -> tuple[PlanRequest, PlanSource]:
+    """The request of a run and what gives its plan: the compiled plan, or *planner* for it."""
+    if isinstance(request_or_plan, Plan):
+        return request_or_plan.request, request_or_plan
+    request = as_request(request_or_plan)
+    return request, partial(planner, request)
 
 
 class Executor:
@@ -90,6 +102,21 @@ class Executor:
         self._preflights.put(key, (calls, version, tuple(steps), tuple(pruned)))
         return steps, pruned
 
+    async def quietly(
+        self, request: PlanRequest, source: PlanSource, budget: RunBudget | None
+    ) -> RouterEvent:
+        """A whole run that nobody listens to, from ``run.start``: its last event (``run.end``
+        or ``run.error``). No other event is built during the run (``RunContext(quiet=True)``)."""
+        ctx = RunContext(quiet=True)
+        ctx.event(RunStartEvent, query=request.query)
+        last: RouterEvent | None = None
+        async with aclosing(self.run(source, budget, ctx)) as run:
+            async for event in run:
+                last = event
+        if last is None:  # pragma: no cover - a run always ends with run.end or run.error
+            raise SchemaRouterError("the run ended without a result")
+        return last
+
     async def run(
         self, source: PlanSource, budget: RunBudget | None, ctx: RunContext
     ) -> AsyncGenerator[RouterEvent, None]:
@@ -113,7 +140,7 @@ class Executor:
             winner = ctx.winner
             if winner is None:  # the chain either sets a winner or raises
                 raise SchemaRouterError("the run ended without a result")
-            result = trusted_result(
+            result = ctx.result(
                 tool=winner.tool,
                 endpoint=winner.endpoint,
                 provider=winner.provider,
@@ -121,7 +148,6 @@ class Executor:
                 records=ctx.records,
                 attempts=list(ctx.attempts),
                 route=list(ctx.route),
-                events=list(ctx.events),
                 plan=plan,
                 **served_fields(ctx),
                 provenance=ctx.provenance,
@@ -130,7 +156,7 @@ class Executor:
                 RunEndEvent,
                 tool=result.tool,
                 endpoint=result.endpoint,
-                fallbacks=result.fallbacks,
+                fallbacks=ctx.fallbacks(),
                 result=result,
             )
         except Exception as exc:
@@ -142,7 +168,7 @@ class Executor:
                 return
             call, healthy, event = stale  # every route was unavailable: an older answer serves
             yield event
-            result = trusted_result(
+            result = ctx.result(
                 tool=call.tool,
                 endpoint=call.endpoint,
                 provider=call.provider,
@@ -150,10 +176,9 @@ class Executor:
                 records=ctx.records,
                 attempts=list(ctx.attempts),
                 route=list(ctx.route),
-                events=list(ctx.events),
                 plan=healthy if plan is None or plan.primary is None else plan,
                 **served_fields(ctx),
             )
             yield ctx.event(
-                RunEndEvent, tool=call.tool, endpoint=call.endpoint, fallbacks=result.fallbacks, result=result
+                RunEndEvent, tool=call.tool, endpoint=call.endpoint, fallbacks=ctx.fallbacks(), result=result
             )

@@ -9,8 +9,6 @@ the :class:`~..events.ToolResult` and each inner fallback in the run's events
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
@@ -35,11 +33,22 @@ def call_notes() -> CallNotes | None:
     return _current.get()
 
 
-@contextmanager
-def noting(notes: CallNotes) -> Iterator[CallNotes]:
-    """Make *notes* the current call's notes for the block."""
-    token = _current.set(notes)
-    try:
-        yield notes
-    finally:
-        _current.reset(token)
+def noting(notes: CallNotes) -> _Noting:
+    """Make *notes* the current call's notes for the ``with`` block."""
+    return _Noting(notes)
+
+
+class _Noting:
+    """The context manager of :func:`noting` (a class: no generator per attempt)."""
+
+    __slots__ = ("notes", "token")
+
+    def __init__(self, notes: CallNotes) -> None:
+        self.notes = notes
+
+    def __enter__(self) -> CallNotes:
+        self.token = _current.set(self.notes)
+        return self.notes
+
+    def __exit__(self, *exc_info: object) -> None:
+        _current.reset(self.token)

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .._execution.context import events_of
 from ..errors import (
     AllRoutesUnavailableError,
     BudgetExceededError,
@@ -92,13 +93,13 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     served = cache_line(result)
     if served:
         lines.append(served)
-    fallbacks = [e for e in result.events if isinstance(e, ToolFallbackEvent)]
+    fallbacks = events_of(result, ToolFallbackEvent)  # builds no other event of a quiet run
     if fallbacks:
         steps = "; ".join(
             f"{e.from_tool}.{e.from_endpoint} -> {e.to_tool}.{e.to_endpoint} ({e.reason})" for e in fallbacks
         )
         lines.append(f"Fallbacks taken: {len(fallbacks)} ({steps}).")
-    hedges = [e for e in result.events if isinstance(e, ToolHedgeEvent)]
+    hedges = events_of(result, ToolHedgeEvent)
     if hedges:
         steps = "; ".join(
             f"{e.to_tool}.{e.to_endpoint} started after {e.from_tool}.{e.from_endpoint} "

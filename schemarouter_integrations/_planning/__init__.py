@@ -4,6 +4,7 @@ from .cache import arguments_known_valid
 from .models import FieldEvidence, Plan, PlanRequest, Rejection, ToolCall
 from .need import need_from_fields, need_from_query
 from .planner import CooldownView, compile_plan
+from .reuse import planned
 
 __all__ = [
     "CooldownView",
@@ -16,4 +17,5 @@ __all__ = [
     "compile_plan",
     "need_from_fields",
     "need_from_query",
+    "planned",
 ]

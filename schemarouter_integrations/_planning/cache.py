@@ -9,7 +9,7 @@ Argument verdicts depend on an endpoint's content only and are kept by its finge
 from __future__ import annotations
 
 from .._bounded import BoundedCache
-from .models import CallScope, ToolCall
+from .models import CallScope, Plan, ToolCall
 from .need import Need
 from .ordering import Ordering
 from .reading import OrderingKey, Reading
@@ -20,11 +20,15 @@ CallKey = tuple[str, Need, str, CallScope, bool, tuple[str, ...]]
 ReadingKey = tuple[str, str, tuple[str, ...] | None]
 """Query, arguments key, explicit fields."""
 
+PlanKey = tuple[str, object, tuple[str, ...], tuple[str, ...] | None, str, int, bool]
+"""Query, arguments key, preferred tools, explicit fields, fallback scope, max fallbacks and
+executable only: every part of a request that planning reads (``reuse.py``)."""
+
 
 class PlanningCache:
-    """Readings of requests, candidate orderings and compiled calls."""
+    """Readings of requests, candidate orderings, compiled calls and compiled plans."""
 
-    __slots__ = ("calls", "orderings", "readings", "warned")
+    __slots__ = ("calls", "orderings", "plans", "readings", "warned")
 
     def __init__(self) -> None:
         self.warned: set[tuple[str, ...]] = set()
@@ -32,6 +36,9 @@ class PlanningCache:
         self.readings: BoundedCache[ReadingKey, Reading] = BoundedCache(4096)
         self.orderings: BoundedCache[OrderingKey, Ordering] = BoundedCache(1024)
         self.calls: BoundedCache[CallKey, ToolCall] = BoundedCache(8192)
+        self.plans: BoundedCache[PlanKey, tuple[Plan, int, tuple[str, ...]]] = BoundedCache(1024)
+        """Compiled plans with the registry version and the access paths whose cooldown they
+        read (each was open): reused while both still hold (``reuse.py``)."""
 
 
 ARGUMENT_VERDICTS: BoundedCache[str, BoundedCache[str, str | None]] = BoundedCache(4096)

@@ -30,6 +30,7 @@ from pydantic.json_schema import PydanticJsonSchemaWarning
 from .._bounded import BoundedCache
 from .._caching import CacheHints
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
+from .._execution.eager import bounded
 from .._registry import Invoker
 from ..errors import InvocationUnavailableError, RegistrationError, SchemaRouterError, SchemaValidationError
 from ._client_errors import unavailable_error
@@ -271,16 +272,19 @@ def _invoker(
                     args.append(getattr(validated, key))
             elif key in given:
                 kwargs[param.name] = getattr(validated, key)
+        overran = False
         try:
-            with anyio.move_on_after(timeout) as bound:
-                if is_async:
-                    result = await fn(*args, **kwargs)
-                else:  # abandoned on cancellation: the run never waits for a stuck thread
+            if is_async:  # no timer for a coroutine that answers without waiting (_execution/eager.py)
+                result, overran = await bounded(fn(*args, **kwargs), timeout)
+            else:
+                with anyio.move_on_after(timeout) as bound:
+                    # abandoned on cancellation: the run never waits for a stuck thread
                     result = await anyio.to_thread.run_sync(
                         functools.partial(fn, *args, **kwargs), abandon_on_cancel=True
                     )
                     if inspect.isawaitable(result):
                         result = await result
+                overran = bound.cancelled_caught
         except SchemaRouterError:
             raise
         except Exception as exc:
@@ -288,7 +292,7 @@ def _invoker(
             if found is None:
                 raise
             raise found from exc
-        if bound.cancelled_caught:
+        if overran:
             raise InvocationUnavailableError(
                 f"{call.tool}.{call.endpoint} did not answer within {timeout:g}s", transport=True
             )

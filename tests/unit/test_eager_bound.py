@@ -1,0 +1,75 @@
+"""A bounded coroutine: no timer for one that answers at once, the same bound for one that waits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import anyio.lowlevel
+import pytest
+
+from schemarouter_integrations._execution import eager
+
+pytestmark = pytest.mark.anyio
+
+
+async def at_once() -> str:
+    return "answer"
+
+
+async def after(seconds: float) -> str:
+    await anyio.sleep(seconds)
+    return "late answer"
+
+
+async def test_a_coroutine_that_answers_without_waiting_makes_no_cancel_scope(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(*args: Any) -> Any:
+        raise AssertionError("no timer is needed for an answer that did not wait")
+
+    monkeypatch.setattr(eager.anyio, "move_on_after", refused)
+    assert await eager.bounded(at_once(), 5.0) == ("answer", False)
+
+
+async def test_a_coroutine_that_waits_longer_than_its_bound_is_stopped() -> None:
+    assert await eager.bounded(after(10.0), 0.01) == (None, True)
+
+
+async def test_a_coroutine_that_waits_within_its_bound_answers() -> None:
+    assert await eager.bounded(after(0.001), 5.0) == ("late answer", False)
+
+
+async def test_a_coroutine_without_a_bound_may_wait() -> None:
+    assert await eager.bounded(after(0.001), None) == ("late answer", False)
+
+
+async def test_an_error_after_waiting_propagates() -> None:
+    async def broken() -> None:
+        await anyio.lowlevel.checkpoint()
+        raise ValueError("broken")
+
+    with pytest.raises(ValueError, match="broken"):
+        await eager.bounded(broken(), 5.0)
+
+
+async def test_an_error_before_waiting_propagates() -> None:
+    async def broken() -> None:
+        raise ValueError("broken at once")
+
+    with pytest.raises(ValueError, match="broken at once"):
+        await eager.bounded(broken(), 5.0)
+
+
+async def test_cancelling_the_caller_reaches_the_waiting_coroutine() -> None:
+    cleaned: list[str] = []
+
+    async def waits() -> None:
+        try:
+            await anyio.sleep(10)
+        finally:
+            cleaned.append("finally")
+
+    with anyio.move_on_after(0.01) as outer:
+        await eager.bounded(waits(), None)
+    assert outer.cancelled_caught and cleaned == ["finally"]
