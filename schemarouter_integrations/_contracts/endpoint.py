@@ -11,7 +11,7 @@ from pydantic import Field, field_validator, model_validator
 
 from .base import NOT_GIVEN, FingerprintedContract, with_first
 from .fields import FieldSpec, ServerProjectionSpec
-from .interning import FrozenDict, shared_schema, shared_value
+from .interning import FrozenDict, shared_schema, shared_strings, shared_value
 from .origins import origin_of
 from .policies import RetryPolicy
 from .schemas import check_schema
@@ -102,6 +102,9 @@ class EndpointSpec(FingerprintedContract):
         if self.output_schema is not None:
             key = check_schema(self.output_schema, what=f"output_schema of endpoint {self.name!r}")
             own["output_schema"] = shared_schema(self.output_schema, key)
+        own["keywords"] = shared_strings(self.keywords)
+        if self.records_path is not None:
+            own["records_path"] = shared_strings(self.records_path)
         retry = self.retry
         own["retry"] = shared_value(retry, (type(retry), *((type(v), v) for v in retry.__dict__.values())))
         if self.projection is not None:

@@ -27,7 +27,7 @@ from typing import Any, NoReturn, TypeVar
 from .._bounded import BoundedCache
 
 __all__ = ["FrozenDict", "FrozenList", "ReadOnlySet", "frozen_json", "shared_fields_set", "shared_schema",
-           "shared_value", "thawed"]  # fmt: skip
+           "shared_strings", "shared_value", "thawed"]  # fmt: skip
 
 T = TypeVar("T")
 _MESSAGE = (
@@ -143,6 +143,19 @@ def shared_schema(schema: dict[str, Any], key: str) -> FrozenDict:
     shared = _SCHEMAS.get(key)
     if shared is None:
         shared = _SCHEMAS[key] = frozen_json(schema)
+    return shared
+
+
+_STRINGS: BoundedCache[tuple[str, ...], FrozenList] = BoundedCache(8192)
+
+
+def shared_strings(values: list[str]) -> list[str]:
+    """One read-only list per distinct list of strings (aliases, paths, keywords: most are
+    empty or one name, and the same names recur across the fields of many routes)."""
+    key = tuple(values)
+    shared = _STRINGS.get(key)
+    if shared is None:
+        shared = _STRINGS.put(key, FrozenList(key))
     return shared
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from schemarouter_integrations import EndpointSpec, RetryPolicy, SchemaRouter, ToolSpec
+from schemarouter_integrations import EndpointSpec, FieldSpec, RetryPolicy, SchemaRouter, ToolSpec
 from schemarouter_integrations._registry.lexicon import LexicalDocument
 
 _TEXT = "Band gaps of a formula."
@@ -168,3 +168,20 @@ def test_a_shared_lexical_document_scores_each_route() -> None:
     scores = router.registry.lexicon.scores([("band",), ("gaps", "gap")])
     assert set(scores) == {"one.search", "two.search"}
     assert scores["one.search"] == scores["two.search"] > 0
+
+
+def test_fields_with_equal_lists_share_them_read_only() -> None:
+    first = FieldSpec("band_gap", aliases=["gap"])
+    second = FieldSpec("band_gap", aliases=["gap"], description="other")
+    assert first.aliases is second.aliases
+    assert first.path is second.path
+    assert first.result_path is second.result_path
+    with pytest.raises(TypeError, match="interned"):
+        first.aliases.append("bandgap")
+    assert second.aliases == ["gap"]
+
+
+def test_equal_field_schemas_are_shared() -> None:
+    first = FieldSpec("band_gap", json_schema={"type": "number"})
+    second = FieldSpec("energy", json_schema={"type": "number"})
+    assert first.json_schema is second.json_schema
