@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from ..errors import InvalidContractError
 from .fingerprint import fingerprint_of
+from .interning import shared_fields_set
 
 
 class _NotGiven:
@@ -38,6 +39,8 @@ class Contract(BaseModel):
 
     Attributes cannot be assigned; list attributes are shared, not copied, so they must not be
     changed in place either (a changed list would no longer match the fingerprint).
+    ``model_fields_set`` is one read-only set shared by every contract given the same names
+    (see :mod:`.interning`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -49,6 +52,9 @@ class Contract(BaseModel):
             raise
         except ValidationError as exc:
             raise InvalidContractError.of(exc) from None
+
+    def model_post_init(self, context: Any, /) -> None:
+        object.__setattr__(self, "__pydantic_fields_set__", shared_fields_set(self.__pydantic_fields_set__))
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         if not update:
@@ -69,6 +75,7 @@ class FingerprintedContract(Contract):
     _fingerprint: str = PrivateAttr(default="")
 
     def model_post_init(self, context: Any, /) -> None:
+        super().model_post_init(context)
         self._fingerprint = fingerprint_of(self.model_dump(mode="json"))
 
     @property

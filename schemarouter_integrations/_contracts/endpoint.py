@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 
 from .base import NOT_GIVEN, FingerprintedContract, with_first
 from .fields import FieldSpec, ServerProjectionSpec
+from .interning import FrozenDict, shared_schema, shared_strings, shared_value
 from .origins import origin_of
 from .policies import RetryPolicy
 from .schemas import check_schema
@@ -95,9 +96,17 @@ class EndpointSpec(FingerprintedContract):
         if duplicated:
             raise ValueError(f"endpoint {self.name!r} declares field(s) twice: {duplicated}")
         _check_result_paths(self.name, self.fields)
-        check_schema(self.input_schema, what=f"input_schema of endpoint {self.name!r}")
+        own = self.__dict__  # equal parts are shared between contracts (see .interning)
+        key = check_schema(self.input_schema, what=f"input_schema of endpoint {self.name!r}")
+        own["input_schema"] = shared_schema(self.input_schema, key)
         if self.output_schema is not None:
-            check_schema(self.output_schema, what=f"output_schema of endpoint {self.name!r}")
+            key = check_schema(self.output_schema, what=f"output_schema of endpoint {self.name!r}")
+            own["output_schema"] = shared_schema(self.output_schema, key)
+        own["keywords"] = shared_strings(self.keywords)
+        if self.records_path is not None:
+            own["records_path"] = shared_strings(self.records_path)
+        retry = self.retry
+        own["retry"] = shared_value(retry, (type(retry), *((type(v), v) for v in retry.__dict__.values())))
         if self.projection is not None:
             known = {f.name for f in self.fields}
             unknown = sorted(set(self.projection.field_map) - known)
@@ -107,6 +116,8 @@ class EndpointSpec(FingerprintedContract):
 
     @property
     def argument_names(self) -> frozenset[str]:
+        if type(self.input_schema) is FrozenDict:  # computed once per interned schema
+            return self.input_schema.argument_names()
         properties = self.input_schema.get("properties", {})
         return frozenset(properties) if isinstance(properties, dict) else frozenset()
 

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._bounded import BoundedCache
+from .interning import thawed
 from .patterns import patterns_in
 
 __all__ = ["HAS_FAST_CHECK", "fast_is_valid"]
@@ -87,7 +88,7 @@ def _compile(schema: dict[str, Any]) -> Check | None:
         return None
     try:
         validator = _rs.validator_for(
-            schema,
+            thawed(schema),  # plain dicts and lists: jsonschema-rs reads no subclass of them
             validate_formats=False,
             pattern_options=_rs.RegexOptions(),
             retriever=_no_retrieval,

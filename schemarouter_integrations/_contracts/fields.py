@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from pydantic import Field, field_validator, model_validator
 
 from .base import NOT_GIVEN, Contract, with_first
+from .interning import shared_schema, shared_strings
 from .schemas import check_schema
 
 if TYPE_CHECKING:
@@ -57,14 +58,16 @@ class FieldSpec(Contract):
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> FieldSpec:
-        for attr, value in (
+        for attr, value in (  # lists shared with equal ones, read-only (see .interning)
             ("semantic_id", self.semantic_id or self.name),
-            ("path", self.path or [self.name]),
-            ("result_path", self.result_path or [self.name]),
+            ("aliases", shared_strings(self.aliases)),
+            ("path", shared_strings(self.path or [self.name])),
+            ("result_path", shared_strings(self.result_path or [self.name])),
         ):
             object.__setattr__(self, attr, value)
         if self.json_schema is not None:
-            check_schema(self.json_schema, what=f"json_schema of field {self.name!r}")
+            key = check_schema(self.json_schema, what=f"json_schema of field {self.name!r}")
+            object.__setattr__(self, "json_schema", shared_schema(self.json_schema, key))
         return self
 
     @property

@@ -67,8 +67,9 @@ def _meta_2020_12() -> Validator:
     )
 
 
-def check_schema(schema: dict[str, Any], *, what: str) -> None:
-    """Raise ``ValueError`` naming *what* when *schema* is not a valid, self-contained JSON Schema.
+def check_schema(schema: dict[str, Any], *, what: str) -> str:
+    """Raise ``ValueError`` naming *what* when *schema* is not a valid, self-contained JSON Schema;
+    return its fingerprint.
 
     The schema must be JSON data nested at most :data:`MAX_SCHEMA_DEPTH` deep, valid against
     its meta-schema, and its references must resolve inside it without an endless in-place
@@ -83,7 +84,7 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
     except ValueError as exc:
         raise ValueError(f"{what} is not JSON data: {exc}") from None
     if _CHECKED.get(key):
-        return
+        return key
     problem = _json_data_problem(schema)
     if problem is not None:
         raise ValueError(f"{what} {problem}")
@@ -107,6 +108,7 @@ def check_schema(schema: dict[str, Any], *, what: str) -> None:
         if problem is not None:
             raise ValueError(f"{what} is not usable at {where or '<root>'}: {problem}")
     _CHECKED.put(key, True)
+    return key
 
 
 def _valid_node_by_node(schema: dict[str, Any]) -> bool:

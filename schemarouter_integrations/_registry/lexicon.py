@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .._bounded import BoundedCache
 from .words import CONTRACT_MIN_LETTERS, singular_forms, text_words
 
 K1 = 1.2
@@ -91,21 +92,27 @@ class LexicalDocument:
 
     @classmethod
     def of(cls, name: str, keywords: Iterable[str], description: str) -> LexicalDocument:
+        """The document of an endpoint's texts; endpoints whose texts have the same words
+        share one (documents are read-only once built)."""
         summary, body = split_description(description)
         fields = (
-            text_words(name),
-            [w for keyword in keywords for w in text_words(keyword)],
-            text_words(summary),
-            text_words(body),
+            tuple(text_words(name)),
+            tuple(w for keyword in keywords for w in text_words(keyword)),
+            tuple(text_words(summary)),
+            tuple(text_words(body)),
         )
+        shared = _DOCUMENTS.get(fields)
+        if shared is not None:
+            return shared
         counted = [_terms(words) for words in fields]
         terms: dict[str, Counts] = {}
         for term in {t for c in counted for t in c}:
             a, b, c, d = (counted[i].get(term, 0) for i in range(4))
-            terms[term] = (a, b, c, d)
+            counts = (a, b, c, d)
+            terms[term] = _COUNTS.setdefault(counts, counts) if len(_COUNTS) < _MAX_COUNTS else counts
         head = frozenset(t for c in counted[:HEAD_FIELDS] for t in c)
         lengths = (len(fields[0]), len(fields[1]), len(fields[2]), len(fields[3]))
-        return cls(terms, lengths, head)
+        return _DOCUMENTS.put(fields, cls(terms, lengths, head))
 
     @classmethod
     def empty(cls) -> LexicalDocument:
@@ -118,6 +125,13 @@ class LexicalDocument:
     def names(self, forms: Sequence[str]) -> bool:
         """True when any of a query word's *forms* is a head term (name, keywords, summary)."""
         return any(form in self.head for form in forms)
+
+
+_DOCUMENTS: BoundedCache[tuple[tuple[str, ...], ...], LexicalDocument] = BoundedCache(4096)
+"""Documents by the words of their four fields."""
+_COUNTS: dict[Counts, Counts] = {}
+"""One tuple per distinct term count (small numbers: few distinct tuples)."""
+_MAX_COUNTS = 65536
 
 
 class LexicalIndex:

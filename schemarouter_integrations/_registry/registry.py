@@ -143,8 +143,8 @@ class Registry:
                 self._path_origins[route.path] = spec.origin
                 self._origin_paths.setdefault(spec.origin, set()).add(route.path)
         self._changed()
-        if invoker is not None:
-            self.bind(spec.name, invoker)
+        if invoker is not None:  # checked above
+            self._bind(spec, invoker)
 
     def remove_tool(self, name: str) -> ToolSpec:
         if name not in self._tools:
@@ -226,7 +226,10 @@ class Registry:
         if spec is None:
             raise RegistrationError(f"cannot bind {name!r}: no such tool is registered")
         _check_invoker(name, invoker)
-        self._bindings[name] = Binding(invoker, spec.fingerprint)
+        self._bind(spec, invoker)
+
+    def _bind(self, spec: ToolSpec, invoker: Invoker) -> None:
+        self._bindings[spec.name] = Binding(invoker, spec.fingerprint)
         self.version += 1
 
     def unbind(self, name: str) -> None:

@@ -82,15 +82,7 @@ def build_callable_route(
     endpoint_name = endpoint or safe_name(getattr(fn, "__name__", ""), fallback="call")
     hints = _type_hints(fn)
     parameters = _parameters(fn, what)
-    model = _arguments_model(endpoint_name, parameters, hints, what)
-    try:
-        with warnings.catch_warnings():  # a default that is not JSON is left out, as it should
-            warnings.simplefilter("ignore", PydanticJsonSchemaWarning)
-            schema = model.model_json_schema(by_alias=True)
-    except (PydanticUserError, TypeError, ValueError) as exc:
-        raise RegistrationError(f"{what}: a parameter type has no JSON Schema: {exc}") from exc
-    schema.pop("title", None)
-    schema["additionalProperties"] = False
+    model, schema = _arguments_model(endpoint_name, parameters, hints, what)
     if fields is not None:
         field_specs = tuple(coerce_fields(fields, what=what))
     else:
@@ -202,23 +194,39 @@ def _parameters(fn: Callable[..., Any], what: str) -> list[inspect.Parameter]:
     return [p for p in signature.parameters.values() if p.kind not in _SKIPPED_KINDS]
 
 
-_MODELS: BoundedCache[tuple[Any, ...], type[BaseModel]] = BoundedCache(4096)
-"""Arguments models by parameter list: functions with equal parameters share one model (a
-pydantic model class is most of a callable route's memory)."""
+_MODELS: BoundedCache[tuple[Any, ...], tuple[type[BaseModel], dict[str, Any]]] = BoundedCache(4096)
+"""Arguments models and their input schemas by parameter list: functions with equal
+parameters share one model (a pydantic model class is most of a callable route's memory)
+and one schema (generating it is most of a registration's time)."""
 
 
 def _arguments_model(
     endpoint: str, parameters: list[inspect.Parameter], hints: Mapping[str, Any], what: str
-) -> type[BaseModel]:
-    """The model that checks a call's arguments, shared by functions with equal parameters."""
+) -> tuple[type[BaseModel], dict[str, Any]]:
+    """The model that checks a call's arguments and the input schema it gives, shared by
+    functions with equal parameters (the schema is the contract's to copy and intern)."""
     key = tuple((p.name, p.kind, type(p.default), p.default, hints.get(p.name, Any)) for p in parameters)
     try:
         shared = _MODELS.get(key)
     except TypeError:  # an unhashable default or annotation: a model of its own
-        return _new_arguments_model(endpoint, parameters, hints, what)
+        model = _new_arguments_model(endpoint, parameters, hints, what)
+        return model, _input_schema(model, what)
     if shared is None:
-        shared = _MODELS.put(key, _new_arguments_model("callable", parameters, hints, what))
+        model = _new_arguments_model("callable", parameters, hints, what)
+        shared = _MODELS.put(key, (model, _input_schema(model, what)))
     return shared
+
+
+def _input_schema(model: type[BaseModel], what: str) -> dict[str, Any]:
+    try:
+        with warnings.catch_warnings():  # a default that is not JSON is left out, as it should
+            warnings.simplefilter("ignore", PydanticJsonSchemaWarning)
+            schema = model.model_json_schema(by_alias=True)
+    except (PydanticUserError, TypeError, ValueError) as exc:
+        raise RegistrationError(f"{what}: a parameter type has no JSON Schema: {exc}") from exc
+    schema.pop("title", None)
+    schema["additionalProperties"] = False
+    return schema
 
 
 def _new_arguments_model(
