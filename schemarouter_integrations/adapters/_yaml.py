@@ -16,7 +16,7 @@ aliases (hence every alias bomb), tags, merge keys (``<<``) and ``=``, a stream 
 exactly one document, a tab, a control or line-separator character, bytes that are not
 UTF-8, a directive line, a plain scalar starting with a reserved indicator, a multi-line
 flow mapping, a long key, an entry without a key, more nodes than *max_nodes*, nesting
-deeper than the interpreter's recursion limit, and anything rapidyaml refuses. rapidyaml's
+deeper than :data:`MAX_DEPTH`, and anything rapidyaml refuses. rapidyaml's
 C++ error handler writes its own message to standard error before it raises.
 """
 
@@ -50,6 +50,10 @@ _INDICATORS = frozenset({"-", "?", ":"})
 SHORT_KEY = 100
 """A key of at most this many characters is short enough for libyaml whatever its escapes."""
 MAX_KEY = 1000
+"""A longer key is left to libyaml, which refuses an implicit key over 1024 characters as written."""
+MAX_DEPTH = 100
+"""Deeper nesting is left to libyaml, whose loader runs out of recursion near 500 levels
+(fewer when called deep in a stack); real documents nest about 20 deep."""
 """A longer key is left to libyaml, which refuses an implicit key over 1024 characters as written."""
 
 
@@ -165,10 +169,12 @@ class _Walk:
             raise _Unsure  # an empty document: libyaml says what it is
         if flags & self.refused:
             raise _Unsure
-        return self._node(root, flags)
+        return self._node(root, flags, MAX_DEPTH)
 
-    def _node(self, node: int, flags: int) -> Any:
+    def _node(self, node: int, flags: int, depth: int) -> Any:
         tree, none, refused = self.tree, self.none, self.refused
+        if flags & (self.map | self.seq) and depth <= 0:
+            raise _Unsure
         if flags & self.map:
             mapping: dict[str, Any] = {}
             child = tree.first_child(node)
@@ -176,7 +182,7 @@ class _Walk:
                 child_flags = tree.type(child)
                 if child_flags & refused:
                     raise _Unsure
-                mapping[self._key(tree.key(child), child_flags)] = self._node(child, child_flags)
+                mapping[self._key(tree.key(child), child_flags)] = self._node(child, child_flags, depth - 1)
                 child = tree.next_sibling(child)
             return mapping
         if flags & self.seq:
@@ -186,7 +192,7 @@ class _Walk:
                 child_flags = tree.type(child)
                 if child_flags & refused:
                     raise _Unsure
-                items.append(self._node(child, child_flags))
+                items.append(self._node(child, child_flags, depth - 1))
                 child = tree.next_sibling(child)
             return items
         raw = tree.val(node)
