@@ -1,87 +1,76 @@
-"""Evaluation of a faster YAML parser for OpenAPI documents: rapidyaml against libyaml.
+"""Evaluation of faster YAML parsers for OpenAPI documents against libyaml (``CSafeLoader``).
 
-Not part of ``make bench`` (rapidyaml is not a dependency). Run it in an environment with
-PyYAML and ``rapidyaml`` installed::
+Not part of ``make bench``. Run it where PyYAML is installed; each candidate that is not
+installed is skipped (``uv pip install rapidyaml yaml-rs msgspec`` to try them all)::
 
-    python benchmarks/yaml_parser_eval.py [document.yaml]   # default: GitHub's, from .cache/
+    python benchmarks/yaml_parser_eval.py [document.yaml ...]   # default: GitHub's, from .cache/
 
-rapidyaml (``ryml``) parses into its own tree; the tree is turned into Python objects here with
-YAML 1.1 core scalars (null, booleans, integers, floats; quoted values stay strings), which is
-what the package's libyaml loader (``CSafeLoader``) reads for these documents. Prints both
-parse times (process CPU seconds, alternating, medians of 3) and every difference between
-the two results (at most 10 shown).
+Candidates, each turned into the JSON data registration uses (string keys, dates as text):
+
+* ``libyaml``: ``yaml.load(Loader=CSafeLoader)``, the default, and the reference;
+* ``rapidyaml``: the package's walk of rapidyaml's tree (``adapters/_yaml.with_rapidyaml``,
+  YAML 1.1 scalars by PyYAML's own resolvers; what it leaves to libyaml is reported);
+* ``yaml-rs``: ``yaml_rs.loads`` (Rust, YAML 1.2: ``yes`` stays text, ``017`` is 17, ``1e5`` a
+  float; it keeps no scalar style, so a 1.1 reading cannot be rebuilt from its output);
+* ``msgspec``: ``msgspec.yaml.decode``, which runs PyYAML underneath (no faster by design).
+
+Prints process CPU seconds (alternating, medians of 3) and how many values differ from
+libyaml's data (order of keys included); the first few differences are shown.
 """
 
 from __future__ import annotations
 
-import re
+import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-DEFAULT = Path(__file__).resolve().parent.parent / ".cache" / "documents" / "github.yaml"
-_INT = re.compile(r"[-+]?[0-9]+$")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
-_NULLS = frozenset({"null", "Null", "NULL", "~", ""})
-_TRUE = frozenset({"true", "True", "TRUE"})
-_FALSE = frozenset({"false", "False", "FALSE"})
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ROOT / ".cache" / "documents" / "github.yaml"
+LIMIT = 2_000_000
 
 
-def _scalar(tree: Any, node: int) -> Any:
-    raw = tree.val(node)
-    text = bytes(raw).decode() if raw is not None else ""
-    if tree.is_val_quoted(node):
-        return text
-    if text in _NULLS:
-        return None
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    if _INT.match(text):
-        return int(text)
-    if _FLOAT.match(text):
-        return float(text)
-    return text
+def candidates() -> dict[str, Callable[[bytes], Any]]:
+    """Each installed parser as ``body -> JSON data`` (or the string ``"left to libyaml"``)."""
+    sys.path.insert(0, str(ROOT))
+    from schemarouter_integrations.adapters import _yaml
 
+    found: dict[str, Callable[[bytes], Any]] = {
+        "libyaml": lambda body: _yaml.with_libyaml(body, max_nodes=LIMIT)
+    }
+    if _yaml.parser_in_use() == "rapidyaml":
 
-def _build(tree: Any, node: int, none: int) -> Any:
-    if tree.is_map(node):
-        mapping: dict[str, Any] = {}
-        child = tree.first_child(node)
-        while child != none:
-            mapping[bytes(tree.key(child)).decode()] = _build(tree, child, none)
-            child = tree.next_sibling(child)
-        return mapping
-    if tree.is_seq(node):
-        items: list[Any] = []
-        child = tree.first_child(node)
-        while child != none:
-            items.append(_build(tree, child, none))
-            child = tree.next_sibling(child)
-        return items
-    return _scalar(tree, node)
+        def rapidyaml(body: bytes) -> Any:
+            data = _yaml.with_rapidyaml(body, max_nodes=LIMIT)
+            return "left to libyaml" if data is _yaml.UNSURE else data
 
+        found["rapidyaml"] = rapidyaml
+    try:
+        import yaml_rs
 
-def ryml_load(body: bytes) -> Any:
-    import ryml
+        found["yaml-rs"] = lambda body: _yaml.plain_data(yaml_rs.loads(body.decode()), [LIMIT])
+    except ImportError:
+        pass
+    try:
+        import msgspec.yaml
 
-    tree = ryml.parse_in_arena(body)
-    root = tree.root_id()
-    if tree.is_stream(root):
-        root = tree.first_child(root)
-    return _build(tree, root, ryml.NONE)
+        found["msgspec"] = lambda body: _yaml.plain_data(msgspec.yaml.decode(body), [LIMIT])
+    except ImportError:
+        pass
+    return found
 
 
 def differences(a: Any, b: Any, path: str = "", found: list[str] | None = None) -> list[str]:
+    """Where *b* differs from *a* (types, values, key order), every difference."""
     found = [] if found is None else found
-    if len(found) >= 10:
-        return found
     if type(a) is not type(b):
-        found.append(f"{path or '/'}: {a!r:.60} vs {b!r:.60}")
+        found.append(f"{path or '/'}: {a!r:.50} vs {b!r:.50}")
     elif isinstance(a, dict):
+        if list(a) != list(b) and a.keys() == b.keys():
+            found.append(f"{path or '/'}: the same keys in another order")
         for key in a.keys() | b.keys():
             if key not in a or key not in b:
                 found.append(f"{path}/{key}: only on one side")
@@ -92,34 +81,38 @@ def differences(a: Any, b: Any, path: str = "", found: list[str] | None = None) 
             found.append(f"{path}: {len(a)} vs {len(b)} items")
         for index, (x, y) in enumerate(zip(a, b, strict=False)):
             differences(x, y, f"{path}[{index}]", found)
-    elif a != b:
-        found.append(f"{path}: {a!r:.60} vs {b!r:.60}")
+    elif json.dumps(a) != json.dumps(b):
+        found.append(f"{path}: {a!r:.50} vs {b!r:.50}")
     return found
 
 
-def main() -> None:
-    import yaml
-
-    sys.setrecursionlimit(10_000)
-    body = Path(sys.argv[1] if len(sys.argv) > 1 else DEFAULT).read_bytes()
-    samples: dict[str, list[float]] = {"libyaml CSafeLoader": [], "rapidyaml + tree walk": []}
+def evaluate(path: Path) -> None:
+    body = path.read_bytes()
+    parsers = candidates()
+    samples: dict[str, list[float]] = {name: [] for name in parsers}
     results: dict[str, Any] = {}
     for _ in range(3):
-        for name, load in (
-            ("libyaml CSafeLoader", lambda: yaml.load(body, Loader=yaml.CSafeLoader)),
-            ("rapidyaml + tree walk", lambda: ryml_load(body)),
-        ):
+        for name, load in parsers.items():
             started = time.process_time()
-            results[name] = load()
+            results[name] = load(body)
             samples[name].append(time.process_time() - started)
+    reference = statistics.median(samples["libyaml"])
+    print(f"{path.name} ({len(body) / 1e6:.1f} MB)")
     for name, values in samples.items():
-        print(f"{name:<24} {statistics.median(values):6.2f} CPU s")
-    ratio = statistics.median(samples["libyaml CSafeLoader"]) / statistics.median(
-        samples["rapidyaml + tree walk"]
-    )
-    print(f"rapidyaml is {ratio:.1f}x faster")
-    found = differences(results["libyaml CSafeLoader"], results["rapidyaml + tree walk"])
-    print(f"{len(found)} difference(s) shown:", *found, sep="\n  ")
+        seconds = statistics.median(values)
+        if isinstance(results[name], str):
+            print(f"  {name:<10} {seconds:6.2f} CPU s  {results[name]}")
+            continue
+        found = differences(results["libyaml"], results[name])
+        shown = "".join(f"\n      {line}" for line in found[:3])
+        speed = f"{reference / seconds:5.1f}x"
+        print(f"  {name:<10} {seconds:6.2f} CPU s  {speed}  {len(found)} difference(s){shown}")
+
+
+def main() -> None:
+    sys.setrecursionlimit(10_000)
+    for name in sys.argv[1:] or [str(DEFAULT)]:
+        evaluate(Path(name))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Every adapter that reads a document by URL (an OpenAPI document, an OPTIMADE ``/info``)
 goes through :func:`load_document`: one bounded request on the route's :class:`HttpTarget`,
-the body decoded as JSON (or, for OpenAPI, JSON else YAML with the safe loader) and every
+the body decoded as JSON (or, for OpenAPI, JSON else YAML, :mod:`._yaml`) and every
 failure raised as a :class:`DocumentError`, a ``RegistrationError`` naming the public URL.
 Every request of a document (and of each file it refers to) goes through :func:`_fetch`,
 where the registering router's document cache (``SchemaRouter(document_cache=DIR)``) keeps
@@ -41,6 +41,7 @@ from .._document_cache import CachedDocument, DocumentCache, document_cache_in_u
 from ..errors import InvocationError, InvocationUnavailableError, RegistrationError
 from ._http import Fetched, HttpTarget, decode_json, origin_of, public_url
 from ._network import NetworkChecker
+from ._yaml import load_yaml
 
 MAX_DOCUMENT_NODES = 2_000_000
 MAX_REFERENCED_FILES = 200
@@ -93,7 +94,7 @@ async def load_document(
 
 
 def parse_document(body: bytes, *, where: str) -> Any:
-    """JSON, else YAML (safe loader), normalised to plain JSON data."""
+    """JSON, else YAML (safe loader; rapidyaml with the ``yaml`` extra), normalised to plain JSON data."""
     try:
         return json.loads(body)
     except RecursionError:
@@ -101,8 +102,7 @@ def parse_document(body: bytes, *, where: str) -> Any:
     except ValueError:
         pass
     try:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        return _plain(yaml.load(body, Loader=loader), [MAX_DOCUMENT_NODES])
+        return load_yaml(body, max_nodes=MAX_DOCUMENT_NODES)
     except (yaml.YAMLError, RecursionError) as exc:
         _refuse(f"{where} is neither JSON nor YAML: {_first_line(exc)}")
     except OverflowError:  # YAML aliases can expand a small text exponentially
@@ -111,20 +111,6 @@ def parse_document(body: bytes, *, where: str) -> Any:
 
 def _refuse(message: str) -> NoReturn:
     raise DocumentError(message, reason=message) from None
-
-
-def _plain(value: Any, budget: list[int]) -> Any:
-    """YAML data as JSON data (string keys, dates as text), at most ``budget[0]`` nodes."""
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise OverflowError
-    if isinstance(value, dict):
-        return {str(k): _plain(v, budget) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v, budget) for v in value]
-    if value is None or isinstance(value, (str, bool, int, float)):
-        return value
-    return str(value)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec, canonical_json
+from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec
 from ..._contracts.patterns import pattern_problem, patterns_in
 from ..._contracts.schemas import ARGUMENT_ROLE
 from ...errors import RegistrationError
@@ -62,7 +62,7 @@ class ContractBuilder:
     base_url: str | None
     secret_headers: set[str] = field(repr=False)
     route: RouteBuilder[OpenApiOptions]
-    _fields: dict[str, FieldSpec] = field(default_factory=dict, init=False, repr=False)
+    _fields: dict[tuple[Any, ...], FieldSpec] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def options(self) -> OpenApiOptions:
@@ -276,7 +276,7 @@ class ContractBuilder:
             outer.get("description"), concrete.get("description"), outer.get("title"), concrete.get("title")
         )
         wire = None if path == (name,) else list(path)
-        key = canonical_json([name, wire, description, id(schema)])
+        key = (name, path if wire is not None else None, description, id(schema))
         cached = self._fields.get(key)  # operations often share one record schema
         if cached is None:
             try:

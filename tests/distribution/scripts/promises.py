@@ -116,6 +116,9 @@ async def fast() -> None:
     from schemarouter_integrations._contracts.fast_check import HAS_FAST_CHECK
 
     assert HAS_FAST_CHECK, "jsonschema-rs is installed but not used"
+    from schemarouter_integrations.adapters._yaml import parser_in_use
+
+    assert parser_in_use() == "rapidyaml", "rapidyaml is installed but not used"
 
 
 async def cli() -> None:
