@@ -42,9 +42,9 @@ ROUNDS = 3
 PLAN_SIZES = tuple(size for size in shapes.PLAN_SIZES if size <= 1_000)
 # size -> (warm, cold) samples a round; the anchor takes fewer where one plan takes long
 OURS_PLAN = {10: (300, 40), 100: (300, 40), 1_000: (200, 20), 10_000: (30, 3)}
-ANCHOR_PLAN = {10: (40, 15), 100: (15, 6), 1_000: (4, 3), 10_000: (1, 1)}
+ANCHOR_PLAN = {10: (40, 15), 100: (12, 5), 1_000: (3, 2), 10_000: (1, 1)}
 SLOW_ROUND_S = 90.0  # a size whose anchor round takes longer is not repeated
-INVOKE_REPEATS, INVOKE_WARMUP = 60, 10
+INVOKE_REPEATS, INVOKE_WARMUP = 40, 10  # 120 samples a case and side over the 3 rounds
 # size -> (rounds, repeats a round): 10,000 tools once (the anchor takes ~20 s a registration;
 # one sample a side gives the ratio's order, the 1,000-tool row its median)
 REGISTER_REPEATS = {1_000: (ROUNDS, 2), 10_000: (1, 1)}

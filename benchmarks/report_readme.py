@@ -38,7 +38,7 @@ def outage_table(results: dict[str, Any]) -> list[str] | None:
     lines = [f"| | total for {questions} questions | question 1 | failed waits |", "|---|---|---|---|"]
     for name, row in variants.items():
         label = LABELS.get(name, name).format(after=outcome.get("hedge_after_s", 0.05))
-        total = f"{row['total_s']:.2f} s"
+        total = f"{row['total_s']:.2f} s" if row["total_s"] < 10 else f"{row['total_s']:.1f} s"
         if name == "with_fallbacks" and ours_total:
             total += f" ({row['total_s'] / ours_total:.0f}x)"
         lines.append(f"| {label} | {total} | {row['first_ms']:.0f} ms | {row['failed_waits']:g} |")

@@ -125,7 +125,7 @@ def test_the_readme_outage_table_and_bench_minutes_come_from_the_results() -> No
     table = text.split(report_readme.START, 1)[1].split(report_readme.END, 1)[0]
     assert "| SchemaRouter | 0.70 s | 505 ms | 1 |" in table
     assert "| SchemaRouter with `HedgePolicy(0.05)` | 0.80 s | 56 ms | 0 |" in table
-    assert "| LangChain `with_fallbacks` | 52.50 s (75x) | 510 ms | 100 |" in table
+    assert "| LangChain `with_fallbacks` | 52.5 s (75x) | 510 ms | 100 |" in table
     assert "about 10 minutes in the last whole run" in text
 
 
