@@ -22,11 +22,11 @@ PROFILE = {  # how to see where the time (or memory) of a row that does not hold
     "(then load it with mcp_http_bench's clients)",
     "chain": ".venv/bin/python benchmarks/profile_invoke.py",
     "memory": ".venv/bin/python -X tracemalloc=5 -m benchmarks.memory_bench --side ours --count 100000",
-    "anchor_memory": "tracemalloc snapshot statistics('lineno') inside benchmarks/anchor/protocol.py "
-    "traced_bytes (the anchor's memory op)",
+    "anchor_memory": "take a tracemalloc snapshot's statistics('lineno') in traced_bytes "
+    "(benchmarks/anchor/protocol.py) for the memory op",
     "yaml": ".venv/bin/python -m pyinstrument benchmarks/registration_bench.py --repeats 1",
     "http": ".venv/bin/python -m pyinstrument benchmarks/http_invoke_bench.py",
-    "bench": "the seconds per benchmark table below (`bench.<name>.seconds`)",
+    "bench": "see the seconds per benchmark below (bench.<name>.seconds and .cpu_seconds)",
 }
 _FAST_YAML = re.compile(r"^registration github\.yaml \(([^)]+)\) s$")
 
@@ -219,5 +219,6 @@ def targets_section(results: dict[str, Any]) -> list[str]:
     missing = not_holding(results)
     if missing:
         lines += ["", "Where the time of a target that does not hold goes (pyinstrument profiles):", ""]
-        lines += [f"- {target}: `{how}`" for target, how in missing]
+        for target, how in missing:
+            lines.append(f"- {target}: " + (f"`{how}`" if how.startswith(".venv") else how))
     return lines
