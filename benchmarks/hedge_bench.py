@@ -17,6 +17,7 @@ Run: ``.venv/bin/python benchmarks/hedge_bench.py``.
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import sys
@@ -33,12 +34,13 @@ from schemarouter_integrations import (
     FieldSpec,
     HedgePolicy,
     PlanRequest,
+    RetryPolicy,
     SchemaRouter,
     ToolCall,
     ToolSpec,
 )
-from tests.servers.fault_server import FaultServer
-from tests.support.hedging import add_hanging_and_mirror
+from tests.servers.fault_server import FaultServer, Hang, Reply
+from tests.support.hedging import MIRROR_RECORDS
 
 AFTER = 0.05
 TIMEOUT = 0.5
@@ -59,9 +61,20 @@ def _request(preferred: str, hedge: HedgePolicy | None) -> PlanRequest:
     )
 
 
-async def _onset_router(server: FaultServer, slug: str) -> SchemaRouter:
+async def _onset_router(servers: tuple[FaultServer, FaultServer], slug: str) -> SchemaRouter:
+    """The hanging route and the mirror, each on its own server: a transport failure cools the
+    whole origin, so a mirror on the hanging route's origin would be skipped, not asked."""
     router = SchemaRouter()
-    await add_hanging_and_mirror(router, server, slug, timeout_seconds=TIMEOUT)
+    answer = Reply(200, {"content-type": "application/json"}, json.dumps({"data": MIRROR_RECORDS}).encode())
+    for name, server, fault in (("hanging", servers[0], Hang()), ("mirror", servers[1], answer)):
+        await router.add_url(
+            server.route(f"{slug}-{name}", fault),
+            kind="openapi",
+            name=name,
+            provider="p",
+            retry=RetryPolicy(max_attempts=1),
+            timeout_seconds=TIMEOUT,
+        )
     return router
 
 
@@ -74,13 +87,13 @@ async def _timed(router: SchemaRouter, request: PlanRequest, expect: str) -> flo
     return elapsed
 
 
-async def _onset(server: FaultServer) -> dict[str, float]:
+async def _onset(servers: tuple[FaultServer, FaultServer]) -> dict[str, float]:
     hedged: list[float] = []
     unhedged: list[float] = []
     mirror: list[float] = []
     for repeat in range(ONSET_REPEATS):
         for variant in ("hedged", "unhedged"):
-            router = await _onset_router(server, f"onset{repeat}{variant}")
+            router = await _onset_router(servers, f"onset{repeat}{variant}")
             async with router:
                 await _timed(router, _request("mirror", None), "mirror")  # warm the connection pool
                 mirror.append(await _timed(router, _request("mirror", None), "mirror"))
@@ -146,8 +159,8 @@ async def _healthy() -> dict[str, float]:
 
 
 async def _measure() -> dict[str, float]:
-    with FaultServer() as server:
-        onset = await _onset(server)
+    with FaultServer() as hanging, FaultServer() as mirror:
+        onset = await _onset((hanging, mirror))
     return {**onset, **await _healthy()}
 
 

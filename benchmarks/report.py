@@ -16,6 +16,8 @@ from typing import Any
 
 from benchmarks.cache_bench import cache_section
 from benchmarks.report_outage import fleet_section, outage_section
+from benchmarks.report_readme import write_readme
+from benchmarks.run_all import BENCHMARKS, BUDGET_S, TOTAL_BUDGET_S, short
 from benchmarks.targets import target_rows, targets_section
 
 OUT = Path(__file__).resolve().parent
@@ -51,6 +53,14 @@ DOCS_INTRO = [
     "- `registration_bench.py`: registering real OpenAPI documents, with GitHub's YAML document "
     "beside libyaml's `CSafeLoader` parsing it alone.",
     "- `anchor_bench.py`: side by side with PyPI `schemarouter` 0.17.0 in its own environment.",
+    "- `mcp_http_bench.py`: the router's MCP tool served over streamable HTTP by uvicorn against a "
+    "bare `mcp` server tool over the same function, 16 client sessions, calls per second and the "
+    "server's CPU per call.",
+    "- `http_invoke_bench.py`: a loopback HTTP invoke through an OpenAPI route against a plain "
+    "`httpx.AsyncClient` GET, 1, 10 and 100 concurrent callers, CPU per request.",
+    "",
+    "Each benchmark runs in its own interpreter; the section *Seconds per benchmark* gives each "
+    "one's wall time beside its budget (the whole run must stay under 15 minutes).",
     "",
 ]
 
@@ -95,12 +105,13 @@ def write_report(results: dict[str, Any]) -> Path:
     lines += fleet_section(results, OUT)
     lines += _hedge_section(results)
     lines += cache_section(results)
+    lines += seconds_section(results)
     others = sorted(
         k
         for k in results
         if not k.startswith(("plan_", "register_", "first_plan_", "cold_plan_", "warm_plan_", "anchor"))
         and not isinstance(results[k], dict)
-        and not k.startswith(("outage_timeline", "fleet", "hedge.", "cache_"))
+        and not k.startswith(("outage_timeline", "fleet", "hedge.", "cache_", "bench."))
     )
     if others:
         lines += ["", "## Other measurements", "", "| measurement | value |", "|---|---|"]
@@ -111,7 +122,27 @@ def write_report(results: dict[str, Any]) -> Path:
     path = OUT / "RESULTS.md"
     path.write_text("\n".join(lines) + "\n")
     _write_docs(lines, plots)
+    write_readme(results)
     return path
+
+
+def seconds_section(results: dict[str, Any]) -> list[str]:
+    """Each benchmark's wall time in this run beside its budget, and the whole run's."""
+    if not any(f"bench.{short(name)}.seconds" in results for name in BENCHMARKS):
+        return []
+    lines = ["", "## Seconds per benchmark", ""]
+    total = results.get("bench.seconds")
+    if total is not None:
+        load = results.get("bench.load")
+        at = f", load average {load[0]} at the start and {load[1]} at the end" if load else ""
+        lines += [f"The whole run took {total:.0f} s (budget {TOTAL_BUDGET_S} s){at}.", ""]
+    lines += ["| benchmark | seconds | budget (s) |", "|---|---|---|"]
+    for name in BENCHMARKS:
+        seconds = results.get(f"bench.{short(name)}.seconds")
+        if seconds is not None:
+            over = " (over)" if seconds > BUDGET_S[short(name)] else ""
+            lines.append(f"| `{short(name)}` | {seconds:.1f}{over} | {BUDGET_S[short(name)]} |")
+    return lines
 
 
 def _write_docs(lines: list[str], plots: list[str]) -> Path:
