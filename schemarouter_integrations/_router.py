@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 Clock = Callable[[], float]
 Resolver = Callable[[str], Awaitable[Sequence[str]]]
+RUN_EVENTS_ATTRIBUTE = "_schemarouter_run_events"  # on an error invoke raised: its run's events
 SINK_GRACE_SECONDS = 5.0
 """How long sinks may take to hear ``run.error`` of a cancelled run before it is abandoned."""
 
@@ -203,12 +204,12 @@ class SchemaRouter(AnswerSettings, DataSources):
     ) -> ToolResult:
         """Run a request (planned with :meth:`plan_executable`) or a compiled plan as is.
 
-        Returns the :class:`ToolResult` of the route that succeeded; raises the run's error.
+        Returns the route's :class:`ToolResult`; raises the run's error (events: ``RUN_EVENTS_ATTRIBUTE``).
         """
-        last: RouterEvent | None = None
-        async for event in self.stream(request_or_plan, budget=budget):
-            last = event
+        events = [event async for event in self.stream(request_or_plan, budget=budget)]
+        last = events[-1] if events else None
         if isinstance(last, RunErrorEvent) and last.exception is not None:
+            setattr(last.exception, RUN_EVENTS_ATTRIBUTE, tuple(events))
             raise last.exception
         if not isinstance(last, RunEndEvent) or last.result is None:  # pragma: no cover
             raise SchemaRouterError("the run ended without a result")
