@@ -18,7 +18,7 @@ from ._availability.settings import check_settings
 from ._contracts import CooldownPolicy, ToolSpec
 from ._document_cache import DocumentCache
 from ._execution import Executor, RunBudget, RunContext, Sleep
-from ._execution.executor import plan_source
+from ._execution.executor import RUN_EVENTS_ATTRIBUTE, plan_source
 from ._execution.scopes import InvocationScope
 from ._execution.sinks import EventBus, EventSink
 from ._health import Probe
@@ -204,17 +204,17 @@ class SchemaRouter(AnswerSettings, DataSources):
     ) -> ToolResult:
         """Run a request (planned with :meth:`plan_executable`) or a compiled plan as is.
 
-        Returns the :class:`ToolResult` of the route that succeeded; raises the run's error.
-        Nobody listening (no sink, scope or hedge), its events are built on first read.
+        Returns the route's :class:`ToolResult` or raises the run's error (its events under
+        ``RUN_EVENTS_ATTRIBUTE``); nobody listening (no sink, scope, hedge), events build lazily.
         """
         request, source = plan_source(request_or_plan, self.plan_executable)
-        last: RouterEvent | None = None
         if self.events.active or self._executor.scopes.active or request.hedge is not None:
-            async for event in self.stream(request_or_plan, budget=budget):
-                last = event
+            events = [event async for event in self.stream(request_or_plan, budget=budget)]
+            last = events[-1] if events else None
         else:
-            last = await self._executor.quietly(request, source, budget)
+            last, events = await self._executor.quietly(request, source, budget)
         if isinstance(last, RunErrorEvent) and last.exception is not None:
+            setattr(last.exception, RUN_EVENTS_ATTRIBUTE, tuple(events))
             raise last.exception
         if not isinstance(last, RunEndEvent) or last.result is None:  # pragma: no cover
             raise SchemaRouterError("the run ended without a result")

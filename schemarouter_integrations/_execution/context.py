@@ -103,6 +103,10 @@ class RunContext:
         leave_for_later(built, "events", _Records(tuple(self.events)))
         return built
 
+    def built_events(self) -> list[RouterEvent]:
+        """The run's events so far, built from their records in a quiet run."""
+        return _Records(tuple(self.events))()
+
     def fallbacks(self) -> int:
         """``ToolResult.fallbacks`` of the events so far, without building any."""
         return sum(1 for item in self.events if _kind(item) is ToolFallbackEvent)

@@ -19,7 +19,7 @@ from .._planning.requests import as_request
 from .._ratelimit import RateGate
 from .._registry import Registry
 from ..errors import SchemaRouterError
-from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, RunStartEvent
+from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent
 from .answers import AnswerService
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
@@ -48,6 +48,10 @@ def plan_source(
         return request_or_plan.request, request_or_plan
     request = as_request(request_or_plan)
     return request, partial(planner, request)
+
+
+RUN_EVENTS_ATTRIBUTE = "_schemarouter_run_events"
+"""Set on an error ``invoke`` raises: the events of its run."""
 
 
 class Executor:
@@ -104,9 +108,10 @@ class Executor:
 
     async def quietly(
         self, request: PlanRequest, source: PlanSource, budget: RunBudget | None
-    ) -> RouterEvent:
+    ) -> tuple[RouterEvent, list[RouterEvent]]:
         """A whole run that nobody listens to, from ``run.start``: its last event (``run.end``
-        or ``run.error``). No other event is built during the run (``RunContext(quiet=True)``)."""
+        or ``run.error``) and, when it failed, all its events (for ``RUN_EVENTS_ATTRIBUTE``).
+        No other event is built during the run (``RunContext(quiet=True)``)."""
         ctx = RunContext(quiet=True)
         ctx.event(RunStartEvent, query=request.query)
         last: RouterEvent | None = None
@@ -115,7 +120,7 @@ class Executor:
                 last = event
         if last is None:  # pragma: no cover - a run always ends with run.end or run.error
             raise SchemaRouterError("the run ended without a result")
-        return last
+        return last, ctx.built_events() if isinstance(last, RunErrorEvent) else []
 
     async def run(
         self, source: PlanSource, budget: RunBudget | None, ctx: RunContext

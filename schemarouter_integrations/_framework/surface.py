@@ -112,7 +112,7 @@ class ToolSurface:
     def refresh(self, options: ToolOptions | None = None) -> bool:
         """Rebuild for the current registry and *options* (default: the current options)."""
         version = self._registry.version
-        if options is not None and options != self.options:
+        if options is not None and options is not self.options and options != self.options:
             self.options, self._version = options, None
         if version == self._version:
             return False

@@ -30,7 +30,7 @@ from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import GatherResult, ToolResult
-from ._tracing import RunTracing
+from ._tracing import RunTracing, listened
 
 _tool_call_id: ContextVar[str | None] = ContextVar("schemarouter_langchain_tool_call_id", default=None)
 """The model's tool-call id of the tool run in progress (LangChain hands it to ``run`` only)."""
@@ -59,6 +59,12 @@ def tool_error_output(exc: ToolException) -> Any:
             status="error",
         )
     return content
+
+
+_OPTION_FIELDS = frozenset(
+    ("fallback_scope", "max_fallbacks", "preferred_tools", "budget", "fields", "mode", "hedge", "cache")
+)
+"""The tool's fields that make up its :class:`ToolOptions`."""
 
 
 class SchemaRouterTool(BaseTool):
@@ -97,6 +103,7 @@ class SchemaRouterTool(BaseTool):
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
 
     _surface: ToolSurface = PrivateAttr()
+    _options: ToolOptions | None = PrivateAttr(default=None)
 
     def __init__(
         self,
@@ -155,17 +162,26 @@ class SchemaRouterTool(BaseTool):
 
     @property
     def options(self) -> ToolOptions:
-        """The application's routing settings, as the framework-neutral options."""
-        return ToolOptions.from_settings(
-            fallback_scope=self.fallback_scope,
-            max_fallbacks=self.max_fallbacks,
-            preferred_tools=self.preferred_tools,
-            budget=self.budget,
-            fields=self.fields,
-            mode=self.mode,
-            hedge=self.hedge,
-            cache=self.cache,
-        )
+        """The application's routing settings, as the framework-neutral options (built again
+        only after a setting changed)."""
+        options = self._options
+        if options is None:
+            options = self._options = ToolOptions.from_settings(
+                fallback_scope=self.fallback_scope,
+                max_fallbacks=self.max_fallbacks,
+                preferred_tools=self.preferred_tools,
+                budget=self.budget,
+                fields=self.fields,
+                mode=self.mode,
+                hedge=self.hedge,
+                cache=self.cache,
+            )
+        return options
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in _OPTION_FIELDS:
+            self._options = None  # a routing setting changed: the options follow
 
     @property
     def tool_call_schema(self) -> Any:
@@ -208,6 +224,8 @@ class SchemaRouterTool(BaseTool):
         run_manager: CallbackManagerForToolRun | None = None,
         **arguments: Any,
     ) -> tuple[str, ToolResult | GatherResult]:
+        if not listened(run_manager):  # nobody to tell: the router's plain invoke answers
+            return run_sync(lambda: self._execute(query, arguments, None, None))
         tracing = RunTracing(run_manager, routes_drawn=route_spans_drawn(self.router))
         try:
             return run_sync(lambda: self._execute(query, arguments, tracing, tracing.emit))
@@ -220,6 +238,8 @@ class SchemaRouterTool(BaseTool):
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **arguments: Any,
     ) -> tuple[str, ToolResult | GatherResult]:
+        if not listened(run_manager):  # nobody to tell: the router's plain invoke answers
+            return await self._execute(query, arguments, None, None)
         tracing = RunTracing(run_manager, routes_drawn=route_spans_drawn(self.router))
         try:
             return await self._execute(query, arguments, tracing, tracing.aemit)
@@ -228,9 +248,13 @@ class SchemaRouterTool(BaseTool):
                 await tracing.aclose()
 
     async def _execute(
-        self, query: str, arguments: dict[str, Any], tracing: RunTracing, emit: EventHook
+        self, query: str, arguments: dict[str, Any], tracing: RunTracing | None, emit: EventHook | None
     ) -> tuple[str, ToolResult | GatherResult]:
-        """One routed run, each event mirrored by *emit*; a ``ToolException`` for the model."""
+        """One routed run, each event mirrored by *emit*; a ``ToolException`` for the model.
+
+        Without *tracing* nobody listens (no callback handler, no graph stream): the run is
+        not streamed and nothing is mirrored.
+        """
         outcome = await run_for_model(
             self.router,
             {**arguments, "query": query},
@@ -243,10 +267,12 @@ class SchemaRouterTool(BaseTool):
         )
         if outcome.result is None:
             summary = failure_summary(outcome.exception or ToolException(outcome.content), outcome.events)
-            tracing.fail(summary)
+            if tracing is not None:
+                tracing.fail(summary)
             raise RouterToolException(outcome.content, artifact=summary, tool_name=self.name) from (
                 outcome.exception
             )
-        tracing.finish(outcome.result, max_records=self.max_records)
+        if tracing is not None:
+            tracing.finish(outcome.result, max_records=self.max_records)
         artifact = outcome.artifact  # the GatherResult with mode="gather"
         return outcome.content, artifact if artifact is not None else outcome.result

@@ -18,7 +18,8 @@ error and the routes tried with their reasons (:meth:`RunTracing.fail`).
 
 It costs nothing nobody asked for: no custom event is dispatched unless a handler takes
 custom events, no child run is started without a handler, and the LangGraph custom stream
-(``stream_mode="custom"``) gets the events only inside a graph.
+(``stream_mode="custom"``) gets the events only inside a graph; when nobody listens at all
+(:func:`listened`), the tool does not stream the run.
 """
 
 from __future__ import annotations
@@ -79,6 +80,15 @@ class _End:
 
 _Action = _Start | _End
 _M = TypeVar("_M", CallbackManager, AsyncCallbackManager)
+
+
+def listened(run_manager: AnyToolRunManager | None) -> bool:
+    """Whether anyone hears a tool run's router events: a callback handler on the run (a
+    tracer, LangSmith's included, when tracing is on) or, inside a LangGraph node, the
+    graph's custom stream. When nobody does, :class:`RunTracing` would have nothing to do."""
+    if run_manager is not None and (run_manager.handlers or run_manager.inheritable_handlers):
+        return True
+    return graph_writer() is not None
 
 
 class RunTracing:

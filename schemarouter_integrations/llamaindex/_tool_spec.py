@@ -166,15 +166,32 @@ class SchemaRouterToolSpec(BaseToolSpec):
         """
         return run_sync(lambda: self.acall(*args, **kwargs))
 
-    @dispatcher.span
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Async :meth:`call`. Runs inside a span; every router event is dispatched in it
-        (and written to the workflow stream when a workflow ``Context`` is passed)."""
+        (and written to the workflow stream when a workflow ``Context`` is passed).
+
+        When no instrumentation handler listens (no event or span handler on this
+        dispatcher or its parents) and no workflow asks, there is no span and the run is
+        not streamed: the router's plain ``invoke`` answers.
+        """
+        if listening(dispatcher) or tracing_spans(dispatcher):
+            return await self._spanned_acall(*args, **kwargs)
+        return await self._answer(args, kwargs, events=False)
+
+    async def _acall_in_span(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        return await self._answer(args, kwargs, events=listening(dispatcher))
+
+    _acall_in_span.__name__ = "acall"  # the span is named after it: SchemaRouterToolSpec.acall
+    _acall_in_span.__qualname__ = "SchemaRouterToolSpec.acall"
+    _spanned_acall = dispatcher.span(_acall_in_span)
+
+    async def _answer(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, events: bool) -> ToolOutput:
+        """One model call; *events*: dispatch every router event as an instrumentation event."""
         workflow = kwargs.pop(CONTEXT_PARAMETER, None)
         kwargs = _by_name(args, kwargs)
         self.refresh()
         on_event: Callable[[RouterEvent], object] | None = None
-        if listening(dispatcher):  # no handler anywhere: no instrumentation event is built
+        if events:  # no handler anywhere: no instrumentation event is built
             on_event = partial(dispatch_router_event, dispatcher=dispatcher)
         if workflow is not None:
             on_event = partial(_both, on_event, workflow)
@@ -227,6 +244,17 @@ def listening(dispatcher: Dispatcher) -> bool:
     current: Dispatcher | None = dispatcher
     while current is not None:
         if any(type(h).__name__ != "NullEventHandler" for h in current.event_handlers):
+            return True
+        current = current.parent if current.propagate else None
+    return False
+
+
+def tracing_spans(dispatcher: Dispatcher) -> bool:
+    """Whether a span on *dispatcher* reaches any span handler (LlamaIndex's root dispatcher
+    holds a ``NullSpanHandler`` that records nothing)."""
+    current: Dispatcher | None = dispatcher
+    while current is not None:
+        if any(type(h).__name__ != "NullSpanHandler" for h in current.span_handlers):
             return True
         current = current.parent if current.propagate else None
     return False

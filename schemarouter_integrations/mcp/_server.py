@@ -23,7 +23,6 @@ from mcp_types import (
     INVALID_PARAMS,
     CallToolResult,
     InputRequiredResult,
-    LoggingLevel,
     ServerCapabilities,
     SetLevelRequestParams,
     TextContent,
@@ -34,12 +33,13 @@ from mcp_types import (
 from .. import __version__
 from .._contracts import CachePolicy, FieldSpec, HedgePolicy
 from .._execution import RunBudget
-from .._framework import ModelOutcome, ToolOptions, ToolSurface, record_fields, run_for_model, trace_payload
+from .._framework import ModelOutcome, ToolOptions, ToolSurface, record_fields, run_for_model
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from ..adapters._mcp.relay import ERROR_META_KEY
 from ..errors import AllRoutesUnavailableError, ConfigurationError, InvocationUnavailableError
-from ..events import RouterEvent, ToolFallbackEvent, ToolResult
+from ..events import ToolFallbackEvent, ToolResult
+from ._listening import Notifier, client_listens
 from ._logging import ClientLogLevels, install_redaction
 
 __all__ = ["ERROR_META_KEY", "OUTPUT_SCHEMA", "RouterMCPServer", "output_schema", "router_mcp_server"]
@@ -53,15 +53,6 @@ warnings.filterwarnings(
 )
 
 Mode = Literal["fallback", "gather"]
-LOGGER_NAME = "schemarouter"
-_LEVELS: dict[str, LoggingLevel] = {
-    "tool.retry": "warning",
-    "tool.error": "warning",
-    "tool.fallback": "warning",
-    "route.unavailable": "warning",
-    "run.error": "error",
-}
-"""Log level of each router event type sent to the client (others: ``info``)."""
 
 OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -221,20 +212,22 @@ class RouterMCPServer(MCPServer):
                 raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
             return await super().call_tool(name, arguments, context)
         self.surface.refresh()
-        notifier = _Notifier(context, self.log_levels)
+        notifier = Notifier(context, self.log_levels)
         if self.mode == "gather":
             return await self._gather(arguments, notifier)
+        # no progress token, no log level that gets through: the run is not streamed
+        listens = client_listens(context, self.log_levels)
         outcome = await run_for_model(
             self.router,
             arguments,
             arguments=self.surface.arguments,
             options=self.options,
-            on_event=notifier,
+            on_event=notifier if listens else None,
             max_records=self.max_records,
         )
         return outcome_result(outcome)
 
-    async def _gather(self, arguments: dict[str, Any], notifier: _Notifier) -> CallToolResult:
+    async def _gather(self, arguments: dict[str, Any], notifier: Notifier) -> CallToolResult:
         """``mode="gather"``: every eligible route answers (``router.gather``); records merged."""
         from pydantic import ValidationError
 
@@ -374,25 +367,3 @@ def error_result(message: str, error: BaseException | None = None) -> CallToolRe
         unavailable = isinstance(error, AllRoutesUnavailableError | InvocationUnavailableError)
         meta = {ERROR_META_KEY: {"type": type(error).__name__, "unavailable": unavailable}}
     return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True, _meta=meta)
-
-
-class _Notifier:
-    """Sends each router event of one call to the client: a log message and a progress step."""
-
-    def __init__(self, context: Context[Any, Any] | None, levels: ClientLogLevels) -> None:
-        self.context = context
-        self.levels = levels
-        self.steps = 0
-
-    async def __call__(self, event: RouterEvent) -> None:
-        context = self.context
-        if context is None:
-            return
-        self.steps += 1
-        level = _LEVELS.get(event.type, "info")
-        try:
-            if self.levels.allows(context.session, level):
-                await context.log(level, trace_payload(event), logger_name=LOGGER_NAME)
-            await context.report_progress(self.steps, None, event.type)
-        except Exception:  # a client that went away must not fail the run
-            logger.debug("could not notify the MCP client of %s", event.type, exc_info=True)

@@ -59,8 +59,7 @@ def test_an_unknown_router_key_is_named_at_its_line_with_the_key_it_resembles() 
     error = problem("[router]\nallow_private_network = true\n")
     assert (error.line, error.key) == (2, "router.allow_private_network")
     assert str(error) == (
-        "landscape.toml:2: router.allow_private_network: unknown key "
-        "(did you mean 'allow_private_networks'?)"
+        "landscape.toml:2: router.allow_private_network: unknown key (did you mean 'allow_private_networks'?)"
     )
 
 

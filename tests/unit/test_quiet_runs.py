@@ -83,9 +83,9 @@ async def test_a_quiet_run_reads_like_a_listened_run_events_included() -> None:
 async def test_the_run_end_of_a_quiet_run_counts_its_fallbacks_without_building_events() -> None:
     router = chain_router()
     request, source = CHAIN, router.plan_executable(CHAIN)
-    last = await router._executor.quietly(request, source, None)
+    last, events = await router._executor.quietly(request, source, None)
     assert isinstance(last, RunEndEvent) and last.result is not None
-    assert last.fallbacks == 2
+    assert last.fallbacks == 2 and events == []
     assert "events" not in last.result.__dict__
 
 

@@ -1,0 +1,102 @@
+"""Whether the MCP client of a tool call hears the router's events, and telling it.
+
+A call's events reach the client as log messages (at or above its ``logging/setLevel``,
+and on 2026-07-28+ only when the request opted in with its log-level ``_meta`` key) and as
+progress notifications (only when the request carries a progress token). When neither can
+reach it, the server answers through the router's plain ``invoke`` instead of streaming
+the run (:func:`client_listens`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from mcp.server.connection import allowed_log_levels
+from mcp.server.mcpserver.context import Context
+from mcp_types import LoggingLevel
+
+from .._framework import trace_payload
+from ..events import RouterEvent
+from ._logging import ClientLogLevels
+
+__all__ = ["EVENT_LEVELS", "LOGGER_NAME", "Notifier", "client_listens"]
+
+logger = logging.getLogger("schemarouter_integrations.mcp._server")
+
+LOGGER_NAME = "schemarouter"
+EVENT_LEVELS: dict[str, LoggingLevel] = {
+    "tool.retry": "warning",
+    "tool.error": "warning",
+    "tool.fallback": "warning",
+    "route.unavailable": "warning",
+    "run.error": "error",
+}
+"""Log level of each router event type sent to the client (others: ``info``)."""
+_SENT_LEVELS: tuple[LoggingLevel, ...] = ("info", "warning", "error")
+"""Every level a router event is logged at."""
+
+
+def client_listens(context: Context[Any, Any] | None, levels: ClientLogLevels) -> bool:
+    """True when a router event of this call may reach the client: it asked for progress,
+    or a log message at one of the events' levels gets through both gates (the client's
+    ``logging/setLevel`` and the SDK's per-request opt-in). When unsure, True."""
+    if context is None:
+        return False
+    try:
+        request = context.request_context
+    except ValueError:  # a Context outside a request: nothing can be sent
+        return False
+    if progress_requested(request):
+        return True
+    session = request.session
+    sdk_levels = _sdk_log_levels(request)
+    passes = (level for level in _SENT_LEVELS if sdk_levels is None or level in sdk_levels)
+    return any(levels.allows(session, level) for level in passes)
+
+
+def progress_requested(request: Any) -> bool:
+    """True when the request carries a progress token or an in-process progress callback
+    (True as well when the SDK's request channel is of an unknown kind)."""
+    meta = request.meta or {}
+    if meta.get("progress_token") is not None or meta.get("progressToken") is not None:
+        return True
+    channel = getattr(request.session, "_request_outbound", None)
+    for _ in range(4):  # the runner wraps the dispatcher's request context
+        if channel is None:
+            return True
+        for name in ("_progress_token", "progress_token", "_on_progress"):
+            if hasattr(channel, name):
+                return getattr(channel, name) is not None
+        channel = getattr(channel, "_inner", None)
+    return True
+
+
+def _sdk_log_levels(request: Any) -> frozenset[str] | None:
+    """The log levels the SDK delivers for this request (None: unknown, every level)."""
+    try:
+        return frozenset(allowed_log_levels(request.protocol_version, request.meta))
+    except Exception:  # an SDK whose gate reads differently: assume it delivers
+        return None
+
+
+class Notifier:
+    """Sends each router event of one call to the client: a log message and a progress step."""
+
+    def __init__(self, context: Context[Any, Any] | None, levels: ClientLogLevels) -> None:
+        self.context = context
+        self.levels = levels
+        self.steps = 0
+
+    async def __call__(self, event: RouterEvent) -> None:
+        context = self.context
+        if context is None:
+            return
+        self.steps += 1
+        level = EVENT_LEVELS.get(event.type, "info")
+        try:
+            if self.levels.allows(context.session, level):
+                await context.log(level, trace_payload(event), logger_name=LOGGER_NAME)
+            await context.report_progress(self.steps, None, event.type)
+        except Exception:  # a client that went away must not fail the run
+            logger.debug("could not notify the MCP client of %s", event.type, exc_info=True)
