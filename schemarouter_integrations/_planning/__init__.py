@@ -1,9 +1,16 @@
 """Planning: pure, deterministic, no I/O."""
 
-from .cache import arguments_known_valid
-from .models import FieldEvidence, Plan, PlanRequest, Rejection, ToolCall
-from .need import need_from_fields, need_from_query
-from .planner import CooldownView, compile_plan
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from .cache import arguments_known_valid
+    from .models import FieldEvidence, Plan, PlanRequest, Rejection, ToolCall
+    from .need import need_from_fields, need_from_query
+    from .planner import CooldownView, compile_plan
 
 __all__ = [
     "CooldownView",
@@ -17,3 +24,13 @@ __all__ = [
     "need_from_fields",
     "need_from_query",
 ]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        ".cache": ("arguments_known_valid",),
+        ".models": ("FieldEvidence", "Plan", "PlanRequest", "Rejection", "ToolCall"),
+        ".need": ("need_from_fields", "need_from_query"),
+        ".planner": ("CooldownView", "compile_plan"),
+    },
+)
