@@ -120,3 +120,7 @@ def test_importing_the_langchain_face_loads_neither_the_router_nor_any_tracer() 
 def test_naming_the_router_loads_no_framework_tracer_checker_or_http_client() -> None:
     modules = modules_after("from schemarouter_integrations import SchemaRouter")
     assert loaded(modules, FRAMEWORKS + TRACING + CHECKERS_AND_CLIENTS) == []
+
+
+def test_naming_the_router_loads_asyncio_only_when_a_run_needs_it() -> None:
+    assert "asyncio" not in modules_after("from schemarouter_integrations import SchemaRouter")
