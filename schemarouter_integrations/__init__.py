@@ -120,4 +120,5 @@ __getattr__, __dir__ = _lazy_attributes(
         ".events": ("GatherResult", "RouterEvent", "ToolResult"),
         ".stores": ("MemoryAnswerCache",),
     },
+    submodules=("errors", "events", "stores"),  # attributes of the package before it was lazy
 )

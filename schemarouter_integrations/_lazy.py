@@ -21,19 +21,24 @@ from typing import Any
 
 
 def lazy_attributes(
-    namespace: dict[str, Any], homes: Mapping[str, Iterable[str]]
+    namespace: dict[str, Any], homes: Mapping[str, Iterable[str]], *, submodules: Iterable[str] = ()
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``(__getattr__, __dir__)`` for the package whose globals are *namespace*.
 
-    *homes* maps a module (relative to the package, ``"._router"``) to the names it defines.
+    *homes* maps a module (relative to the package, ``"._router"``) to the names it defines;
+    *submodules* are child modules offered as attributes (``package.errors``) without an
+    ``import package.errors`` first.
     """
     package = namespace["__name__"]
     home_of = {name: module for module, names in homes.items() for name in names}
+    home_of.update({name: f".{name}" for name in submodules})
 
     def __getattr__(name: str) -> Any:
         module = home_of.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        if module == f".{name}":  # the submodule itself; importing it sets the attribute
+            return import_module(module, package)
         value = getattr(import_module(module, package), name)
         namespace[name] = value
         return value

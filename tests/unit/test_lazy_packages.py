@@ -124,3 +124,13 @@ def test_naming_the_router_loads_no_framework_tracer_checker_or_http_client() ->
 
 def test_naming_the_router_loads_asyncio_only_when_a_run_needs_it() -> None:
     assert "asyncio" not in modules_after("from schemarouter_integrations import SchemaRouter")
+
+
+def test_the_public_modules_the_root_offered_as_attributes_still_are() -> None:
+    probe = (
+        "import schemarouter_integrations as p\n"
+        "print(p.errors.SchemaRouterError.__name__, p.events.ToolFallbackEvent.__name__, "
+        "p.stores.MemoryAvailabilityStore.__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["SchemaRouterError", "ToolFallbackEvent", "MemoryAvailabilityStore"]
