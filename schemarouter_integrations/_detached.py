@@ -8,12 +8,15 @@ so :meth:`Detached.cancel` works from any task of the same loop.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import anyio
 import sniffio
+
+if TYPE_CHECKING:
+    import asyncio
 
 _running: set[asyncio.Task[None]] = set()  # strong references until each task is done
 
@@ -39,6 +42,8 @@ def loop_key() -> object:
         import trio
 
         return trio.lowlevel.current_trio_token()
+    import asyncio
+
     return asyncio.get_running_loop()
 
 
@@ -55,6 +60,8 @@ def spawn(work: Callable[[], Awaitable[None]]) -> Detached:
         # a system task runs in trio's own context: give it the caller's, as asyncio does
         trio.lowlevel.spawn_system_task(handle._run, work, context=contextvars.copy_context())
         return handle
+    import asyncio
+
     task = asyncio.get_running_loop().create_task(handle._run(work))
     _running.add(task)
     task.add_done_callback(_running.discard)

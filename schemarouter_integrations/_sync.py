@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +14,8 @@ T = TypeVar("T")
 
 def loop_running() -> bool:
     """True when this thread is inside a running event loop (asyncio, or trio via sniffio)."""
+    import asyncio
+
     try:
         asyncio.get_running_loop()
         return True

@@ -1,6 +1,21 @@
 """Availability: cooldown marks of access paths and the events that announce them."""
 
-from .cooldowns import CooldownTracker
-from .service import Availability, Stamp, unstamped
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from .cooldowns import CooldownTracker
+    from .service import Availability, Stamp, unstamped
 
 __all__ = ["Availability", "CooldownTracker", "Stamp", "unstamped"]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        ".cooldowns": ("CooldownTracker",),
+        ".service": ("Availability", "Stamp", "unstamped"),
+    },
+)

@@ -11,10 +11,28 @@
 The glue that runs them inside a run is ``_execution/answers.py``.
 """
 
-from .flights import Flight, Flights
-from .hints import CacheHints, http_cache_hints
-from .keys import answer_key
-from .policies import PolicyBook
-from .stats import CacheStats
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from .flights import Flight, Flights
+    from .hints import CacheHints, http_cache_hints
+    from .keys import answer_key
+    from .policies import PolicyBook
+    from .stats import CacheStats
 
 __all__ = ["CacheHints", "CacheStats", "Flight", "Flights", "PolicyBook", "answer_key", "http_cache_hints"]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        ".flights": ("Flight", "Flights"),
+        ".hints": ("CacheHints", "http_cache_hints"),
+        ".keys": ("answer_key",),
+        ".policies": ("PolicyBook",),
+        ".stats": ("CacheStats",),
+    },
+)

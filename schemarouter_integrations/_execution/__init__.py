@@ -3,10 +3,17 @@
 The fallback decision is made in :mod:`.chain` (``falls_back`` and ``ChainRunner``).
 """
 
-from .budget import BudgetMeter, RunBudget
-from .chain import falls_back
-from .context import RunContext
-from .executor import Executor, PlanSource, Sleep
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from .budget import BudgetMeter, RunBudget
+    from .chain import falls_back
+    from .context import RunContext
+    from .executor import Executor, PlanSource, Sleep
 
 __all__ = [
     "BudgetMeter",
@@ -17,3 +24,13 @@ __all__ = [
     "Sleep",
     "falls_back",
 ]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        ".budget": ("BudgetMeter", "RunBudget"),
+        ".chain": ("falls_back",),
+        ".context": ("RunContext",),
+        ".executor": ("Executor", "PlanSource", "Sleep"),
+    },
+)

@@ -41,10 +41,9 @@ import contextlib
 import math
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import anyio
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from .._contracts import HedgePolicy
 from .._detached import Detached, loop_key, spawn
@@ -57,6 +56,9 @@ from .context import RunContext
 from .outcomes import Answered, Unavailable, fallback_payload
 from .preflight import Step
 from .throttle import HedgeThrottle
+
+if TYPE_CHECKING:
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 CallItems = AsyncIterator[RouterEvent | Answered | Unavailable]
 CallFn = Callable[[Step, Invoker, BudgetMeter, RunContext], CallItems]

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._callables import call_problem
 from ..errors import InvalidCallbackError
 from ..events import RouterEvent
+
+if TYPE_CHECKING:
+    import asyncio
 
 EventSink = Callable[[RouterEvent], Any] | Callable[[RouterEvent], Awaitable[Any]]
 logger = logging.getLogger("schemarouter_integrations.events")
@@ -84,6 +86,8 @@ class EventBus:
             except Exception:
                 logger.exception("event sink %r failed on %s", sink, event.type)
 
+        import asyncio
+
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -99,5 +103,7 @@ class EventBus:
 
     async def drain(self) -> None:
         """Wait for async sink deliveries scheduled by :meth:`publish_sync`."""
+        import asyncio
+
         while self._pending:
             await asyncio.gather(*list(self._pending), return_exceptions=True)

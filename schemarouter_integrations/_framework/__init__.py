@@ -37,31 +37,36 @@ face only translates to its framework's types:
 
 from __future__ import annotations
 
-from .arguments import (
-    QUERY_DESCRIPTION,
-    RESERVED_ARGUMENTS,
-    CanonicalArgument,
-    ModelArguments,
-    arguments_model,
-    canonical_arguments,
-    python_type,
-)
-from .drawing import claim_route_spans, is_openinference_handler, route_spans_drawn
-from .events import event_from_json, trace_payload
-from .gathering import GathersRuns, gather_content
-from .invocation import ToolInvocation, current_invocation, invoking
-from .messages import (
-    MODEL_ERRORS,
-    MODEL_FIXABLE_STATUSES,
-    model_error_message,
-    result_content,
-    validation_message,
-)
-from .names import FACE_RESERVED_NAMES, model_facing_names, shown_name
-from .options import HasRegistry, Mode, RegistrySource, ToolOptions, model_routes
-from .run import EventHook, ModelOutcome, StreamsRuns, run_for_model
-from .summary import failure_summary, route_summary
-from .surface import ToolSurface, describe_tool, record_fields
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from .arguments import (
+        QUERY_DESCRIPTION,
+        RESERVED_ARGUMENTS,
+        CanonicalArgument,
+        ModelArguments,
+        arguments_model,
+        canonical_arguments,
+        python_type,
+    )
+    from .drawing import claim_route_spans, is_openinference_handler, route_spans_drawn
+    from .events import event_from_json, trace_payload
+    from .gathering import GathersRuns, gather_content
+    from .invocation import ToolInvocation, current_invocation, invoking
+    from .messages import (
+        MODEL_ERRORS,
+        MODEL_FIXABLE_STATUSES,
+        model_error_message,
+        result_content,
+        validation_message,
+    )
+    from .names import FACE_RESERVED_NAMES, model_facing_names, shown_name
+    from .options import HasRegistry, Mode, RegistrySource, ToolOptions, model_routes
+    from .run import EventHook, ModelOutcome, StreamsRuns, run_for_model
+    from .summary import failure_summary, route_summary
+    from .surface import ToolSurface, describe_tool, record_fields
 
 __all__ = [
     "FACE_RESERVED_NAMES",
@@ -104,3 +109,34 @@ __all__ = [
     "trace_payload",
     "validation_message",
 ]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        ".arguments": (
+            "QUERY_DESCRIPTION",
+            "RESERVED_ARGUMENTS",
+            "CanonicalArgument",
+            "ModelArguments",
+            "arguments_model",
+            "canonical_arguments",
+            "python_type",
+        ),
+        ".drawing": ("claim_route_spans", "is_openinference_handler", "route_spans_drawn"),
+        ".events": ("event_from_json", "trace_payload"),
+        ".gathering": ("GathersRuns", "gather_content"),
+        ".invocation": ("ToolInvocation", "current_invocation", "invoking"),
+        ".messages": (
+            "MODEL_ERRORS",
+            "MODEL_FIXABLE_STATUSES",
+            "model_error_message",
+            "result_content",
+            "validation_message",
+        ),
+        ".names": ("FACE_RESERVED_NAMES", "model_facing_names", "shown_name"),
+        ".options": ("HasRegistry", "Mode", "RegistrySource", "ToolOptions", "model_routes"),
+        ".run": ("EventHook", "ModelOutcome", "StreamsRuns", "run_for_model"),
+        ".summary": ("failure_summary", "route_summary"),
+        ".surface": ("ToolSurface", "describe_tool", "record_fields"),
+    },
+)

@@ -5,6 +5,20 @@
 script on Redis for a fleet) for a slot before every attempt.
 """
 
-from .gate import RateGate
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from .gate import RateGate
 
 __all__ = ["RateGate"]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        ".gate": ("RateGate",),
+    },
+)

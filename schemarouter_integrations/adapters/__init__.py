@@ -10,7 +10,9 @@ modules, imported only when a route of their kind is added.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
     from ._http_errors import http_failure, parse_retry_after
@@ -25,25 +27,11 @@ __all__ = [
     "parse_retry_after",
 ]
 
-_LAZY = {
-    "http_failure": "._http_errors",
-    "parse_retry_after": "._http_errors",
-    "openapi_operation_probe": "._probes",
-    "optimade_info_probe": "._probes",
-    "mcp_ping_probe": "._mcp.probe",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        "._http_errors": ("http_failure", "parse_retry_after"),
+        "._probes": ("openapi_operation_probe", "optimade_info_probe"),
+        "._mcp.probe": ("mcp_ping_probe",),  # the mcp extra: imported only when named
+    },
+)

@@ -15,19 +15,26 @@ of the same text (``_locate.py``); keys inside inline tables and multi-line arra
 reported at the line of their enclosing key.
 """
 
-from ._build import build_router, resolve_target
-from ._loader import LandscapeError, load_config, parse_config
-from ._models import (
-    AvailabilitySettings,
-    OpenApiRoute,
-    OptimadeFederationRoute,
-    OptimadeRoute,
-    PythonRoute,
-    RouteConfig,
-    RouterConfig,
-    RouterSettings,
-    ToolSettings,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from ._build import build_router, resolve_target
+    from ._loader import LandscapeError, load_config, parse_config
+    from ._models import (
+        AvailabilitySettings,
+        OpenApiRoute,
+        OptimadeFederationRoute,
+        OptimadeRoute,
+        PythonRoute,
+        RouteConfig,
+        RouterConfig,
+        RouterSettings,
+        ToolSettings,
+    )
 
 __all__ = [
     "AvailabilitySettings",
@@ -45,3 +52,22 @@ __all__ = [
     "parse_config",
     "resolve_target",
 ]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        "._build": ("build_router", "resolve_target"),
+        "._loader": ("LandscapeError", "load_config", "parse_config"),
+        "._models": (
+            "AvailabilitySettings",
+            "OpenApiRoute",
+            "OptimadeFederationRoute",
+            "OptimadeRoute",
+            "PythonRoute",
+            "RouteConfig",
+            "RouterConfig",
+            "RouterSettings",
+            "ToolSettings",
+        ),
+    },
+)

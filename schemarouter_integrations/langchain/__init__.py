@@ -22,27 +22,16 @@ except ImportError as exc:  # pragma: no cover - exercised in a test with the mo
         'pip install "schemarouter-integrations[langchain]"'
     ) from exc
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
     from ._callbacks import SchemaRouterCallbackHandler
     from ._tool import SchemaRouterTool
 
 __all__ = ["SchemaRouterCallbackHandler", "SchemaRouterTool"]
-_HOMES = {"SchemaRouterCallbackHandler": "._callbacks", "SchemaRouterTool": "._tool"}
 
-
-def __getattr__(name: str) -> Any:
-    """Load ``SchemaRouterTool`` and ``SchemaRouterCallbackHandler`` on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = _lazy_attributes(
+    globals(), {"._callbacks": ("SchemaRouterCallbackHandler",), "._tool": ("SchemaRouterTool",)}
+)

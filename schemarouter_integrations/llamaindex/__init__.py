@@ -20,28 +20,33 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess
         '`pip install "schemarouter-integrations[llamaindex]"`'
     ) from exc
 
-from ._events import (
-    HealthProbeEvent,
-    OtherRouterEvent,
-    PlanCompiledEvent,
-    RouteAvailableEvent,
-    RoutePrunedEvent,
-    RouteUnavailableEvent,
-    RunEndEvent,
-    RunErrorEvent,
-    RunStartEvent,
-    SchemaRouterEvent,
-    ToolEndEvent,
-    ToolErrorEvent,
-    ToolFallbackEvent,
-    ToolHedgeEvent,
-    ToolRetryEvent,
-    ToolStartEvent,
-    dispatch_router_event,
-    instrumentation_event,
-)
-from ._tool_spec import SchemaRouterToolSpec, instrument_router
-from ._workflow import RouterStreamEvent
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from ._events import (
+        HealthProbeEvent,
+        OtherRouterEvent,
+        PlanCompiledEvent,
+        RouteAvailableEvent,
+        RoutePrunedEvent,
+        RouteUnavailableEvent,
+        RunEndEvent,
+        RunErrorEvent,
+        RunStartEvent,
+        SchemaRouterEvent,
+        ToolEndEvent,
+        ToolErrorEvent,
+        ToolFallbackEvent,
+        ToolHedgeEvent,
+        ToolRetryEvent,
+        ToolStartEvent,
+        dispatch_router_event,
+        instrumentation_event,
+    )
+    from ._tool_spec import SchemaRouterToolSpec, instrument_router
+    from ._workflow import RouterStreamEvent
 
 __all__ = [
     "HealthProbeEvent",
@@ -66,3 +71,31 @@ __all__ = [
     "instrument_router",
     "instrumentation_event",
 ]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        "._events": (
+            "HealthProbeEvent",
+            "OtherRouterEvent",
+            "PlanCompiledEvent",
+            "RouteAvailableEvent",
+            "RoutePrunedEvent",
+            "RouteUnavailableEvent",
+            "RunEndEvent",
+            "RunErrorEvent",
+            "RunStartEvent",
+            "SchemaRouterEvent",
+            "ToolEndEvent",
+            "ToolErrorEvent",
+            "ToolFallbackEvent",
+            "ToolHedgeEvent",
+            "ToolRetryEvent",
+            "ToolStartEvent",
+            "dispatch_router_event",
+            "instrumentation_event",
+        ),
+        "._tool_spec": ("SchemaRouterToolSpec", "instrument_router"),
+        "._workflow": ("RouterStreamEvent",),
+    },
+)

@@ -18,7 +18,20 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra onl
         'pip install "schemarouter-integrations[mcp]"'
     ) from exc
 
-from ._serve import TRANSPORTS, serve_mcp
-from ._server import OUTPUT_SCHEMA, RouterMCPServer, router_mcp_server
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from ._serve import TRANSPORTS, serve_mcp
+    from ._server import OUTPUT_SCHEMA, RouterMCPServer, router_mcp_server
 
 __all__ = ["OUTPUT_SCHEMA", "TRANSPORTS", "RouterMCPServer", "router_mcp_server", "serve_mcp"]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        "._serve": ("TRANSPORTS", "serve_mcp"),
+        "._server": ("OUTPUT_SCHEMA", "RouterMCPServer", "router_mcp_server"),
+    },
+)

@@ -22,7 +22,20 @@ except ImportError as exc:  # pragma: no cover - exercised in a test with the mo
         'pip install "schemarouter-integrations[otel]"'
     ) from exc
 
-from ._attributes import DEFAULT_TOOL_NAME, error_type
-from ._instrument import Instrumentation, instrument
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from ._attributes import DEFAULT_TOOL_NAME, error_type
+    from ._instrument import Instrumentation, instrument
 
 __all__ = ["DEFAULT_TOOL_NAME", "Instrumentation", "error_type", "instrument"]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        "._attributes": ("DEFAULT_TOOL_NAME", "error_type"),
+        "._instrument": ("Instrumentation", "instrument"),
+    },
+)

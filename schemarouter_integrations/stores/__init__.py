@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ._answers import AnswerCache, AnswerEntry, MemoryAnswerCache
-from ._base import AvailabilityMark, AvailabilityStore
-from ._memory import MemoryAvailabilityStore
-from ._ratelimit import MemoryRateLimiter, RateLimiterBackend
+from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
+    from ._answers import AnswerCache, AnswerEntry, MemoryAnswerCache
+    from ._base import AvailabilityMark, AvailabilityStore
+    from ._memory import MemoryAvailabilityStore
+    from ._ratelimit import MemoryRateLimiter, RateLimiterBackend
     from ._redis import RedisAvailabilityStore
     from ._redis_answers import RedisAnswerCache
     from ._redis_ratelimit import RedisRateLimiter
@@ -30,17 +31,15 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "RedisAvailabilityStore":
-        from ._redis import RedisAvailabilityStore
-
-        return RedisAvailabilityStore
-    if name == "RedisAnswerCache":
-        from ._redis_answers import RedisAnswerCache
-
-        return RedisAnswerCache
-    if name == "RedisRateLimiter":
-        from ._redis_ratelimit import RedisRateLimiter
-
-        return RedisRateLimiter
-    raise AttributeError(name)
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        "._answers": ("AnswerCache", "AnswerEntry", "MemoryAnswerCache"),
+        "._base": ("AvailabilityMark", "AvailabilityStore"),
+        "._memory": ("MemoryAvailabilityStore",),
+        "._ratelimit": ("MemoryRateLimiter", "RateLimiterBackend"),
+        "._redis": ("RedisAvailabilityStore",),  # the redis extra: imported only when named
+        "._redis_answers": ("RedisAnswerCache",),
+        "._redis_ratelimit": ("RedisRateLimiter",),
+    },
+)

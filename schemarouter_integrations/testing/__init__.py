@@ -18,11 +18,18 @@
 Nothing in the router imports this package.
 """
 
-from ._faults import Down, FailTimes, Fault, FaultyFunction, Hang, RetryAfter, Slow, faulty
-from ._loopback import LoopbackServer, Reply, Request
-from ._materials import MATERIALS, Material, materials_router, materials_search, oqmd_search
-from ._materials_api import MaterialsApi
-from ._optimade import PROVIDER_BAND_GAPS, OptimadeFederation
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes as _lazy_attributes
+
+if TYPE_CHECKING:
+    from ._faults import Down, FailTimes, Fault, FaultyFunction, Hang, RetryAfter, Slow, faulty
+    from ._loopback import LoopbackServer, Reply, Request
+    from ._materials import MATERIALS, Material, materials_router, materials_search, oqmd_search
+    from ._materials_api import MaterialsApi
+    from ._optimade import PROVIDER_BAND_GAPS, OptimadeFederation
 
 __all__ = [
     "MATERIALS",
@@ -45,3 +52,14 @@ __all__ = [
     "materials_search",
     "oqmd_search",
 ]
+
+__getattr__, __dir__ = _lazy_attributes(
+    globals(),
+    {
+        "._faults": ("Down", "FailTimes", "Fault", "FaultyFunction", "Hang", "RetryAfter", "Slow", "faulty"),
+        "._loopback": ("LoopbackServer", "Reply", "Request"),
+        "._materials": ("MATERIALS", "Material", "materials_router", "materials_search", "oqmd_search"),
+        "._materials_api": ("MaterialsApi",),
+        "._optimade": ("PROVIDER_BAND_GAPS", "OptimadeFederation"),
+    },
+)

@@ -1,0 +1,49 @@
+"""Package attributes loaded on first use (PEP 562), so importing a package costs nothing
+until one of its names is used.
+
+A package lists its names by home module, imports them statically under ``TYPE_CHECKING``
+(type checkers and IDEs see the real types) and installs the hooks::
+
+    from .._lazy import lazy_attributes as _lazy_attributes
+
+    __getattr__, __dir__ = _lazy_attributes(globals(), {"._router": ("SchemaRouter",)})
+
+The first access imports the home module and keeps the value in the package's globals, so
+later accesses are plain attribute reads; ``from package import *`` loads every name of
+``__all__``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from importlib import import_module
+from typing import Any
+
+
+def lazy_attributes(
+    namespace: dict[str, Any], homes: Mapping[str, Iterable[str]], *, submodules: Iterable[str] = ()
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__getattr__, __dir__)`` for the package whose globals are *namespace*.
+
+    *homes* maps a module (relative to the package, ``"._router"``) to the names it defines;
+    *submodules* are child modules offered as attributes (``package.errors``) without an
+    ``import package.errors`` first.
+    """
+    package = namespace["__name__"]
+    home_of = {name: module for module, names in homes.items() for name in names}
+    home_of.update({name: f".{name}" for name in submodules})
+
+    def __getattr__(name: str) -> Any:
+        module = home_of.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        if module == f".{name}":  # the submodule itself; importing it sets the attribute
+            return import_module(module, package)
+        value = getattr(import_module(module, package), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*namespace, *home_of})
+
+    return __getattr__, __dir__
