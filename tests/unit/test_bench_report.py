@@ -158,3 +158,11 @@ def test_every_benchmark_has_a_budget_and_each_lane_fits_the_whole_run() -> None
     waiting = sum(s for n, s in run_all.BUDGET_S.items() if n in run_all.WAIT_BOUND)
     busy = sum(s for n, s in run_all.BUDGET_S.items() if n not in run_all.WAIT_BOUND)
     assert max(waiting, busy) <= run_all.TOTAL_BUDGET_S - 60  # 60 s for the interpreters' start-ups
+
+
+def test_the_core_import_target_is_judged_on_importing_the_router_not_the_lazy_root() -> None:
+    results = {"imports.core_ratio": 0.1, "imports.router_ratio": 2.4}
+    rows = {row[0]: row for row in targets.target_rows(results)}
+    core = next(row for name, row in rows.items() if name.startswith("core import"))
+    assert core[1] == "2.40x" and core[2] == "**no**"
+    assert any("lazy root" in name and row[2] == "-" for name, row in rows.items())
