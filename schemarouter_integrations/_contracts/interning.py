@@ -20,6 +20,7 @@ field-name sets), so a contract that is no longer registered anywhere leaves not
 
 from __future__ import annotations
 
+import json
 import weakref
 from collections.abc import Iterable
 from typing import Any, NoReturn, TypeVar
@@ -139,10 +140,16 @@ _SCHEMAS: weakref.WeakValueDictionary[str, FrozenDict] = weakref.WeakValueDictio
 
 
 def shared_schema(schema: dict[str, Any], key: str) -> FrozenDict:
-    """The interned, read-only copy of *schema*, whose fingerprint is *key*."""
-    shared = _SCHEMAS.get(key)
+    """The interned, read-only copy of *schema*, whose fingerprint is *key*.
+
+    Schemas share a copy only when they are written alike, key order included: the fingerprint
+    sorts keys, but the order of ``properties`` is what a model reads in a tool's schema.
+    """
+    del key  # equal writing implies an equal fingerprint
+    written = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
+    shared = _SCHEMAS.get(written)
     if shared is None:
-        shared = _SCHEMAS[key] = frozen_json(schema)
+        shared = _SCHEMAS[written] = frozen_json(schema)
     return shared
 
 

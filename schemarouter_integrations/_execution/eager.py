@@ -1,10 +1,11 @@
 """A coroutine bounded in time, with no timer for one that answers without waiting.
 
 :func:`bounded` starts the coroutine at once, in the caller's task: when it returns before
-its first suspension (an in-process function that computes its answer), it could not have
-overrun any bound, so no cancel scope and no timer are made for it. Otherwise it goes on
-inside ``anyio.move_on_after(seconds)``, exactly as if it had been awaited there from the
-start (cancellation is thrown into it at the point where it waits).
+its first suspension (an in-process function that computes its answer), no cancel scope and
+no timer are made for it (it cannot be cancelled before it waits anyway). Otherwise it goes
+on inside a cancel scope whose deadline counts from the call, exactly as if it had been
+awaited there from the start: time spent blocking before its first wait counts against
+the bound (cancellation is thrown into it at the point where it waits).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ __all__ = ["bounded"]
 async def bounded(coro: Coroutine[Any, Any, Any], seconds: float | None) -> tuple[Any, bool]:
     """``(result, False)`` of *coro*, or ``(None, True)`` when it ran longer than *seconds*
     (None: no bound); its errors propagate."""
+    deadline = anyio.current_time() + seconds if seconds is not None else float("inf")
     try:
         waiting = coro.send(None)
     except StopIteration as done:  # answered without waiting: nothing to bound
         return done.value, False
-    with anyio.move_on_after(seconds):
+    with anyio.CancelScope(deadline=deadline):
         return await _resumed(coro, waiting), False
     return None, True
 

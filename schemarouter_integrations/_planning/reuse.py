@@ -73,7 +73,7 @@ def planned(
     if known is not None and known[1] == version:
         plan, _, checked = known
         if all(cooldown_left(path) is None for path in checked):
-            return plan if plan.request is request else _for_request(plan, request)
+            return _for_request(plan, request)
     checked_paths: list[str] = []
     cooled = False
 
@@ -89,15 +89,17 @@ def planned(
         plans.pop(key, None)
     else:
         plans.put(key, (plan, version, tuple(checked_paths)))
+        return _for_request(plan, request)  # the kept plan is never handed out
     return plan
 
 
 def _for_request(plan: Plan, request: PlanRequest) -> Plan:
-    """*plan* holding *request* (equal in every planning part): the same calls and rejections.
+    """A copy of *plan* holding *request* (equal in every planning part): the same calls and
+    rejections, in lists of its own, so a caller changing its plan changes no later one.
 
     The rejection sources and their count are shared with *plan* (computed once for both).
     """
-    fields = plan.__dict__.copy()
+    fields = {name: list(value) if type(value) is list else value for name, value in plan.__dict__.items()}
     fields["request"] = request
     clone = Plan.__new__(Plan)
     _set(clone, "__dict__", fields)

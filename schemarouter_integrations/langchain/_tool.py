@@ -61,12 +61,6 @@ def tool_error_output(exc: ToolException) -> Any:
     return content
 
 
-_OPTION_FIELDS = frozenset(
-    ("fallback_scope", "max_fallbacks", "preferred_tools", "budget", "fields", "mode", "hedge", "cache")
-)
-"""The tool's fields that make up its :class:`ToolOptions`."""
-
-
 class SchemaRouterTool(BaseTool):
     """The router as one LangChain tool: the model asks, the application decides how.
 
@@ -103,7 +97,7 @@ class SchemaRouterTool(BaseTool):
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
 
     _surface: ToolSurface = PrivateAttr()
-    _options: ToolOptions | None = PrivateAttr(default=None)
+    _options: tuple[tuple[Any, ...], ToolOptions] | None = PrivateAttr(default=None)
 
     def __init__(
         self,
@@ -163,25 +157,33 @@ class SchemaRouterTool(BaseTool):
     @property
     def options(self) -> ToolOptions:
         """The application's routing settings, as the framework-neutral options (built again
-        only after a setting changed)."""
-        options = self._options
-        if options is None:
-            options = self._options = ToolOptions.from_settings(
-                fallback_scope=self.fallback_scope,
-                max_fallbacks=self.max_fallbacks,
-                preferred_tools=self.preferred_tools,
-                budget=self.budget,
-                fields=self.fields,
-                mode=self.mode,
-                hedge=self.hedge,
-                cache=self.cache,
-            )
+        only when a setting differs: assigned, edited in place or changed by ``model_copy``)."""
+        preferred, fields = self.preferred_tools, self.fields
+        key = (
+            self.fallback_scope,
+            self.max_fallbacks,
+            tuple(preferred) if preferred is not None else None,
+            self.budget,
+            tuple(fields) if fields is not None else None,
+            self.mode,
+            self.hedge,
+            self.cache,
+        )
+        known = self._options
+        if known is not None and known[0] == key:
+            return known[1]
+        options = ToolOptions.from_settings(
+            fallback_scope=self.fallback_scope,
+            max_fallbacks=self.max_fallbacks,
+            preferred_tools=preferred,
+            budget=self.budget,
+            fields=fields,
+            mode=self.mode,
+            hedge=self.hedge,
+            cache=self.cache,
+        )
+        self._options = (key, options)
         return options
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        super().__setattr__(name, value)
-        if name in _OPTION_FIELDS:
-            self._options = None  # a routing setting changed: the options follow
 
     @property
     def tool_call_schema(self) -> Any:

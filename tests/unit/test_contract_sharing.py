@@ -185,3 +185,13 @@ def test_equal_field_schemas_are_shared() -> None:
     first = FieldSpec("band_gap", json_schema={"type": "number"})
     second = FieldSpec("energy", json_schema={"type": "number"})
     assert first.json_schema is second.json_schema
+
+
+def test_schemas_written_in_another_key_order_keep_their_own_order() -> None:
+    def schema(order: list[str]) -> dict[str, object]:
+        return {"type": "object", "properties": {name: {"type": "string"} for name in order}}
+
+    first = EndpointSpec(name="first", read_only=True, input_schema=schema(["b", "a"]))
+    second = EndpointSpec(name="second", read_only=True, input_schema=schema(["a", "b"]))
+    assert list(first.input_schema["properties"]) == ["b", "a"]
+    assert list(second.input_schema["properties"]) == ["a", "b"]

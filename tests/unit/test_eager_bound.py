@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import anyio
@@ -73,3 +74,15 @@ async def test_cancelling_the_caller_reaches_the_waiting_coroutine() -> None:
     with anyio.move_on_after(0.01) as outer:
         await eager.bounded(waits(), None)
     assert outer.cancelled_caught and cleaned == ["finally"]
+
+
+async def test_time_spent_blocking_before_the_first_wait_counts_against_the_bound() -> None:
+    """An async callable that blocks first (a synchronous client call), then waits briefly,
+    overruns a bound shorter than its blocking part: the deadline counts from the call."""
+
+    async def blocks_then_waits() -> str:
+        time.sleep(0.3)  # noqa: ASYNC251 - the blocking client call this test is about
+        await anyio.sleep(0.05)
+        return "late"
+
+    assert await eager.bounded(blocks_then_waits(), 0.2) == (None, True)

@@ -284,3 +284,11 @@ def test_programming_errors_in_an_invoker_propagate() -> None:
         router.bind(name, broken)
     with pytest.raises(NonRetryableInvocationError, match="KeyError"):
         SchemaRouterTool(router=router).invoke(tool_call({"query": "band gap"}))
+
+
+def test_a_copy_with_other_settings_routes_with_those_settings() -> None:
+    tool = SchemaRouterTool(router=seed_router()[0], name="materials", max_fallbacks=3)
+    assert tool.options.max_fallbacks == 3
+    copied = tool.model_copy(update={"max_fallbacks": 0})
+    assert copied.options.max_fallbacks == 0
+    assert tool.options.max_fallbacks == 3

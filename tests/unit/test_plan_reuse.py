@@ -202,3 +202,12 @@ def test_the_plan_key_does_not_depend_on_the_order_of_arguments() -> None:
     one = PlanRequest(query="Si band gap", arguments={"formula": "Si", "limit": 2})
     other = PlanRequest(query="Si band gap", arguments={"limit": 2, "formula": "Si"})
     assert reuse.plan_key(one, False) == reuse.plan_key(other, False)
+
+
+def test_changing_a_returned_plan_changes_no_later_plan_of_an_equal_request() -> None:
+    router = make_router()
+    first = router.plan(REQUEST)
+    fallbacks = len(first.fallbacks)
+    assert fallbacks >= 1
+    first.fallbacks.clear()
+    assert len(router.plan(asked({})).fallbacks) == fallbacks
