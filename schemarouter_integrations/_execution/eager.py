@@ -1,17 +1,15 @@
-"""A coroutine bounded in time, with no timer for one that answers without waiting.
+"""A coroutine bounded in time.
 
-:func:`bounded` starts the coroutine at once, in the caller's task: when it returns before
-its first suspension (an in-process function that computes its answer), no cancel scope and
-no timer are made for it (it cannot be cancelled before it waits anyway). Otherwise it goes
-on inside a cancel scope whose deadline counts from the call, exactly as if it had been
-awaited there from the start: time spent blocking before its first wait counts against
-the bound (cancellation is thrown into it at the point where it waits).
+The coroutine is awaited inside ``anyio.move_on_after(seconds)`` from its start. It is not
+started eagerly outside the scope (to spare the timer when it answers without waiting):
+a coroutine that enters a cancel scope of its own before its first wait (``fail_after``,
+an anyio lock, an HTTP client call) would then exit that scope while ours is the current
+one, which anyio refuses; and the time it blocks before its first wait must count.
 """
 
 from __future__ import annotations
 
-import types
-from collections.abc import Coroutine, Generator
+from collections.abc import Coroutine
 from typing import Any
 
 import anyio
@@ -22,30 +20,8 @@ __all__ = ["bounded"]
 async def bounded(coro: Coroutine[Any, Any, Any], seconds: float | None) -> tuple[Any, bool]:
     """``(result, False)`` of *coro*, or ``(None, True)`` when it ran longer than *seconds*
     (None: no bound); its errors propagate."""
-    deadline = anyio.current_time() + seconds if seconds is not None else float("inf")
-    try:
-        waiting = coro.send(None)
-    except StopIteration as done:  # answered without waiting: nothing to bound
-        return done.value, False
-    with anyio.CancelScope(deadline=deadline):
-        return await _resumed(coro, waiting), False
+    if seconds is None:
+        return await coro, False
+    with anyio.move_on_after(seconds):
+        return await coro, False
     return None, True
-
-
-@types.coroutine
-def _resumed(coro: Coroutine[Any, Any, Any], waiting: Any) -> Generator[Any, Any, Any]:
-    """The rest of *coro*, which is waiting on *waiting*: what the task sends or throws in goes
-    on to it."""
-    while True:
-        try:
-            sent = yield waiting
-        except BaseException as exc:  # cancellation (or anything thrown in) goes to the coroutine
-            try:
-                waiting = coro.throw(exc)
-            except StopIteration as done:
-                return done.value
-        else:
-            try:
-                waiting = coro.send(sent)
-            except StopIteration as done:
-                return done.value

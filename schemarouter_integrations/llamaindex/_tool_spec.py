@@ -174,7 +174,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
         dispatcher or its parents) and no workflow asks, there is no span and the run is
         not streamed: the router's plain ``invoke`` answers.
         """
-        if listening(dispatcher) or tracing_spans(dispatcher):
+        if observed(dispatcher):
             return await self._spanned_acall(*args, **kwargs)
         return await self._answer(args, kwargs, events=False)
 
@@ -256,6 +256,21 @@ def tracing_spans(dispatcher: Dispatcher) -> bool:
     while current is not None:
         if any(type(h).__name__ != "NullSpanHandler" for h in current.span_handlers):
             return True
+        current = current.parent if current.propagate else None
+    return False
+
+
+def observed(dispatcher: Dispatcher) -> bool:
+    """``listening(dispatcher) or tracing_spans(dispatcher)`` in one walk up the dispatchers
+    (asked on every call, so written without generators)."""
+    current: Dispatcher | None = dispatcher
+    while current is not None:
+        for handler in current.event_handlers:
+            if type(handler).__name__ != "NullEventHandler":
+                return True
+        for span_handler in current.span_handlers:
+            if type(span_handler).__name__ != "NullSpanHandler":
+                return True
         current = current.parent if current.propagate else None
     return False
 

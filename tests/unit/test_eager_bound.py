@@ -1,9 +1,8 @@
-"""A bounded coroutine: no timer for one that answers at once, the same bound for one that waits."""
+"""A bounded coroutine: the bound counts from the call, whatever the coroutine does inside."""
 
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import anyio
 import anyio.lowlevel
@@ -23,14 +22,19 @@ async def after(seconds: float) -> str:
     return "late answer"
 
 
-async def test_a_coroutine_that_answers_without_waiting_makes_no_cancel_scope(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    def refused(*args: Any) -> Any:
-        raise AssertionError("no timer is needed for an answer that did not wait")
-
-    monkeypatch.setattr(eager.anyio, "move_on_after", refused)
+async def test_a_coroutine_that_answers_without_waiting_answers() -> None:
     assert await eager.bounded(at_once(), 5.0) == ("answer", False)
+
+
+async def test_a_coroutine_that_enters_its_own_cancel_scope_before_waiting_answers() -> None:
+    """Started eagerly outside the bound's scope, it would exit its own scope under ours."""
+
+    async def own_scope() -> str:
+        with anyio.fail_after(30):
+            await anyio.sleep(0.01)
+        return "answer"
+
+    assert await eager.bounded(own_scope(), 5.0) == ("answer", False)
 
 
 async def test_a_coroutine_that_waits_longer_than_its_bound_is_stopped() -> None:
