@@ -241,36 +241,33 @@ def instrument_router(router: SchemaRouter, dispatcher: Dispatcher | None = None
 def listening(dispatcher: Dispatcher) -> bool:
     """Whether an event sent on *dispatcher* reaches any handler (LlamaIndex's root dispatcher
     holds a ``NullEventHandler`` that reads nothing)."""
-    current: Dispatcher | None = dispatcher
-    while current is not None:
-        if any(type(h).__name__ != "NullEventHandler" for h in current.event_handlers):
-            return True
-        current = current.parent if current.propagate else None
-    return False
+    return _reaches(dispatcher, events=True, spans=False)
 
 
 def tracing_spans(dispatcher: Dispatcher) -> bool:
     """Whether a span on *dispatcher* reaches any span handler (LlamaIndex's root dispatcher
     holds a ``NullSpanHandler`` that records nothing)."""
-    current: Dispatcher | None = dispatcher
-    while current is not None:
-        if any(type(h).__name__ != "NullSpanHandler" for h in current.span_handlers):
-            return True
-        current = current.parent if current.propagate else None
-    return False
+    return _reaches(dispatcher, events=False, spans=True)
 
 
 def observed(dispatcher: Dispatcher) -> bool:
-    """``listening(dispatcher) or tracing_spans(dispatcher)`` in one walk up the dispatchers
-    (asked on every call, so written without generators)."""
+    """``listening(dispatcher) or tracing_spans(dispatcher)``, in one walk up the dispatchers."""
+    return _reaches(dispatcher, events=True, spans=True)
+
+
+def _reaches(dispatcher: Dispatcher, *, events: bool, spans: bool) -> bool:
+    """Whether *dispatcher* or a parent it propagates to holds a real (not null) event handler
+    (*events*) or span handler (*spans*); asked on every call, so written without generators."""
     current: Dispatcher | None = dispatcher
     while current is not None:
-        for handler in current.event_handlers:
-            if type(handler).__name__ != "NullEventHandler":
-                return True
-        for span_handler in current.span_handlers:
-            if type(span_handler).__name__ != "NullSpanHandler":
-                return True
+        if events:
+            for handler in current.event_handlers:
+                if type(handler).__name__ != "NullEventHandler":
+                    return True
+        if spans:
+            for span_handler in current.span_handlers:
+                if type(span_handler).__name__ != "NullSpanHandler":
+                    return True
         current = current.parent if current.propagate else None
     return False
 
