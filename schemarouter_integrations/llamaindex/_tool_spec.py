@@ -30,9 +30,11 @@ from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import RouterEvent
 from ._events import dispatch_router_event, package_dispatcher
+from ._function_tool import RoutedFunctionTool
+from ._listeners import listening, observed, tracing_spans
 from ._workflow import CONTEXT_PARAMETER, with_context_parameter, write_to_stream
 
-__all__ = ["SchemaRouterToolSpec", "instrument_router"]
+__all__ = ["SchemaRouterToolSpec", "instrument_router", "listening", "observed", "tracing_spans"]
 
 dispatcher: Dispatcher = get_dispatcher(__name__)
 """Dispatches the spans and events of routed calls (a child of the package's dispatcher)."""
@@ -148,7 +150,9 @@ class SchemaRouterToolSpec(BaseToolSpec):
         self._issued.append(weakref.ref(metadata))
         fn, async_fn = with_context_parameter(self.call, self.acall)
         return [
-            FunctionTool(
+            RoutedFunctionTool(
+                quiet=self._answer_quietly,
+                dispatchers=(dispatcher,),
                 fn=fn,
                 async_fn=async_fn,
                 metadata=metadata,
@@ -184,6 +188,11 @@ class SchemaRouterToolSpec(BaseToolSpec):
     _acall_in_span.__name__ = "acall"  # the span is named after it: SchemaRouterToolSpec.acall
     _acall_in_span.__qualname__ = "SchemaRouterToolSpec.acall"
     _spanned_acall = dispatcher.span(_acall_in_span)
+
+    async def _answer_quietly(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> ToolOutput:
+        """A call of the tool nothing observes (see :class:`RoutedFunctionTool`): as :meth:`acall`
+        answers it with no handler listening."""
+        return await self._answer(args, kwargs, events=False)
 
     async def _answer(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, events: bool) -> ToolOutput:
         """One model call; *events*: dispatch every router event as an instrumentation event."""
@@ -236,40 +245,6 @@ def instrument_router(router: SchemaRouter, dispatcher: Dispatcher | None = None
             dispatch_router_event(event, target)
 
     return router.subscribe(sink)
-
-
-def listening(dispatcher: Dispatcher) -> bool:
-    """Whether an event sent on *dispatcher* reaches any handler (LlamaIndex's root dispatcher
-    holds a ``NullEventHandler`` that reads nothing)."""
-    return _reaches(dispatcher, events=True, spans=False)
-
-
-def tracing_spans(dispatcher: Dispatcher) -> bool:
-    """Whether a span on *dispatcher* reaches any span handler (LlamaIndex's root dispatcher
-    holds a ``NullSpanHandler`` that records nothing)."""
-    return _reaches(dispatcher, events=False, spans=True)
-
-
-def observed(dispatcher: Dispatcher) -> bool:
-    """``listening(dispatcher) or tracing_spans(dispatcher)``, in one walk up the dispatchers."""
-    return _reaches(dispatcher, events=True, spans=True)
-
-
-def _reaches(dispatcher: Dispatcher, *, events: bool, spans: bool) -> bool:
-    """Whether *dispatcher* or a parent it propagates to holds a real (not null) event handler
-    (*events*) or span handler (*spans*); asked on every call, so written without generators."""
-    current: Dispatcher | None = dispatcher
-    while current is not None:
-        if events:
-            for handler in current.event_handlers:
-                if type(handler).__name__ != "NullEventHandler":
-                    return True
-        if spans:
-            for span_handler in current.span_handlers:
-                if type(span_handler).__name__ != "NullSpanHandler":
-                    return True
-        current = current.parent if current.propagate else None
-    return False
 
 
 def _both(dispatch: Callable[[RouterEvent], object] | None, workflow: Any, event: RouterEvent) -> None:
