@@ -18,7 +18,7 @@ from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr
 from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: ignore[attr-defined]
 from llama_index.core.tools import FunctionTool, ToolOutput
 
-from ._listeners import observed
+from ._listeners import observed_by_any
 from ._workflow import CONTEXT_PARAMETER
 
 __all__ = ["RoutedFunctionTool"]
@@ -47,12 +47,8 @@ class RoutedFunctionTool(FunctionTool):
 async def _acall(self: RoutedFunctionTool, *args: Any, **kwargs: Any) -> ToolOutput:
     """``FunctionTool.acall``, or the tool spec's own answer when nothing observes the call."""
     given = {**self.partial_params, **kwargs}
-    if CONTEXT_PARAMETER in given and given[CONTEXT_PARAMETER] is None:
-        for watched in self._watched:
-            if observed(watched):
-                break
-        else:
-            return await self._quiet(args, given)
+    if CONTEXT_PARAMETER in given and given[CONTEXT_PARAMETER] is None and not observed_by_any(self._watched):
+        return await self._quiet(args, given)
     return await FunctionTool.acall(self, *args, **kwargs)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 # llama_index.core re-exports this without __all__; the ignore only silences that.
 from llama_index.core.instrumentation.dispatcher import Dispatcher  # type: ignore[attr-defined]
 
-__all__ = ["listening", "observed", "tracing_spans"]
+__all__ = ["listening", "observed", "observed_by_any", "tracing_spans"]
 
 
 def listening(dispatcher: Dispatcher) -> bool:
@@ -25,18 +25,37 @@ def observed(dispatcher: Dispatcher) -> bool:
     return _reaches(dispatcher, events=True, spans=True)
 
 
+def observed_by_any(dispatchers: tuple[Dispatcher, ...]) -> bool:
+    """``any(observed(d) for d in dispatchers)``; a parent they share (the root) is read once."""
+    seen: list[int] = []
+    for start in dispatchers:
+        current: Dispatcher | None = start
+        while current is not None and id(current) not in seen:
+            seen.append(id(current))
+            if _holds_a_handler(current, events=True, spans=True):
+                return True
+            current = current.parent if current.propagate else None
+    return False
+
+
+def _holds_a_handler(dispatcher: Dispatcher, *, events: bool, spans: bool) -> bool:
+    if events:
+        for handler in dispatcher.event_handlers:
+            if type(handler).__name__ != "NullEventHandler":
+                return True
+    if spans:
+        for span_handler in dispatcher.span_handlers:
+            if type(span_handler).__name__ != "NullSpanHandler":
+                return True
+    return False
+
+
 def _reaches(dispatcher: Dispatcher, *, events: bool, spans: bool) -> bool:
     """Whether *dispatcher* or a parent it propagates to holds a real (not null) event handler
     (*events*) or span handler (*spans*); asked on every call, so written without generators."""
     current: Dispatcher | None = dispatcher
     while current is not None:
-        if events:
-            for handler in current.event_handlers:
-                if type(handler).__name__ != "NullEventHandler":
-                    return True
-        if spans:
-            for span_handler in current.span_handlers:
-                if type(span_handler).__name__ != "NullSpanHandler":
-                    return True
+        if _holds_a_handler(current, events=events, spans=spans):
+            return True
         current = current.parent if current.propagate else None
     return False

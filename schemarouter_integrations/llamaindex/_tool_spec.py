@@ -104,6 +104,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
         self.max_records = max_records
         self._surface = ToolSurface(router, options=self.options, description=description)
         self._issued: list[weakref.ref[ToolMetadata]] = []
+        self._last_invocation: ToolInvocation | None = None
 
     # -- what the model sees ---------------------------------------------------------
     @property
@@ -151,7 +152,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
         fn, async_fn = with_context_parameter(self.call, self.acall)
         return [
             RoutedFunctionTool(
-                quiet=self._answer_quietly,
+                quiet=partial(self._answer, events=False),  # as acall answers when nobody listens
                 dispatchers=(dispatcher,),
                 fn=fn,
                 async_fn=async_fn,
@@ -189,11 +190,6 @@ class SchemaRouterToolSpec(BaseToolSpec):
     _acall_in_span.__qualname__ = "SchemaRouterToolSpec.acall"
     _spanned_acall = dispatcher.span(_acall_in_span)
 
-    async def _answer_quietly(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> ToolOutput:
-        """A call of the tool nothing observes (see :class:`RoutedFunctionTool`): as :meth:`acall`
-        answers it with no handler listening."""
-        return await self._answer(args, kwargs, events=False)
-
     async def _answer(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, events: bool) -> ToolOutput:
         """One model call; *events*: dispatch every router event as an instrumentation event."""
         workflow = kwargs.pop(CONTEXT_PARAMETER, None)
@@ -213,11 +209,18 @@ class SchemaRouterToolSpec(BaseToolSpec):
                 options=self.options,
                 on_event=on_event,
                 max_records=self.max_records,
-                invocation=ToolInvocation(self.name, None, "llamaindex"),
+                invocation=self._invocation(),
             )
         finally:
             _in_tool_call.reset(token)
         return self._output(kwargs, outcome)
+
+    def _invocation(self) -> ToolInvocation:
+        """The tool invocation of a call (made once per :attr:`name`)."""
+        invocation = self._last_invocation
+        if invocation is None or invocation.name != self.name:
+            invocation = self._last_invocation = ToolInvocation(self.name, None, "llamaindex")
+        return invocation
 
     def _output(self, kwargs: dict[str, Any], outcome: ModelOutcome) -> ToolOutput:
         """*outcome* as a ``ToolOutput``: the result as raw output, or an ``is_error`` output."""
