@@ -36,9 +36,10 @@ class RoutedFunctionTool(FunctionTool):
     Named ``FunctionTool`` (spans are named after the instance's class, and stay
     ``FunctionTool.acall-...``); *quiet* answers a call when nothing observes it, and
     *dispatchers* are the ones whose handlers count besides LlamaIndex's tool dispatcher.
+    Without *quiet* every call goes through ``FunctionTool.acall``.
     """
 
-    def __init__(self, *, quiet: Answer, dispatchers: tuple[Dispatcher, ...], **kwargs: Any) -> None:
+    def __init__(self, *, quiet: Answer | None, dispatchers: tuple[Dispatcher, ...], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._quiet = quiet
         self._watched = (tool_dispatcher, *dispatchers)
@@ -46,9 +47,15 @@ class RoutedFunctionTool(FunctionTool):
 
 async def _acall(self: RoutedFunctionTool, *args: Any, **kwargs: Any) -> ToolOutput:
     """``FunctionTool.acall``, or the tool spec's own answer when nothing observes the call."""
-    given = {**self.partial_params, **kwargs}
-    if CONTEXT_PARAMETER in given and given[CONTEXT_PARAMETER] is None and not observed_by_any(self._watched):
-        return await self._quiet(args, given)
+    quiet = self._quiet
+    if quiet is not None:
+        given = {**self.partial_params, **kwargs}
+        if (
+            CONTEXT_PARAMETER in given
+            and given[CONTEXT_PARAMETER] is None
+            and not observed_by_any(self._watched)
+        ):
+            return await quiet(args, given)
     return await FunctionTool.acall(self, *args, **kwargs)
 
 

@@ -27,13 +27,17 @@ def observed(dispatcher: Dispatcher) -> bool:
 
 def observed_by_any(dispatchers: tuple[Dispatcher, ...]) -> bool:
     """``any(observed(d) for d in dispatchers)``; a parent they share (the root) is read once."""
-    seen: list[int] = []
+    seen: set[int] = set()
     for start in dispatchers:
         current: Dispatcher | None = start
         while current is not None and id(current) not in seen:
-            seen.append(id(current))
-            if _holds_a_handler(current, events=True, spans=True):
-                return True
+            seen.add(id(current))
+            for handler in current.event_handlers:
+                if type(handler).__name__ != "NullEventHandler":
+                    return True
+            for span_handler in current.span_handlers:
+                if type(span_handler).__name__ != "NullSpanHandler":
+                    return True
             current = current.parent if current.propagate else None
     return False
 

@@ -150,9 +150,13 @@ class SchemaRouterToolSpec(BaseToolSpec):
         metadata = self.metadata
         self._issued.append(weakref.ref(metadata))
         fn, async_fn = with_context_parameter(self.call, self.acall)
+        # an unobserved call is answered as acall answers it, unless a subclass changed acall
+        quiet = (
+            partial(self._answer, events=False) if type(self).acall is SchemaRouterToolSpec.acall else None
+        )
         return [
             RoutedFunctionTool(
-                quiet=partial(self._answer, events=False),  # as acall answers when nobody listens
+                quiet=quiet,
                 dispatchers=(dispatcher,),
                 fn=fn,
                 async_fn=async_fn,

@@ -149,3 +149,17 @@ async def test_removing_the_context_parameter_still_fails_as_function_tool_does(
     tool.partial_params = {}
     with pytest.raises(ValueError, match="Context is required"):
         await tool.acall(**ASK)
+
+
+async def test_a_tool_spec_subclass_that_changes_acall_is_still_called(
+    through_function_tool: list[str],
+) -> None:
+    class Tagged(SchemaRouterToolSpec):
+        async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
+            output = await super().acall(*args, **kwargs)
+            output.raw_input["tagged"] = True
+            return output
+
+    router, _ = seed_router()
+    output = await Tagged(router, name="materials").to_tool_list()[0].acall(**ASK)
+    assert output.raw_input["tagged"] is True and through_function_tool == ["materials"]
