@@ -32,6 +32,7 @@ from ..events import RouterEvent
 from ._events import dispatch_router_event, package_dispatcher
 from ._function_tool import RoutedFunctionTool
 from ._listeners import listening, observed, tracing_spans
+from ._output import tool_output
 from ._workflow import CONTEXT_PARAMETER, with_context_parameter, write_to_stream
 
 __all__ = ["SchemaRouterToolSpec", "instrument_router", "listening", "observed", "tracing_spans"]
@@ -228,7 +229,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
 
     def _output(self, kwargs: dict[str, Any], outcome: ModelOutcome) -> ToolOutput:
         """*outcome* as a ``ToolOutput``: the result as raw output, or an ``is_error`` output."""
-        return ToolOutput(
+        return tool_output(
             tool_name=self.name,
             content=outcome.content,
             raw_input=_raw_input(kwargs),
