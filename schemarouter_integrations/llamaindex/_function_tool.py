@@ -59,7 +59,6 @@ async def _acall(self: RoutedFunctionTool, *args: Any, **kwargs: Any) -> ToolOut
     return await FunctionTool.acall(self, *args, **kwargs)
 
 
-_acall.__doc__ = FunctionTool.acall.__doc__
 _acall.__qualname__ = "RoutedFunctionTool.acall"
 # Assigned after the class statement: LlamaIndex's span mixin wraps the methods a subclass
 # defines in a span of their own, which is what an unobserved call is spared; an observed call
