@@ -30,9 +30,12 @@ from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import RouterEvent
 from ._events import dispatch_router_event, package_dispatcher
+from ._function_tool import RoutedFunctionTool
+from ._listeners import listening, observed, tracing_spans
+from ._output import tool_output
 from ._workflow import CONTEXT_PARAMETER, with_context_parameter, write_to_stream
 
-__all__ = ["SchemaRouterToolSpec", "instrument_router"]
+__all__ = ["SchemaRouterToolSpec", "instrument_router", "listening", "observed", "tracing_spans"]
 
 dispatcher: Dispatcher = get_dispatcher(__name__)
 """Dispatches the spans and events of routed calls (a child of the package's dispatcher)."""
@@ -102,6 +105,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
         self.max_records = max_records
         self._surface = ToolSurface(router, options=self.options, description=description)
         self._issued: list[weakref.ref[ToolMetadata]] = []
+        self._last_invocation: ToolInvocation | None = None
 
     # -- what the model sees ---------------------------------------------------------
     @property
@@ -147,8 +151,14 @@ class SchemaRouterToolSpec(BaseToolSpec):
         metadata = self.metadata
         self._issued.append(weakref.ref(metadata))
         fn, async_fn = with_context_parameter(self.call, self.acall)
+        # an unobserved call is answered as acall answers it, unless a subclass changed acall
+        quiet = (
+            partial(self._answer, events=False) if type(self).acall is SchemaRouterToolSpec.acall else None
+        )
         return [
-            FunctionTool(
+            RoutedFunctionTool(
+                quiet=quiet,
+                dispatchers=(dispatcher,),
                 fn=fn,
                 async_fn=async_fn,
                 metadata=metadata,
@@ -204,15 +214,22 @@ class SchemaRouterToolSpec(BaseToolSpec):
                 options=self.options,
                 on_event=on_event,
                 max_records=self.max_records,
-                invocation=ToolInvocation(self.name, None, "llamaindex"),
+                invocation=self._invocation(),
             )
         finally:
             _in_tool_call.reset(token)
         return self._output(kwargs, outcome)
 
+    def _invocation(self) -> ToolInvocation:
+        """The tool invocation of a call (made once per :attr:`name`)."""
+        invocation = self._last_invocation
+        if invocation is None or invocation.name != self.name:
+            invocation = self._last_invocation = ToolInvocation(self.name, None, "llamaindex")
+        return invocation
+
     def _output(self, kwargs: dict[str, Any], outcome: ModelOutcome) -> ToolOutput:
         """*outcome* as a ``ToolOutput``: the result as raw output, or an ``is_error`` output."""
-        return ToolOutput(
+        return tool_output(
             tool_name=self.name,
             content=outcome.content,
             raw_input=_raw_input(kwargs),
@@ -236,40 +253,6 @@ def instrument_router(router: SchemaRouter, dispatcher: Dispatcher | None = None
             dispatch_router_event(event, target)
 
     return router.subscribe(sink)
-
-
-def listening(dispatcher: Dispatcher) -> bool:
-    """Whether an event sent on *dispatcher* reaches any handler (LlamaIndex's root dispatcher
-    holds a ``NullEventHandler`` that reads nothing)."""
-    return _reaches(dispatcher, events=True, spans=False)
-
-
-def tracing_spans(dispatcher: Dispatcher) -> bool:
-    """Whether a span on *dispatcher* reaches any span handler (LlamaIndex's root dispatcher
-    holds a ``NullSpanHandler`` that records nothing)."""
-    return _reaches(dispatcher, events=False, spans=True)
-
-
-def observed(dispatcher: Dispatcher) -> bool:
-    """``listening(dispatcher) or tracing_spans(dispatcher)``, in one walk up the dispatchers."""
-    return _reaches(dispatcher, events=True, spans=True)
-
-
-def _reaches(dispatcher: Dispatcher, *, events: bool, spans: bool) -> bool:
-    """Whether *dispatcher* or a parent it propagates to holds a real (not null) event handler
-    (*events*) or span handler (*spans*); asked on every call, so written without generators."""
-    current: Dispatcher | None = dispatcher
-    while current is not None:
-        if events:
-            for handler in current.event_handlers:
-                if type(handler).__name__ != "NullEventHandler":
-                    return True
-        if spans:
-            for span_handler in current.span_handlers:
-                if type(span_handler).__name__ != "NullSpanHandler":
-                    return True
-        current = current.parent if current.propagate else None
-    return False
 
 
 def _both(dispatch: Callable[[RouterEvent], object] | None, workflow: Any, event: RouterEvent) -> None:

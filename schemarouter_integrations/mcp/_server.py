@@ -33,9 +33,11 @@ from mcp_types import (
 from .. import __version__
 from .._contracts import CachePolicy, FieldSpec, HedgePolicy
 from .._execution import RunBudget
+from .._execution.context import events_of
 from .._framework import ModelOutcome, ToolOptions, ToolSurface, record_fields, run_for_model
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
+from .._trusted import Trusted
 from ..adapters._mcp.relay import ERROR_META_KEY
 from ..errors import AllRoutesUnavailableError, ConfigurationError, InvocationUnavailableError
 from ..events import ToolFallbackEvent, ToolResult
@@ -212,9 +214,8 @@ class RouterMCPServer(MCPServer):
                 raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
             return await super().call_tool(name, arguments, context)
         self.surface.refresh()
-        notifier = Notifier(context, self.log_levels)
         if self.mode == "gather":
-            return await self._gather(arguments, notifier)
+            return await self._gather(arguments, Notifier(context, self.log_levels))
         # no progress token, no log level that gets through: the run is not streamed
         listens = client_listens(context, self.log_levels)
         outcome = await run_for_model(
@@ -222,7 +223,7 @@ class RouterMCPServer(MCPServer):
             arguments,
             arguments=self.surface.arguments,
             options=self.options,
-            on_event=notifier if listens else None,
+            on_event=Notifier(context, self.log_levels) if listens else None,
             max_records=self.max_records,
         )
         return outcome_result(outcome)
@@ -337,8 +338,7 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
             "reason": e.reason,
             "scope": e.scope,
         }
-        for e in result.events
-        if isinstance(e, ToolFallbackEvent)
+        for e in events_of(result, ToolFallbackEvent)  # builds no other event of a quiet run
     ]
     structured: dict[str, Any] = {
         "records": list(result.records),
@@ -353,9 +353,12 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
         structured["provenance"] = provenance.model_dump(mode="json")
     if result.cached:
         structured["cache"] = {"stale": result.stale, "age_seconds": result.age_seconds or 0.0}
-    return CallToolResult(
-        content=[TextContent(type="text", text=outcome.content)], structured_content=structured
-    )
+    return _ANSWER(content=[_TEXT(type="text", text=outcome.content)], structured_content=structured)
+
+
+_ANSWER = Trusted(CallToolResult)
+_TEXT = Trusted(TextContent)
+"""An answer's result is built from the router's own text and records: nothing to validate."""
 
 
 def error_result(message: str, error: BaseException | None = None) -> CallToolResult:
