@@ -32,12 +32,8 @@ def observed_by_any(dispatchers: tuple[Dispatcher, ...]) -> bool:
         current: Dispatcher | None = start
         while current is not None and id(current) not in seen:
             seen.add(id(current))
-            for handler in current.event_handlers:
-                if type(handler).__name__ != "NullEventHandler":
-                    return True
-            for span_handler in current.span_handlers:
-                if type(span_handler).__name__ != "NullSpanHandler":
-                    return True
+            if _holds_a_handler(current, events=True, spans=True):
+                return True
             current = current.parent if current.propagate else None
     return False
 
