@@ -22,7 +22,7 @@ from .._contracts.fingerprint import canonical_json
 from .._contracts.interning import shared_fields_set
 from .._contracts.policies import HedgePolicy
 
-__all__ = ["Arguments", "json_arguments", "request_fields"]
+__all__ = ["Arguments", "json_arguments", "plain_data", "request_fields"]
 
 Arguments = dict[str, JsonValue]
 """Canonical arguments: JSON data only (no sets, bytes, dates, tuples, NaN or lone surrogates)."""
@@ -107,6 +107,13 @@ def _plain_mapping(value: Mapping[Any, Any], depth: int = 0) -> Any:
             return _NOT_PLAIN
         out[key] = plain
     return out
+
+
+def plain_data(value: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A copy of *value* (containers copied at every depth) when it is JSON data for certain
+    by the exact types of its keys and values, else ``None``."""
+    plain = _plain_mapping(value)
+    return None if plain is _NOT_PLAIN else plain
 
 
 def _names(value: Any) -> list[str] | None:
