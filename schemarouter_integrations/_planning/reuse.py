@@ -74,7 +74,10 @@ def planned(
     version = registry.version
     if known is not None and known[1] == version:
         plan, _, checked = known
-        if all(cooldown_left(path) is None for path in checked):
+        for path in checked:
+            if cooldown_left(path) is not None:
+                break
+        else:  # every path it checked is still open
             return _for_request(plan, request)
     checked_paths: list[str] = []
     cooled = False
