@@ -90,14 +90,15 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     has a value for: band_gap.") instead of printed as nulls.
     """
     plan = result.plan
-    provider = ", ".join(x for x in (result.provider, result.access_mode) if x)
+    source, mode = result.provider, result.access_mode
+    provider = f"{source}, {mode}" if source and mode else source or mode or ""
     path = result.access_path
     call = _answering_call(plan, path)
     records = result.records
     unmatched = _unmatched_lines(plan, call, records) if plan.unmatched else []
     lines = unmatched if not plan.need else []
     lines.append(f"Answered by {path}" + (f" ({provider})." if provider else "."))
-    served = cache_line(result)
+    served = cache_line(result) if result.cached else None
     if served:
         lines.append(served)
     fallbacks = events_of(result, ToolFallbackEvent)  # builds no other event of a quiet run
