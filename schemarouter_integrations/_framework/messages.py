@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from .._contracts.fingerprint import stateless_encoder
 from .._execution.context import events_of
 from ..errors import (
     AllRoutesUnavailableError,
@@ -140,23 +140,7 @@ _RECORD = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
 default=str)`` without building this encoder on every call."""
 
 
-def _stateless_encoder() -> Callable[[Any, int], Sequence[str]] | None:
-    """The C encoder that :data:`_RECORD` builds on each call, built once and without the
-    circular-reference check, so it holds no state between calls (``None`` where Python
-    has no C encoder). A circular record overflows it: :func:`_record_line` then lets
-    :data:`_RECORD` report it as ``json.dumps`` does."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - CPython has it
-        return None
-    given = _RECORD
-    encoder: Callable[[Any, int], Sequence[str]] = make(
-        None, given.default, json.encoder.encode_basestring, None, given.key_separator,
-        given.item_separator, given.sort_keys, given.skipkeys, given.allow_nan,
-    )  # fmt: skip
-    return encoder
-
-
-_FAST_RECORD = _stateless_encoder()
+_FAST_RECORD = stateless_encoder(_RECORD)
 
 
 def _record_line(record: dict[str, Any]) -> str:
