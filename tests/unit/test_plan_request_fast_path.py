@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from schemarouter_integrations import CachePolicy, HedgePolicy, PlanRequest
-from schemarouter_integrations._contracts.base import Contract
+from schemarouter_integrations._contracts.base import NOT_GIVEN, Contract
 from schemarouter_integrations._framework.options import ToolOptions
 from schemarouter_integrations._planning.json_data import request_fields
 from schemarouter_integrations.errors import InvalidContractError
@@ -174,3 +174,21 @@ def test_a_tool_request_is_the_request_validation_gives() -> None:
         },
     )
     assert request.__dict__ == expected.__dict__ and request.model_fields_set == expected.model_fields_set
+
+
+def test_the_fast_path_knows_every_check_of_plan_request() -> None:
+    """A validator or post-init step added to PlanRequest must be taught to request_fields
+    (or PlanRequest must stop taking the fast path): this fails until then."""
+    decorators = PlanRequest.__pydantic_decorators__
+    assert set(decorators.field_validators) == {"_check_arguments"}
+    assert not decorators.model_validators and not decorators.validators and not decorators.root_validators
+    assert PlanRequest.model_post_init is Contract.model_post_init
+    fields = "query arguments preferred_tools fields fallback_scope max_fallbacks hedge cache"
+    assert list(PlanRequest.model_fields) == fields.split()
+    assert not PlanRequest.__private_attributes__
+
+
+def test_a_request_without_a_query_gets_the_same_error_as_before() -> None:
+    no_query = failure(lambda: PlanRequest(arguments={"formula": "Si"}))  # type: ignore[call-arg]
+    assert request_fields(NOT_GIVEN, {"arguments": {"formula": "Si"}}) is None
+    assert "query" in no_query and "Field required" in no_query
