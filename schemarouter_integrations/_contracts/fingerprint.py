@@ -1,10 +1,45 @@
-"""Canonical JSON and sha256 fingerprints of contracts."""
+"""Canonical JSON and sha256 fingerprints of contracts, and JSON encoders built once."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
+
+Encode = Callable[[Any, int], Sequence[str]]
+"""The C encoder of :mod:`json`: ``"".join(encode(value, 0))`` is the text of *value*."""
+
+
+def stateless_encoder(settings: json.JSONEncoder) -> Encode | None:
+    """The C encoder that ``settings.encode`` builds on every call, built once and without
+    the circular-reference check, so it holds no state between calls and may be shared
+    (``None`` where Python has no C encoder, or for settings it cannot take: indentation).
+
+    It writes the same text as ``settings.encode`` for every value it can encode; a circular
+    value overflows it (``RecursionError``), so callers let ``settings.encode`` report that.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None or settings.indent is not None:  # pragma: no cover - CPython has it
+        return None
+    strings = (
+        json.encoder.encode_basestring_ascii if settings.ensure_ascii else json.encoder.encode_basestring
+    )
+    encode: Encode = make(
+        None, settings.default, strings, None, settings.key_separator, settings.item_separator,
+        settings.sort_keys, settings.skipkeys, settings.allow_nan,
+    )  # fmt: skip
+    return encode
+
+
+def _not_json(value: Any) -> Any:
+    raise ValueError(f"a value of type {type(value).__name__} is not JSON data")
+
+
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_not_json
+)
+_FAST_CANONICAL = stateless_encoder(_CANONICAL)
 
 
 def canonical_json(value: Any) -> str:
@@ -14,14 +49,12 @@ def canonical_json(value: Any) -> str:
     or an infinity, or nesting too deep to encode) raises ``ValueError`` naming the problem.
     """
     try:
-        return json.dumps(
-            value,
-            sort_keys=True,
-            separators=(",", ":"),
-            ensure_ascii=False,
-            allow_nan=False,
-            default=_not_json,
-        )
+        if _FAST_CANONICAL is not None:
+            try:
+                return "".join(_FAST_CANONICAL(value, 0))
+            except RecursionError:
+                pass  # circular or too deep: the checked encoder says which
+        return _CANONICAL.encode(value)
     except RecursionError:
         raise ValueError("the value is nested too deeply to be JSON data") from None
     except TypeError as exc:  # keys of mixed types cannot be sorted
@@ -32,7 +65,3 @@ def fingerprint_of(value: Any) -> str:
     """``sha256:<hex>`` over :func:`canonical_json`."""
     digest = hashlib.sha256(canonical_json(value).encode("utf-8", errors="surrogatepass")).hexdigest()
     return f"sha256:{digest}"
-
-
-def _not_json(value: Any) -> Any:
-    raise ValueError(f"a value of type {type(value).__name__} is not JSON data")

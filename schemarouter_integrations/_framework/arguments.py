@@ -15,11 +15,13 @@ import json
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
 from .._contracts.schemas import ARGUMENT_ROLE
+from .._planning.json_data import plain_data
 from .names import model_facing_names
 from .options import RegistrySource, ToolOptions, model_routes
 from .ranking import KIND_RANK, FieldIndex, FilterKind, read_filter
@@ -183,9 +185,23 @@ class ModelArguments:
     selection: bool = False
     """The model also takes ``fields`` (canonical field names that define the need) and
     ``query`` is optional (the MCP face)."""
+    _renamed: dict[str, str] = dataclass_field(init=False, repr=False, compare=False)
+    """Model-facing name -> canonical name, for the arguments shown by another name."""
+
+    def __post_init__(self) -> None:
+        renamed = {a.python_name: a.name for a in self.arguments if a.python_name != a.name}
+        object.__setattr__(self, "_renamed", renamed)
 
     def json_schema(self) -> dict[str, Any]:
         return self.model.model_json_schema()
+
+    def checked(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """*values* validated against :attr:`model` and dumped: ``model.model_validate(values)
+        .model_dump()``, which raises its ``ValidationError`` for bad values. Values that are
+        plain JSON data dump as themselves, so they are copied instead of serialised."""
+        validated = self.model.model_validate(values)
+        plain = plain_data(validated.__dict__)
+        return plain if plain is not None else validated.model_dump()
 
     def to_canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Map validated model values (model-facing or canonical names) to canonical arguments.
@@ -193,12 +209,13 @@ class ModelArguments:
         ``query`` (and ``fields`` with :attr:`selection`) and ``None`` values are dropped;
         unknown keys are kept as given.
         """
-        by_python = {a.python_name: a.name for a in self.arguments}
+        renamed = self._renamed
+        selection = self.selection
         out: dict[str, Any] = {}
         for key, value in values.items():
-            if key == "query" or value is None or (self.selection and key == "fields"):
+            if value is None or key == "query" or (selection and key == "fields"):
                 continue
-            out[by_python.get(key, key)] = value
+            out[renamed.get(key, key) if renamed else key] = value
         return out
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from .._contracts.fingerprint import stateless_encoder
 from .._execution.context import events_of
 from ..errors import (
     AllRoutesUnavailableError,
@@ -17,6 +18,9 @@ from ..errors import (
     SchemaValidationError,
 )
 from ..events import ToolFallbackEvent, ToolHedgeEvent, ToolResult
+
+if TYPE_CHECKING:
+    from .._planning import Plan, ToolCall
 
 __all__ = [
     "MODEL_ERRORS",
@@ -85,12 +89,16 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     a value; a field the source returned as null in every record is named once too ("No record
     has a value for: band_gap.") instead of printed as nulls.
     """
-    provider = ", ".join(x for x in (result.provider, result.access_mode) if x)
+    plan = result.plan
+    source, mode = result.provider, result.access_mode
+    provider = f"{source}, {mode}" if source and mode else source or mode or ""
+    path = result.access_path
+    call = _answering_call(plan, path)
     records = result.records
-    unmatched = _unmatched_lines(result)
-    lines = unmatched if not result.plan.need else []
-    lines.append(f"Answered by {result.access_path}" + (f" ({provider})." if provider else "."))
-    served = cache_line(result)
+    unmatched = _unmatched_lines(plan, call, records) if plan.unmatched else []
+    lines = unmatched if not plan.need else []
+    lines.append(f"Answered by {path}" + (f" ({provider})." if provider else "."))
+    served = cache_line(result) if result.cached else None
     if served:
         lines.append(served)
     fallbacks = events_of(result, ToolFallbackEvent)  # builds no other event of a quiet run
@@ -107,14 +115,14 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
             for e in hedges
         )
         lines.append(f"Hedged: {steps}.")
-    if result.plan.missing:
-        lines.append(_missing_line(result.plan.missing))
-    if result.plan.need:
+    if plan.missing:
+        lines.append(_missing_line(plan.missing))
+    if plan.need:
         lines.extend(unmatched)
     if not records:
         lines.append("No records matched.")
         return "\n".join(lines)
-    absent = _not_returned(result)
+    absent = _not_returned(call, records)
     if absent:
         lines.append(f"The source did not return: {', '.join(absent)}.")
     empty = _valueless(records)
@@ -127,14 +135,34 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     return with_records(lines, records, max_records=max_records, max_chars=max_chars)
 
 
+_RECORD = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
+"""One record as a JSON line: ``json.dumps(record, ensure_ascii=False, sort_keys=True,
+default=str)`` without building this encoder on every call."""
+
+
+_FAST_RECORD = stateless_encoder(_RECORD)
+
+
+def _record_line(record: dict[str, Any]) -> str:
+    """*record* as ``json.dumps(record, ensure_ascii=False, sort_keys=True, default=str)``."""
+    if _FAST_RECORD is not None:
+        try:
+            return "".join(_FAST_RECORD(record, 0))
+        except RecursionError:
+            pass  # circular or too deep: the checked encoder says which
+    return _RECORD.encode(record)
+
+
 def with_records(lines: list[str], records: list[dict[str, Any]], *, max_records: int, max_chars: int) -> str:
     """*lines* followed by the records as JSON lines, at most *max_records* of them and no
     more than *max_chars* in all (the first record always), and how many were left out."""
+    if len(records) == 1 and max_records > 0:  # the first record is always shown
+        return "\n".join([*lines, "Records (1):", _record_line(records[0])])
     lines = [*lines, f"Records ({len(records)}):"]
-    used = sum(len(line) + 1 for line in lines)
+    used = sum(map(len, lines)) + len(lines)
     shown = 0
     for record in records[:max_records]:
-        line = json.dumps(record, ensure_ascii=False, sort_keys=True, default=str)
+        line = _record_line(record)
         if shown and used + len(line) + 1 > max_chars:
             break
         lines.append(line)
@@ -145,16 +173,22 @@ def with_records(lines: list[str], records: list[dict[str, Any]], *, max_records
     return "\n".join(lines)
 
 
-def _unmatched_lines(result: ToolResult) -> list[str]:
+def _answering_call(plan: Plan, path: str) -> ToolCall | None:
+    """The call of *plan* on access path *path* (the primary, nearly always)."""
+    primary = plan.primary
+    if primary is not None and primary.access_path == path:
+        return primary
+    return next((c for c in plan.fallbacks if c.access_path == path), None)
+
+
+def _unmatched_lines(plan: Plan, call: ToolCall | None, records: list[dict[str, Any]]) -> list[str]:
     """The statement about unmatched words, with the fields that were returned instead."""
-    plan = result.plan
     phrases = plan.unmatched_phrases()
     if not phrases:
         return []
-    call = next((c for c in plan.calls if c.access_path == result.access_path), None)
     returned = list(call.selected_fields) if call is not None and call.selected_fields else []
     if not returned:
-        returned = sorted({key for record in result.records for key in record})
+        returned = sorted({key for record in records for key in record})
     named = ", ".join(f"'{p}'" for p in phrases)
     instead = f" Returned instead: {', '.join(returned)}." if returned else ""
     return [f"No data source exposes {named}.{instead}"]
@@ -168,14 +202,16 @@ def _missing_line(missing: list[str]) -> str:
     )
 
 
-def _not_returned(result: ToolResult) -> list[str]:
+def _not_returned(call: ToolCall | None, records: list[dict[str, Any]]) -> list[str]:
     """The needed fields of the answering call that no record carries: the source did not
     return them (a field it returned as null is in the record, as ``None``)."""
-    call = next((c for c in result.plan.calls if c.access_path == result.access_path), None)
-    if call is None:
+    if call is None or not call.evidence:
         return []
     needed = dict.fromkeys(evidence.field for evidence in call.evidence.values())
-    return [name for name in needed if not any(_carries(record, name) for record in result.records)]
+    if len(records) == 1:
+        record = records[0]
+        return [name for name in needed if name not in record and not _carries(record, name)]
+    return [name for name in needed if not any(_carries(record, name) for record in records)]
 
 
 def _carries(record: dict[str, Any], name: str, depth: int = 0) -> bool:
@@ -188,6 +224,8 @@ def _carries(record: dict[str, Any], name: str, depth: int = 0) -> bool:
 
 def _valueless(records: list[dict[str, Any]]) -> list[str]:
     """Top-level keys that are ``None`` in every record, in first-seen order."""
+    if len(records) == 1:
+        return [key for key, value in records[0].items() if value is None]
     keys = dict.fromkeys(key for record in records for key in record)
     return [key for key in keys if all(record.get(key) is None for record in records)]
 

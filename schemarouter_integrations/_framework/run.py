@@ -102,7 +102,7 @@ async def run_for_model(
     *invocation* (the face's tool name and call id) is current while the run streams.
     """
     try:
-        checked = values if validated else arguments.model.model_validate(values).model_dump()
+        checked = values if validated else arguments.checked(values)
         request = options.request(
             checked.get("query") or "", arguments.to_canonical(checked), fields=checked.get("fields")
         )

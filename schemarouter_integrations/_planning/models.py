@@ -26,6 +26,7 @@ from .._contracts.policies import HedgePolicy
 from .._registry.routes import RouteRef
 from .._registry.words import script_runs
 from .._text import normalise
+from .json_data import Arguments, json_arguments, request_fields
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -35,25 +36,7 @@ CallScope = Literal["primary", "same_provider", "cross_provider"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 _WORDS = re.compile(r"\w+")
-
-
-Arguments = dict[str, JsonValue]
-"""Canonical arguments: JSON data only (no sets, bytes, dates, tuples, NaN or lone surrogates)."""
-
-
-def _json_arguments(value: Arguments) -> Arguments:
-    """Refuse what JSON cannot carry faithfully, so every route sees the same arguments."""
-    empty = [k for k in value if not k]
-    if empty:
-        raise ValueError("argument names must be non-empty strings")
-    for name, argument in value.items():
-        try:
-            canonical_json(argument).encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError(f"argument {name!r} is not JSON data: a string holds a lone surrogate") from None
-        except ValueError as exc:
-            raise ValueError(f"argument {name!r} is not JSON data: {exc}") from None
-    return value
+_set = object.__setattr__
 
 
 class PlanRequestOptions(TypedDict, total=False):
@@ -95,9 +78,16 @@ class PlanRequest(Contract):
     else:
 
         def __init__(self, query: str = NOT_GIVEN, **options: Any) -> None:
-            super().__init__(**with_first("query", query, options))
+            known = request_fields(query, options) if type(self) is PlanRequest else None
+            if known is None:
+                super().__init__(**with_first("query", query, options))
+            else:  # plain values, valid by their types: what validation would give, without it
+                _set(self, "__dict__", known[0])
+                _set(self, "__pydantic_fields_set__", known[1])
+                _set(self, "__pydantic_extra__", None)
+                _set(self, "__pydantic_private__", None)
 
-    _check_arguments = field_validator("arguments")(_json_arguments)
+    _check_arguments = field_validator("arguments")(json_arguments)
 
     @cached_property
     def arguments_key(self) -> str:
@@ -132,7 +122,7 @@ class ToolCall(Contract):
     evidence: dict[str, FieldEvidence]
     explanation: str
 
-    _check_arguments = field_validator("arguments")(_json_arguments)
+    _check_arguments = field_validator("arguments")(json_arguments)
 
     @cached_property
     def access_path(self) -> str:

@@ -13,6 +13,8 @@ The memo lives in the registry's :class:`.cache.PlanningCache`, dropped on contr
 
 from __future__ import annotations
 
+from typing import get_origin
+
 from .._registry import Registry
 from .cache import PlanKey, PlanningCache
 from .models import Plan, PlanRequest
@@ -45,8 +47,11 @@ def _arguments_key(request: PlanRequest) -> object:
     integer, boolean, null or float (by its repr: ``-0.0`` is not ``0.0``), without writing
     JSON; else the canonical JSON ``arguments_key``. The type keeps ``1``, ``1.0`` and
     ``True`` apart, as JSON does."""
+    arguments = request.arguments
+    if not arguments:
+        return ()
     items: list[tuple[str, type, object]] = []
-    for name, value in request.arguments.items():
+    for name, value in arguments.items():
         kind = type(value)
         if kind in _PLAIN:
             items.append((name, kind, value))
@@ -54,12 +59,9 @@ def _arguments_key(request: PlanRequest) -> object:
             items.append((name, kind, repr(value)))
         else:
             return request.arguments_key
-    items.sort(key=_first)
+    if len(items) > 1:
+        items.sort()  # the names are unique, so the tuples are ordered by name alone
     return tuple(items)
-
-
-def _first(item: tuple[str, type, object]) -> str:
-    return item[0]
 
 
 def planned(
@@ -72,7 +74,10 @@ def planned(
     version = registry.version
     if known is not None and known[1] == version:
         plan, _, checked = known
-        if all(cooldown_left(path) is None for path in checked):
+        for path in checked:
+            if cooldown_left(path) is not None:
+                break
+        else:  # every path it checked is still open
             return _for_request(plan, request)
     checked_paths: list[str] = []
     cooled = False
@@ -99,11 +104,22 @@ def _for_request(plan: Plan, request: PlanRequest) -> Plan:
 
     The rejection sources and their count are shared with *plan* (computed once for both).
     """
-    fields = {name: list(value) if type(value) is list else value for name, value in plan.__dict__.items()}
+    fields = plan.__dict__.copy()
+    if len(fields) == _FIELDS:  # the fields only (a kept plan never built ``rejected``)
+        for name in _LISTS:
+            fields[name] = fields[name][:]
+    else:
+        fields = {name: list(value) if type(value) is list else value for name, value in fields.items()}
     fields["request"] = request
-    clone = Plan.__new__(Plan)
+    clone = _new(Plan)
     _set(clone, "__dict__", fields)
     _set(clone, "__pydantic_fields_set__", plan.__pydantic_fields_set__)
     _set(clone, "__pydantic_extra__", None)
     _set(clone, "__pydantic_private__", plan.__pydantic_private__)
     return clone
+
+
+_new = object.__new__
+_FIELDS = len(Plan.model_fields)
+_LISTS = tuple(name for name, field in Plan.model_fields.items() if get_origin(field.annotation) is list)
+"""The fields of a plan that are lists: each copy of a kept plan has lists of its own."""

@@ -211,3 +211,22 @@ def test_changing_a_returned_plan_changes_no_later_plan_of_an_equal_request() ->
     assert fallbacks >= 1
     first.fallbacks.clear()
     assert len(router.plan(asked({})).fallbacks) == fallbacks
+
+
+def test_every_list_of_a_reused_plan_is_its_own() -> None:
+    router = make_router()
+    kept = router.plan(REQUEST)
+    again = router.plan(asked({}))
+    lists = [name for name, value in again.__dict__.items() if type(value) is list]
+    assert set(lists) >= {"need", "missing", "unmatched", "fallbacks", "warnings"}
+    assert all(again.__dict__[name] is not kept.__dict__[name] for name in lists)
+    assert {n: v for n, v in again.__dict__.items() if n != "request"} == {
+        n: v for n, v in kept.__dict__.items() if n != "request"
+    }
+
+
+def test_a_reused_plan_whose_rejections_were_read_is_copied_with_them() -> None:
+    plan = make_router().plan(REQUEST)
+    first = plan.rejected
+    clone = reuse._for_request(plan, asked({}))
+    assert clone.rejected == first and clone.rejected is not first
