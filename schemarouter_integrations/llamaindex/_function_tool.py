@@ -10,6 +10,7 @@ goes through ``FunctionTool.acall`` unchanged: the same spans, events and callba
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,6 +30,10 @@ Answer = Callable[[tuple[Any, ...], dict[str, Any]], Awaitable[ToolOutput]]
 tool_dispatcher: Dispatcher = get_dispatcher(FunctionTool.__module__)
 """The dispatcher of ``FunctionTool.acall``'s span."""
 
+_FUNCTION_TOOL_ACALL = vars(FunctionTool)["acall"]
+"""``FunctionTool.acall`` as LlamaIndex defines it: while something else stands in its place
+(an instrumentation library or a test wrapping the method), every call goes through it."""
+
 
 class RoutedFunctionTool(FunctionTool):
     """A ``FunctionTool`` whose unobserved async calls skip the spans nobody reads.
@@ -44,11 +49,23 @@ class RoutedFunctionTool(FunctionTool):
         self._quiet = quiet
         self._watched = (tool_dispatcher, *dispatchers)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> RoutedFunctionTool:
+        """A deep copy answers through the same tool spec (and router) and watches the same
+        dispatchers, as a copied ``FunctionTool`` shares the functions it calls."""
+        memo[id(self._quiet)] = self._quiet
+        memo[id(self._watched)] = self._watched
+        cls = type(self)
+        copied = cls.__new__(cls)
+        memo[id(self)] = copied
+        for name, value in self.__dict__.items():
+            setattr(copied, name, copy.deepcopy(value, memo))
+        return copied
+
 
 async def _acall(self: RoutedFunctionTool, *args: Any, **kwargs: Any) -> ToolOutput:
     """``FunctionTool.acall``, or the tool spec's own answer when nothing observes the call."""
     quiet = self._quiet
-    if quiet is not None:
+    if quiet is not None and vars(FunctionTool).get("acall") is _FUNCTION_TOOL_ACALL:
         given = {**self.partial_params, **kwargs}
         if (
             CONTEXT_PARAMETER in given

@@ -151,9 +151,11 @@ class SchemaRouterToolSpec(BaseToolSpec):
         metadata = self.metadata
         self._issued.append(weakref.ref(metadata))
         fn, async_fn = with_context_parameter(self.call, self.acall)
-        # an unobserved call is answered as acall answers it, unless a subclass changed acall
+        # an unobserved call is answered as acall answers it, unless a subclass or the instance changed acall
         quiet = (
-            partial(self._answer, events=False) if type(self).acall is SchemaRouterToolSpec.acall else None
+            partial(self._answer, events=False)
+            if getattr(self.acall, "__func__", None) is SchemaRouterToolSpec.acall
+            else None
         )
         return [
             RoutedFunctionTool(

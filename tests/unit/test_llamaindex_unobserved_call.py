@@ -3,6 +3,7 @@ gives the same ``ToolOutput``; anything that observes sends it through ``Functio
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,15 +23,16 @@ ASK = {"query": "Si band gap", "formula": "Si"}
 
 @pytest.fixture
 def through_function_tool(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The names of the tools whose call went through ``FunctionTool.acall``."""
+    """The names of the tools whose call went through ``FunctionTool.acall`` (seen by the
+    async callback it runs: wrapping ``acall`` itself would send every call through it)."""
     seen: list[str] = []
-    real = FunctionTool.acall
+    real = FunctionTool._run_async_callback
 
-    async def counting(self: FunctionTool, *args: Any, **kwargs: Any) -> ToolOutput:
+    async def counting(self: FunctionTool, output: Any) -> Any:
         seen.append(self.metadata.get_name())
-        return await real(self, *args, **kwargs)
+        return await real(self, output)
 
-    monkeypatch.setattr(FunctionTool, "acall", counting)
+    monkeypatch.setattr(FunctionTool, "_run_async_callback", counting)
     yield seen
 
 
@@ -163,3 +165,47 @@ async def test_a_tool_spec_subclass_that_changes_acall_is_still_called(
     router, _ = seed_router()
     output = await Tagged(router, name="materials").to_tool_list()[0].acall(**ASK)
     assert output.raw_input["tagged"] is True and through_function_tool == ["materials"]
+
+
+async def test_a_wrapper_installed_on_function_tool_acall_sees_every_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Instrumentation that wraps ``FunctionTool.acall`` (as APM libraries do) keeps seeing calls."""
+    seen: list[str] = []
+    real = FunctionTool.acall
+
+    async def wrapped(self: FunctionTool, *args: Any, **kwargs: Any) -> ToolOutput:
+        seen.append(self.metadata.get_name())
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(FunctionTool, "acall", wrapped)
+    output = await _tool(fallback_scope="cross_provider").acall(**ASK)
+    assert seen == ["materials"] and not output.is_error
+
+
+async def test_a_deep_copied_tool_answers_through_the_same_router_and_is_traced() -> None:
+    router, invokers = seed_router(down=("mp_api",))
+    tool = SchemaRouterToolSpec(router, name="materials", fallback_scope="cross_provider").to_tool_list()[0]
+    copied = copy.deepcopy(tool)
+    with recording_spans() as spans:
+        await copied.acall(**ASK)
+    assert any(span.id_.startswith("FunctionTool.acall-") for span in spans.completed_spans)
+    await copied.acall(**ASK)  # unobserved: answered by the original tool spec and its invokers
+    assert len(invokers["mp_optimade"].calls) == 2
+
+
+async def test_an_acall_set_on_the_tool_spec_instance_is_still_called(
+    through_function_tool: list[str],
+) -> None:
+    router, _ = seed_router()
+    spec = SchemaRouterToolSpec(router, name="materials")
+    audited: list[dict[str, Any]] = []
+    original = spec.acall
+
+    async def audit(*args: Any, **kwargs: Any) -> ToolOutput:
+        audited.append(dict(kwargs))
+        return await original(*args, **kwargs)
+
+    spec.acall = audit  # type: ignore[method-assign]
+    output = await spec.to_tool_list()[0].acall(**ASK)
+    assert len(audited) == 1 and not output.is_error
