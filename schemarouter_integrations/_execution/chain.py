@@ -36,6 +36,8 @@ from .scopes import InvocationScopes
 __all__ = ["GATHER_MAX_ATTEMPTS", "ChainRunner", "Sleep", "falls_back", "retries_left"]
 
 Sleep = Callable[[float], Awaitable[None]]
+Resume = tuple[int, ToolCall | None, FallbackReason]
+"""Where a chain starts: the step, the route the next ``tool.fallback`` leaves, and why."""
 
 
 class ChainRunner:
@@ -69,6 +71,7 @@ class ChainRunner:
         ctx: RunContext,
         hedge: HedgePolicy | None = None,
         request: PlanRequest | None = None,
+        after: Resume = (0, None, "unavailable"),
     ) -> AsyncGenerator[RouterEvent, None]:
         """Yield the chain's events; on return ``ctx.winner`` and ``ctx.records`` are set.
 
@@ -80,14 +83,13 @@ class ChainRunner:
         With *hedge*, a read-only call followed by a read-only call is raced (:mod:`.hedge`).
         With an answer cache, a fresh answer of a step is served before it is charged, and
         its call is coalesced and stored under *request*'s policy (:mod:`.answers`).
+        *after* starts the chain at a later step (see :meth:`settle`).
         """
         answers = self.answers
         calls = self._call if answers is None else partial(answers.call, self._call, request)
         loud = not ctx.quiet  # a quiet run's events are recorded in ctx only: nobody reads them here
         quietly = answers is None and not loud  # only the outcome of each call is read
-        left: ToolCall | None = None  # the route the next tool.fallback leaves
-        reason: FallbackReason = "unavailable"
-        position = 0
+        position, left, reason = after  # left: the route the next tool.fallback leaves
         while position < len(steps):
             step = steps[position]
             call, last = step.call, position + 1 == len(steps)
@@ -120,12 +122,9 @@ class ChainRunner:
                     yield event
                 ctx.winner = call
                 return
-            meter.charge_call(call.access_path, step.endpoint.cost_units)
-            if left is not None:
-                fallback = ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
-                if loud:
-                    yield fallback
-            ctx.route.append(call.access_path)
+            fallback = self._enter(step, meter, ctx, left, reason)
+            if fallback is not None and loud:
+                yield fallback
             outcome: Answered | Unavailable | None = None
             ended, used = call, 1
             if hedge is not None and self.hedger is not None and call.read_only is True and not last:
@@ -146,7 +145,7 @@ class ChainRunner:
                     elif loud:  # an event
                         yield item
             if isinstance(outcome, Answered):
-                ctx.winner, ctx.records, ctx.provenance = ended, outcome.records, outcome.provenance
+                _won(ctx, ended, outcome)
                 return
             left, reason = ended, outcome.reason if isinstance(outcome, Unavailable) else "unavailable"
             position += used
@@ -154,6 +153,47 @@ class ChainRunner:
             f"every route was unavailable: {', '.join(ctx.route) or _skipped(steps)}",
             attempts=ctx.failed_attempts(),
         )
+
+    async def settle(
+        self,
+        steps: list[Step],
+        meter: BudgetMeter,
+        ctx: RunContext,
+        hedge: HedgePolicy | None = None,
+        request: PlanRequest | None = None,
+    ) -> None:
+        """:meth:`run` for a quiet run, awaited: its outcome is in ``ctx`` on return.
+
+        Without an answer cache or a hedge, a primary that is ready to run is called here
+        (no stream: nobody reads its events); :meth:`run` takes over otherwise, and from the
+        next step on when that primary was unavailable.
+        """
+        after: Resume = (0, None, "unavailable")
+        if ctx.quiet and self.answers is None and hedge is None and steps:
+            step = steps[0]
+            invoker = self._ready_invoker(step)
+            if not isinstance(invoker, Skip):
+                self._enter(step, meter, ctx, None, "unavailable")
+                outcome = await self._settled(step, invoker, meter, ctx)
+                if isinstance(outcome, Answered):
+                    _won(ctx, step.call, outcome)
+                    return
+                after = (1, step.call, outcome.reason)
+        async for _ in self.run(steps, meter, ctx, hedge, request, after):  # a quiet run yields
+            pass  # nothing anyone reads
+
+    def _enter(
+        self, step: Step, meter: BudgetMeter, ctx: RunContext, left: ToolCall | None, reason: FallbackReason
+    ) -> ToolFallbackEvent | None:
+        """Charge *step*'s call and put it on the run's route; the ``tool.fallback`` from
+        *left* to it, when it follows a route that ran."""
+        call = step.call
+        meter.charge_call(call.access_path, step.endpoint.cost_units)
+        fallback = (
+            None if left is None else ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
+        )
+        ctx.route.append(call.access_path)
+        return fallback
 
     def _hedge_target(self, step: Step) -> tuple[Step, Invoker] | None:
         """The next call as a hedge: read-only and ready to run, else none."""
@@ -206,6 +246,10 @@ class ChainRunner:
             if verdict.delay is None:
                 return verdict.settle()
             await self.sleep(verdict.delay)
+
+
+def _won(ctx: RunContext, call: ToolCall, outcome: Answered) -> None:
+    ctx.winner, ctx.records, ctx.provenance = call, outcome.records, outcome.provenance
 
 
 def _skipped(steps: list[Step]) -> str:

@@ -121,9 +121,7 @@ class Executor:
             plan = source if isinstance(source, Plan) else source()
             compiled_event(plan, ctx)
             steps = self._steps(plan, ctx)
-            chain = self._chain.run(steps, BudgetMeter(budget), ctx, plan.request.hedge, plan.request)
-            async for _ in chain:  # a quiet chain yields no event but those of a served answer
-                pass
+            await self._chain.settle(steps, BudgetMeter(budget), ctx, plan.request.hedge, plan.request)
             last = self._ended(plan, ctx)
         except Exception as exc:
             last = (await self._failed(plan, exc, ctx))[-1]
