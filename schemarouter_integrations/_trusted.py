@@ -76,30 +76,6 @@ class Trusted(Generic[M]):
         _set(built, "__pydantic_private__", None)
         return built
 
-    def shaped(self, *names: str) -> Callable[..., M]:
-        """A builder taking the values of *names* positionally, in that order: the names are
-        checked once, here, so each build skips :meth:`of`'s check (the hot, fixed shapes)."""
-        given = frozenset(names)
-        if len(given) != len(names) or not (self._required <= given <= self._known):
-            missing, unknown = sorted(self._required - given), sorted(given - self._known)
-            raise TypeError(f"{self._cls.__name__}: missing {missing}, unknown {unknown}, or repeated names")
-        cls, template = self._cls, self._template
-        factories = [(name, factory) for name, factory in self._factories if name not in given]
-
-        def build(*values: Any) -> M:
-            fields = template.copy()
-            fields.update(zip(names, values, strict=True))
-            for name, factory in factories:
-                fields[name] = factory()
-            built = cls.__new__(cls)
-            _set(built, "__dict__", fields)
-            _set(built, "__pydantic_fields_set__", set(given))
-            _set(built, "__pydantic_extra__", None)
-            _set(built, "__pydantic_private__", None)
-            return built
-
-        return build
-
 
 def _copier(value: Any) -> Callable[[], Any]:
     """A factory of fresh copies of a mutable default (pydantic copies those as well)."""

@@ -255,8 +255,6 @@ class AttemptRecord(BaseModel):
     def of(cls, access_path: str, attempt: int, error: BaseException | None = None) -> AttemptRecord:
         """The record of attempt *attempt* on *access_path*, failed with *error* when given."""
         if error is None:
-            if cls is AttemptRecord:
-                return _trusted_success(access_path, attempt, True)
             values = {"access_path": access_path, "attempt": attempt, "ok": True}
         else:
             values = {
@@ -276,7 +274,6 @@ class AttemptRecord(BaseModel):
 
 _trusted_attempt: _Trusted[AttemptRecord] = _Trusted(AttemptRecord)
 """The router's own attempt records (a path, a count, an exception's type and text) need no validation."""
-_trusted_success = _trusted_attempt.shaped("access_path", "attempt", "ok")
 
 
 class AllRoutesUnavailableError(InvocationUnavailableError):

@@ -20,8 +20,7 @@ from schemarouter_integrations import (
 )
 from schemarouter_integrations._execution.executor import RUN_EVENTS_ATTRIBUTE
 from schemarouter_integrations._execution.projection import project_records, read_path, write_path
-from schemarouter_integrations._trusted import Trusted
-from schemarouter_integrations.errors import AttemptRecord, InvokerCrashedError, SchemaValidationError
+from schemarouter_integrations.errors import InvokerCrashedError, SchemaValidationError
 from schemarouter_integrations.events import RouterEvent, ToolResult
 
 pytestmark = pytest.mark.anyio
@@ -209,26 +208,6 @@ def test_a_nested_projection_still_walks_its_paths() -> None:
     )
     records = [{"props": {"gap": 0.6}}, {"props": {}}]
     assert project_records(records, endpoint, ["band_gap"]) == [{"gaps": {"band": 0.6}}, {}]
-
-
-def test_a_shaped_builder_builds_what_the_checked_builder_builds() -> None:
-    shaped = Trusted(AttemptRecord).shaped("access_path", "attempt", "ok")
-    built = shaped("a.b", 2, True)
-    expected = Trusted(AttemptRecord).of({"access_path": "a.b", "attempt": 2, "ok": True})
-    assert built == expected == AttemptRecord(access_path="a.b", attempt=2, ok=True)
-    assert built.model_fields_set == expected.model_fields_set == {"access_path", "attempt", "ok"}
-    assert list(built.__dict__) == list(expected.__dict__)
-    assert AttemptRecord.of("a.b", 2) == expected
-
-
-def test_a_shaped_builder_refuses_a_shape_missing_a_required_name() -> None:
-    with pytest.raises(TypeError, match="missing"):
-        Trusted(AttemptRecord).shaped("access_path", "attempt")
-
-
-def test_a_shaped_builder_refuses_an_unknown_name() -> None:
-    with pytest.raises(TypeError, match="unknown"):
-        Trusted(AttemptRecord).shaped("access_path", "attempt", "ok", "colour")
 
 
 async def test_a_callable_gets_only_the_arguments_given_by_name() -> None:
