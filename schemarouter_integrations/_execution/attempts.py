@@ -15,10 +15,12 @@ import inspect
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .._availability import Availability
 from .._caching import CacheHints
+from .._planning import ToolCall
 from .._ratelimit import RateGate
 from ..errors import (
     BudgetExceededError,
@@ -123,13 +125,7 @@ class CallAttempts:
     def __init__(self, runner: Runner, step: Step, meter: BudgetMeter, ctx: RunContext) -> None:
         call = step.call
         self.runner, self.step, self.meter, self.ctx = runner, step, meter, ctx
-        self.start: ToolStartEvent = ctx.event(
-            ToolStartEvent,
-            **call.ref.fields(),
-            scope=call.scope,
-            arguments=dict(call.arguments),
-            server_projection=dict(call.server_projection),
-        )
+        self.start: ToolStartEvent = ctx.event_from(ToolStartEvent, partial(_start_fields, call))
         self.started = time.perf_counter()
         self.answers_before = runner.availability.answers_on(step.spec.origin)
         self.attempt = 1
@@ -224,12 +220,11 @@ class CallAttempts:
         reopened = self.runner.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
         if reopened is not None and loud:
             events.append(reopened)
-        identity = route.fields() if notes.inner_fallbacks or loud else {}
         for inner in notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
-            events.append(ctx.event(RouteInnerFallbackEvent, **identity, **inner.model_dump()))
-        end = ctx.event(
+            events.append(ctx.event(RouteInnerFallbackEvent, **route.fields(), **inner.model_dump()))
+        end = ctx.event_from(
             ToolEndEvent,
-            **(identity or route.fields()),
+            route.fields,
             records=len(records),
             attempts=attempt,
             duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
@@ -237,6 +232,16 @@ class CallAttempts:
         if loud:
             events.append(end)
         return Verdict(tuple(events), outcome=Answered(records, notes.provenance, hints))
+
+
+def _start_fields(call: ToolCall) -> dict[str, Any]:
+    """The fields of a call's ``tool.start`` (copies: the event never shares the call's dicts)."""
+    return {
+        **call.ref.fields(),
+        "scope": call.scope,
+        "arguments": dict(call.arguments),
+        "server_projection": dict(call.server_projection),
+    }
 
 
 async def _answer(invoker: Invoker, call: Any) -> Any:

@@ -223,3 +223,25 @@ async def test_a_callable_gets_only_the_arguments_given_by_name() -> None:
     )
     await router.invoke(PlanRequest(query="band gap", arguments={"formula": "Si", "limit": 2}))
     assert seen == [{"formula": "Si", "limit": 2, "source": "mp"}]
+
+
+async def test_a_quiet_runs_tool_start_read_later_holds_copies_of_the_calls_arguments() -> None:
+    router = SchemaRouter()
+    router.add_callable(band_gaps, name="mp_python", provider="materials_project", read_only=True)
+    plan = router.plan_executable(REQUEST)
+    assert plan.primary is not None
+    result = await router.invoke(plan)
+    [start] = [e for e in result.events if e.type == "tool.start"]
+    assert start.arguments == dict(plan.primary.arguments) == {"formula": "Si"}  # type: ignore[attr-defined]
+    start.arguments["formula"] = "Ge"  # type: ignore[attr-defined]
+    assert plan.primary.arguments == {"formula": "Si"}
+
+
+async def test_a_quiet_runs_plan_compiled_read_later_describes_the_plan_it_ran() -> None:
+    router = SchemaRouter()
+    router.add_callable(band_gaps, name="mp_python", provider="materials_project", read_only=True)
+    plan = router.plan_executable(REQUEST)
+    result = await router.invoke(plan)
+    [compiled] = [e for e in result.events if e.type == "plan.compiled"]
+    assert compiled.primary == "mp_python.band_gaps" and compiled.fallbacks == []  # type: ignore[attr-defined]
+    assert compiled.need == list(plan.need) and compiled.rejected == plan.rejected_count()  # type: ignore[attr-defined]
