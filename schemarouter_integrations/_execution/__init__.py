@@ -1,6 +1,7 @@
 """Execution: running compiled plans with retries, fallback, budgets and events.
 
-The fallback decision is made in :mod:`.chain` (``falls_back`` and ``ChainRunner``).
+The fallback decision is made in :mod:`.attempts` (``falls_back``, per attempt) and
+:mod:`.chain` (``ChainRunner``, between routes).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
+    from .attempts import falls_back
     from .budget import BudgetMeter, RunBudget
-    from .chain import falls_back
     from .context import RunContext
     from .executor import Executor, PlanSource, Sleep
 
@@ -29,7 +30,7 @@ __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         ".budget": ("BudgetMeter", "RunBudget"),
-        ".chain": ("falls_back",),
+        ".attempts": ("falls_back",),
         ".context": ("RunContext",),
         ".executor": ("Executor", "PlanSource", "Sleep"),
     },

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from .._planning import Plan, ToolCall
@@ -95,6 +97,19 @@ class RunContext:
         self.events.append(event)
         return event
 
+    def event_from(self, cls: type[E], fields: Callable[[], dict[str, Any]], /, **payload: Any) -> E:
+        """:meth:`event` with more of the payload from *fields*, which a quiet run calls only
+        when its events are read. Only for fields taken from immutable values (compiled calls
+        and plans): they are the same whenever they are read."""
+        if not self.quiet:
+            return self.event(cls, **fields(), **payload)
+        payload["run_id"] = self.run_id
+        payload["seq"] = len(self.events) + 1
+        payload["timestamp"] = time.time()
+        record = (cls, payload, fields)
+        self.events.append(record)
+        return record  # type: ignore[return-value]  # a quiet run only passes it along
+
     def result(self, **values: Any) -> ToolResult:
         """The run's :class:`ToolResult` with its events so far (built on first read when quiet)."""
         if not self.quiet:
@@ -109,7 +124,11 @@ class RunContext:
 
     def fallbacks(self) -> int:
         """``ToolResult.fallbacks`` of the events so far, without building any."""
-        return sum(1 for item in self.events if _kind(item) is ToolFallbackEvent)
+        count = 0
+        for item in self.events:  # _kind inlined: this runs at the end of every run
+            if (item[0] if type(item) is tuple else type(item)) is ToolFallbackEvent:
+                count += 1
+        return count
 
     def attempt(self, path: str, number: int, error: BaseException | None = None) -> None:
         """Record attempt *number* on *path*, failed with *error* when given."""
@@ -146,15 +165,18 @@ class _Records:
         self.records = records
 
     def __call__(self) -> list[RouterEvent]:
-        return [_builder(item[0]).of(item[1]) if type(item) is tuple else item for item in self.records]
+        return [_built(item) if type(item) is tuple else item for item in self.records]
 
     def of_kind(self, kind: type[E]) -> list[E]:
         """The events of class *kind* only, built from their records (each a new object)."""
-        return [
-            _builder(kind).of(item[1]) if type(item) is tuple else item
-            for item in self.records
-            if _kind(item) is kind
-        ]
+        return [_built(item) if type(item) is tuple else item for item in self.records if _kind(item) is kind]
+
+
+def _built(record: tuple[Any, ...]) -> Any:
+    """The event of a quiet record: ``(class, payload)``, or ``(class, payload, fields)``
+    from :meth:`RunContext.event_from`."""
+    payload = record[1] if len(record) == 2 else {**record[2](), **record[1]}
+    return _builder(record[0]).of(payload)
 
 
 def events_of(result: ToolResult, kind: type[E]) -> list[E]:
@@ -178,14 +200,17 @@ def _uuid4_hex() -> str:
 
 
 def compiled_event(plan: Plan, ctx: RunContext) -> PlanCompiledEvent:
-    """The run's ``plan.compiled`` event."""
-    return ctx.event(
-        PlanCompiledEvent,
-        need=list(plan.need),
-        primary=plan.primary.access_path if plan.primary else None,
-        fallbacks=[c.access_path for c in plan.fallbacks],
-        rejected=plan.rejected_count(),
-    )
+    """The run's ``plan.compiled`` event (its fields read from the compiled plan when read)."""
+    return ctx.event_from(PlanCompiledEvent, partial(_compiled_fields, plan))
+
+
+def _compiled_fields(plan: Plan) -> dict[str, Any]:
+    return {
+        "need": list(plan.need),
+        "primary": plan.primary.access_path if plan.primary else None,
+        "fallbacks": [c.access_path for c in plan.fallbacks],
+        "rejected": plan.rejected_count(),
+    }
 
 
 def served_fields(ctx: RunContext) -> dict[str, object]:

@@ -111,15 +111,20 @@ class Executor:
     ) -> tuple[RouterEvent, list[RouterEvent]]:
         """A whole run that nobody listens to, from ``run.start``: its last event (``run.end``
         or ``run.error``) and, when it failed, all its events (for ``RUN_EVENTS_ATTRIBUTE``).
-        No other event is built during the run (``RunContext(quiet=True)``)."""
+        No other event is built during the run (``RunContext(quiet=True)``), and the run is
+        awaited, not streamed: the same steps as :meth:`run`, with its events recorded only."""
         ctx = RunContext(quiet=True)
         ctx.event(RunStartEvent, query=request.query)
-        last: RouterEvent | None = None
-        async with aclosing(self.run(source, budget, ctx)) as run:
-            async for event in run:
-                last = event
-        if last is None:  # pragma: no cover - a run always ends with run.end or run.error
-            raise SchemaRouterError("the run ended without a result")
+        plan: Plan | None = None
+        last: RouterEvent
+        try:
+            plan = source if isinstance(source, Plan) else source()
+            compiled_event(plan, ctx)
+            steps = self._steps(plan, ctx)
+            await self._chain.settle(steps, BudgetMeter(budget), ctx, plan.request.hedge, plan.request)
+            last = self._ended(plan, ctx)
+        except Exception as exc:
+            last = (await self._failed(plan, exc, ctx))[-1]
         return last, ctx.built_events() if isinstance(last, RunErrorEvent) else []
 
     async def run(
@@ -135,55 +140,68 @@ class Executor:
         try:
             plan = source if isinstance(source, Plan) else source()
             yield compiled_event(plan, ctx)
-            steps, pruned = self._preflight(plan)
-            for item in pruned:
-                yield ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)
+            pruned = len(ctx.events)
+            steps = self._steps(plan, ctx)
+            for event in ctx.events[pruned:]:  # the routes preflight pruned
+                yield event
             chain = self._chain.run(steps, BudgetMeter(budget), ctx, plan.request.hedge, plan.request)
             async with aclosing(chain) as events:  # a stopped run stops its calls at once
                 async for event in events:
                     yield event
-            winner = ctx.winner
-            if winner is None:  # the chain either sets a winner or raises
-                raise SchemaRouterError("the run ended without a result")
-            result = ctx.result(
-                tool=winner.tool,
-                endpoint=winner.endpoint,
-                provider=winner.provider,
-                access_mode=winner.access_mode,
-                records=ctx.records,
-                attempts=list(ctx.attempts),
-                route=list(ctx.route),
-                plan=plan,
-                **served_fields(ctx),
-                provenance=ctx.provenance,
-            )
-            yield ctx.event(
-                RunEndEvent,
-                tool=result.tool,
-                endpoint=result.endpoint,
-                fallbacks=ctx.fallbacks(),
-                result=result,
-            )
+            yield self._ended(plan, ctx)
         except Exception as exc:
-            stale = None
-            if self.answers is not None and plan is not None:
-                stale = await self.answers.stale(plan.request, exc, ctx)
-            if stale is None:
-                yield ctx.error_event(exc)
-                return
-            call, healthy, event = stale  # every route was unavailable: an older answer serves
-            yield event
-            result = ctx.result(
-                tool=call.tool,
-                endpoint=call.endpoint,
-                provider=call.provider,
-                access_mode=call.access_mode,
-                records=ctx.records,
-                attempts=list(ctx.attempts),
-                route=list(ctx.route),
-                plan=healthy if plan is None or plan.primary is None else plan,
-                **served_fields(ctx),
-            )
-            yield ctx.event(
-                RunEndEvent, tool=call.tool, endpoint=call.endpoint, fallbacks=ctx.fallbacks(), result=result
-            )
+            for event in await self._failed(plan, exc, ctx):
+                yield event
+
+    def _steps(self, plan: Plan, ctx: RunContext) -> list[Step]:
+        """The plan's steps that passed preflight, with a ``route.pruned`` for each pruned one."""
+        steps, pruned = self._preflight(plan)
+        for item in pruned:
+            ctx.event(RoutePrunedEvent, **item.call.ref.fields(), reason=item.reason)
+        return steps
+
+    def _ended(self, plan: Plan, ctx: RunContext) -> RunEndEvent:
+        """The ``run.end`` of a chain that answered, with its result."""
+        winner = ctx.winner
+        if winner is None:  # the chain either sets a winner or raises
+            raise SchemaRouterError("the run ended without a result")
+        result = ctx.result(
+            tool=winner.tool,
+            endpoint=winner.endpoint,
+            provider=winner.provider,
+            access_mode=winner.access_mode,
+            records=ctx.records,
+            attempts=list(ctx.attempts),
+            route=list(ctx.route),
+            plan=plan,
+            **served_fields(ctx),
+            provenance=ctx.provenance,
+        )
+        return ctx.event(
+            RunEndEvent, tool=result.tool, endpoint=result.endpoint, fallbacks=ctx.fallbacks(), result=result
+        )
+
+    async def _failed(self, plan: Plan | None, exc: Exception, ctx: RunContext) -> list[RouterEvent]:
+        """The last events of a run that raised *exc*: ``run.error``, or, when every route was
+        unavailable and an older answer serves, ``cache.stale`` and ``run.end``."""
+        stale = None
+        if self.answers is not None and plan is not None:
+            stale = await self.answers.stale(plan.request, exc, ctx)
+        if stale is None:
+            return [ctx.error_event(exc)]
+        call, healthy, event = stale  # every route was unavailable: an older answer serves
+        result = ctx.result(
+            tool=call.tool,
+            endpoint=call.endpoint,
+            provider=call.provider,
+            access_mode=call.access_mode,
+            records=ctx.records,
+            attempts=list(ctx.attempts),
+            route=list(ctx.route),
+            plan=healthy if plan is None or plan.primary is None else plan,
+            **served_fields(ctx),
+        )
+        end = ctx.event(
+            RunEndEvent, tool=call.tool, endpoint=call.endpoint, fallbacks=ctx.fallbacks(), result=result
+        )
+        return [event, end]

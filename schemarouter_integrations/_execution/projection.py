@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from .._bounded import BoundedCache
 from .._contracts import EndpointSpec, FieldSpec
 from .._contracts.schemas import response_errors
 from .._planning import ToolCall
@@ -82,7 +83,9 @@ def project_records(
     """
     if not endpoint.fields:
         return checked_records([dict(record) for record in records])
-    fields: list[FieldSpec] = [f for name in selected if (f := endpoint.field(name)) is not None]
+    fields, flat = _projection(endpoint, selected)
+    if flat is not None:  # every field one key read and one key written: the common case
+        return checked_records([{out: rec[key] for key, out in flat if key in rec} for rec in records])
     projected: list[dict[str, Any]] = []
     for record in records:
         out: dict[str, Any] = {}
@@ -92,6 +95,24 @@ def project_records(
                 write_path(out, spec.result_location, value)
         projected.append(out)
     return checked_records(projected)
+
+
+_Projection = tuple[tuple[FieldSpec, ...], tuple[tuple[str, str], ...] | None]
+_PROJECTIONS: BoundedCache[tuple[int, tuple[str, ...]], tuple[EndpointSpec, _Projection]] = BoundedCache(256)
+
+
+def _projection(endpoint: EndpointSpec, selected: Sequence[str]) -> _Projection:
+    """The endpoint's selected fields, and their ``(wire key, result key)`` pairs when each
+    field reads one key and writes one key (else None); remembered per endpoint object
+    (contracts are immutable) and selection."""
+    key = (id(endpoint), tuple(selected))
+    known = _PROJECTIONS.get(key)
+    if known is not None and known[0] is endpoint:
+        return known[1]
+    fields = tuple(f for name in selected if (f := endpoint.field(name)) is not None)
+    paths = [(f.wire_path, f.result_location) for f in fields]
+    flat = tuple((w[0], r[0]) for w, r in paths) if all(len(w) == len(r) == 1 for w, r in paths) else None
+    return _PROJECTIONS.put(key, (endpoint, (fields, flat)))[1]
 
 
 def checked_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

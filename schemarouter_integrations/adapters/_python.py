@@ -261,25 +261,29 @@ def _invoker(
         getattr(fn, "__call__", None)  # noqa: B004 - a callable object's method
     )
     positional = [p.kind == inspect.Parameter.POSITIONAL_ONLY for p in parameters]
+    by_name = not any(positional)  # every argument passed by name: the common case, in one step
+    named = [(f"p{index}", param.name) for index, param in enumerate(parameters)]
 
     async def invoke(call: Any) -> Any:
         try:
-            validated = model.model_validate(dict(call.arguments))
+            validated = model.__pydantic_validator__.validate_python(dict(call.arguments))  # model_validate
         except ValidationError as exc:
             raise SchemaValidationError(
                 f"arguments for {call.tool}.{call.endpoint} do not fit the function: {exc}"
             ) from exc
         given = validated.model_fields_set
         args: list[Any] = []
-        kwargs: dict[str, Any] = {}
-        last_positional = max((i for i, p in enumerate(positional) if p and f"p{i}" in given), default=-1)
-        for index, param in enumerate(parameters):
-            key = f"p{index}"
-            if positional[index]:
-                if index <= last_positional:
-                    args.append(getattr(validated, key))
-            elif key in given:
-                kwargs[param.name] = getattr(validated, key)
+        if by_name:
+            kwargs = {name: getattr(validated, key) for key, name in named if key in given}
+        else:
+            kwargs = {}
+            last_positional = max((i for i, p in enumerate(positional) if p and f"p{i}" in given), default=-1)
+            for index, (key, name) in enumerate(named):
+                if positional[index]:
+                    if index <= last_positional:
+                        args.append(getattr(validated, key))
+                elif key in given:
+                    kwargs[name] = getattr(validated, key)
         overran = False
         try:
             if is_async:  # no timer for a coroutine that answers without waiting (_execution/eager.py)

@@ -1,0 +1,269 @@
+"""One call's attempts: what each attempt's end means, decided in one place.
+
+:class:`CallAttempts` runs one attempt at a time and turns its end into a :class:`Verdict`:
+the events it produced, then either an outcome (:class:`Answered`, :class:`Unavailable`),
+an error that ends the run, or the delay before the next attempt. How an error is treated
+is :func:`falls_back`: an :class:`InvocationUnavailableError` from the invoker is retried
+while the endpoint's ``RetryPolicy`` allows, then cools the route down; any other error
+ends the run. The chain (:mod:`.chain`) only drives the attempts, streaming the verdicts'
+events to listeners or, in a quiet run, just awaiting the outcome.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import time
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .._availability import Availability
+from .._caching import CacheHints
+from .._planning import ToolCall
+from .._ratelimit import RateGate
+from ..errors import (
+    BudgetExceededError,
+    InvocationUnavailableError,
+    InvokerCrashedError,
+    RateLimitedError,
+    SchemaRouterError,
+)
+from ..events import (
+    RouteInnerFallbackEvent,
+    RouterEvent,
+    ToolEndEvent,
+    ToolErrorEvent,
+    ToolRetryEvent,
+    ToolStartEvent,
+)
+from .budget import BudgetMeter
+from .context import RunContext
+from .notes import CallNotes, noting
+from .outcomes import Answered, Unavailable, tool_error_payload
+from .projection import records_of
+from .retry import backoff_seconds
+from .scopes import InvocationScopes
+
+if TYPE_CHECKING:
+    from .._registry import Invoker
+    from .preflight import Step
+
+
+class Runner(Protocol):
+    """What the attempts of a call use of the chain that runs them (:class:`~.chain.ChainRunner`)."""
+
+    availability: Availability
+    gate: RateGate | None
+    scopes: InvocationScopes
+    rng: random.Random | None
+
+
+GATHER_MAX_ATTEMPTS = 2
+"""Attempts of one route of a gather at most: a 429 or 503 is retried once."""
+
+
+def falls_back(error: BaseException) -> bool:
+    """The one rule: only an invoker's :class:`InvocationUnavailableError` is retried,
+    cools its route down and moves on to the next route."""
+    return isinstance(error, InvocationUnavailableError)
+
+
+def retries_left(
+    error: InvocationUnavailableError, attempt: int, max_attempts: int, *, gathering: bool
+) -> bool:
+    """Whether attempt *attempt*, failed with *error*, is followed by another.
+
+    In a gather every route runs anyway, so nothing waits for a route that could not be
+    reached: a transport failure (timeout, refused or reset connection) is not retried (its
+    origin cools down and the gather reports it), and a refusal with a status (429, 503) is
+    retried once, after its Retry-After. A Retry-After longer than the policy's
+    ``max_backoff_seconds`` is never waited for.
+    """
+    if gathering:
+        if error.transport:
+            return False
+        max_attempts = min(max_attempts, GATHER_MAX_ATTEMPTS)
+    return attempt < max_attempts
+
+
+@dataclass(slots=True)
+class Verdict:
+    """How one attempt ended: its *events* (those a listener hears), then an *outcome*, an
+    *error* ending the run, or the *delay* before the next attempt."""
+
+    events: tuple[RouterEvent, ...] = ()
+    outcome: Answered | Unavailable | None = None
+    error: BaseException | None = None
+    delay: float | None = None
+
+    def settle(self) -> Answered | Unavailable:
+        """The outcome, or the error raised."""
+        if self.error is not None:
+            raise self.error
+        assert self.outcome is not None
+        return self.outcome
+
+
+class CallAttempts:
+    """The attempts of one call, charged already; built when the call starts (``tool.start``)."""
+
+    __slots__ = (
+        "answers_before",
+        "attempt",
+        "ctx",
+        "failed",
+        "gate",
+        "held_back",
+        "meter",
+        "runner",
+        "start",
+        "started",
+        "step",
+    )
+
+    def __init__(self, runner: Runner, step: Step, meter: BudgetMeter, ctx: RunContext) -> None:
+        call = step.call
+        self.runner, self.step, self.meter, self.ctx = runner, step, meter, ctx
+        self.start: ToolStartEvent = ctx.event_from(ToolStartEvent, partial(_start_fields, call))
+        self.started = time.perf_counter()
+        self.answers_before = runner.availability.answers_on(step.spec.origin)
+        self.attempt = 1
+        gate = runner.gate
+        self.gate = gate if gate is not None and gate.active else None
+        self.failed: InvocationUnavailableError | None = None  # the attempt a retry follows
+        self.held_back = False  # the route's rate limit held back a retry of *failed*
+
+    async def once(self, invoker: Invoker) -> Verdict:
+        """Run the next attempt and judge how it ended."""
+        call, notes = self.step.call, CallNotes()
+        try:
+            if self.gate is not None:
+                await self.gate.admit(call)  # waits for its turn, or raises RateLimitedError
+            with noting(notes):
+                scopes = self.runner.scopes
+                if scopes.active:
+                    with scopes.entered(self.start):
+                        raw = await _answer(invoker, call)
+                else:
+                    raw = invoker(call)
+                    if inspect.isawaitable(raw):
+                        raw = await raw
+        except Exception as exc:
+            return self._failed(exc)
+        return self._answered(raw, notes)
+
+    def _failed(self, exc: Exception) -> Verdict:
+        """What an attempt that raised *exc* means: a retry, an outcome, or the run's end."""
+        step, ctx, runner, attempt = self.step, self.ctx, self.runner, self.attempt
+        call, origin, path = step.call, step.spec.origin, step.call.access_path
+        if not isinstance(exc, SchemaRouterError) and self._origin_failing(origin):
+            exc = _failing_origin_error(path, origin, exc)
+        ctx.attempt(path, attempt, exc)
+        if isinstance(exc, RateLimitedError):
+            if self.failed is None:  # passed over: no retry, no cooldown
+                error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
+                return Verdict((error,), outcome=Unavailable(exc, reason="rate_limited"))
+            exc, attempt, self.held_back = self.failed, attempt - 1, True  # the retried failure stands
+        if not falls_back(exc):
+            error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
+            return Verdict((error,), error=exc if isinstance(exc, SchemaRouterError) else _crashed(path, exc))
+        assert isinstance(exc, InvocationUnavailableError)
+        retry = step.endpoint.retry
+        too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
+        again = retries_left(exc, attempt, retry.max_attempts, gathering=ctx.gathering)
+        if self.held_back or not again or too_long or self._origin_cooled(origin):
+            error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
+            cooled = runner.availability.invocation_failed(
+                call.ref, exc, stamp=ctx.event, answers_before=self.answers_before
+            )
+            if origin is not None:
+                ctx.failing_origins.add(origin)
+            return Verdict(() if ctx.quiet else (error, cooled), outcome=Unavailable(exc))
+        try:
+            self.meter.charge_attempt(path, step.endpoint.cost_units)
+        except BudgetExceededError as over:
+            error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
+            return Verdict((error,), error=over)
+        self.failed = exc
+        delay = backoff_seconds(retry, attempt, retry_after=exc.retry_after, rng=runner.rng)
+        retried = ctx.event(
+            ToolRetryEvent, **call.ref.fields(), attempt=attempt + 1, delay_seconds=delay, error=str(exc)
+        )
+        self.attempt = attempt + 1
+        return Verdict((retried,), delay=delay)
+
+    def _origin_failing(self, origin: str | None) -> bool:
+        """True when *origin* cools down, or a path on it failed as unavailable in this run."""
+        return origin is not None and (origin in self.ctx.failing_origins or self._origin_cooled(origin))
+
+    def _origin_cooled(self, origin: str | None) -> bool:
+        return self.runner.availability.origin_cooling(origin) is not None
+
+    def _answered(self, raw: Any, notes: CallNotes) -> Verdict:
+        """The records of an answer, the route marked available again, and ``tool.end``."""
+        step, ctx, attempt = self.step, self.ctx, self.attempt
+        call, path = step.call, step.call.access_path
+        hints = None
+        if type(raw) is CacheHints:
+            hints, raw = raw, raw.response
+        try:
+            records = records_of(call, step.endpoint, raw)
+        except SchemaRouterError as exc:  # the answer broke its contract: no fallback either
+            ctx.attempt(path, attempt, exc)
+            error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
+            return Verdict((error,), error=exc)
+        ctx.attempt(path, attempt)
+        loud = not ctx.quiet  # a quiet run's events are recorded in ctx only
+        events: list[RouterEvent] = []
+        route = call.ref
+        reopened = self.runner.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
+        if reopened is not None and loud:
+            events.append(reopened)
+        for inner in notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
+            events.append(ctx.event(RouteInnerFallbackEvent, **route.fields(), **inner.model_dump()))
+        end = ctx.event_from(
+            ToolEndEvent,
+            route.fields,
+            records=len(records),
+            attempts=attempt,
+            duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
+        )
+        if loud:
+            events.append(end)
+        return Verdict(tuple(events), outcome=Answered(records, notes.provenance, hints))
+
+
+def _start_fields(call: ToolCall) -> dict[str, Any]:
+    """The fields of a call's ``tool.start`` (copies: the event never shares the call's dicts)."""
+    return {
+        **call.ref.fields(),
+        "scope": call.scope,
+        "arguments": dict(call.arguments),
+        "server_projection": dict(call.server_projection),
+    }
+
+
+async def _answer(invoker: Invoker, call: Any) -> Any:
+    raw = invoker(call)
+    if inspect.isawaitable(raw):
+        raw = await raw
+    return raw
+
+
+def _crashed(path: str, exc: Exception) -> InvokerCrashedError:
+    """What an invoker's own bug ends the run with (``raise ... from exc``)."""
+    crashed = InvokerCrashedError(f"{path} raised {type(exc).__name__}: {exc}")
+    crashed.__cause__ = crashed.__context__ = exc
+    return crashed
+
+
+def _failing_origin_error(path: str, origin: str | None, exc: Exception) -> InvocationUnavailableError:
+    """What a crash of an invoker means while its origin is failing: the service is down."""
+    text = str(exc).strip()
+    line = text.splitlines()[0][:300] if text else ""
+    error = InvocationUnavailableError(
+        f"{path} raised {type(exc).__name__}: {line} while its origin {origin} is failing"
+    )
+    error.__cause__ = exc
+    return error
