@@ -15,12 +15,10 @@ import inspect
 import random
 import time
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .._availability import Availability
 from .._caching import CacheHints
-from .._planning import ToolCall
 from .._ratelimit import RateGate
 from ..errors import (
     BudgetExceededError,
@@ -125,7 +123,13 @@ class CallAttempts:
     def __init__(self, runner: Runner, step: Step, meter: BudgetMeter, ctx: RunContext) -> None:
         call = step.call
         self.runner, self.step, self.meter, self.ctx = runner, step, meter, ctx
-        self.start: ToolStartEvent = ctx.event_from(ToolStartEvent, partial(_start_fields, call))
+        self.start: ToolStartEvent = ctx.event_from(
+            ToolStartEvent,
+            call.ref.fields,
+            scope=call.scope,
+            arguments=dict(call.arguments),  # copies taken now: an invoker may change the call's
+            server_projection=dict(call.server_projection),
+        )
         self.started = time.perf_counter()
         self.answers_before = runner.availability.answers_on(step.spec.origin)
         self.attempt = 1
@@ -232,16 +236,6 @@ class CallAttempts:
         if loud:
             events.append(end)
         return Verdict(tuple(events), outcome=Answered(records, notes.provenance, hints))
-
-
-def _start_fields(call: ToolCall) -> dict[str, Any]:
-    """The fields of a call's ``tool.start`` (copies: the event never shares the call's dicts)."""
-    return {
-        **call.ref.fields(),
-        "scope": call.scope,
-        "arguments": dict(call.arguments),
-        "server_projection": dict(call.server_projection),
-    }
 
 
 async def _answer(invoker: Invoker, call: Any) -> Any:

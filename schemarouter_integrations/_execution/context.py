@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from functools import partial
 from typing import Any, TypeVar
 
 from .._planning import Plan, ToolCall
@@ -99,8 +98,8 @@ class RunContext:
 
     def event_from(self, cls: type[E], fields: Callable[[], dict[str, Any]], /, **payload: Any) -> E:
         """:meth:`event` with more of the payload from *fields*, which a quiet run calls only
-        when its events are read. Only for fields taken from immutable values (compiled calls
-        and plans): they are the same whenever they are read."""
+        when its events are read. Only for fields taken from immutable values (a compiled
+        call's route names): they are the same whenever they are read."""
         if not self.quiet:
             return self.event(cls, **fields(), **payload)
         payload["run_id"] = self.run_id
@@ -200,8 +199,9 @@ def _uuid4_hex() -> str:
 
 
 def compiled_event(plan: Plan, ctx: RunContext) -> PlanCompiledEvent:
-    """The run's ``plan.compiled`` event (its fields read from the compiled plan when read)."""
-    return ctx.event_from(PlanCompiledEvent, partial(_compiled_fields, plan))
+    """The run's ``plan.compiled`` event (its fields taken now: a caller may change the plan
+    it is handed later, ``ToolResult.plan`` included)."""
+    return ctx.event(PlanCompiledEvent, **_compiled_fields(plan))
 
 
 def _compiled_fields(plan: Plan) -> dict[str, Any]:

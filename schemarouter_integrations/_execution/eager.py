@@ -5,46 +5,86 @@ first wait counts. On asyncio, the coroutine's first step runs at once (``send(N
 under no cancel scope of ours: a coroutine that enters a cancel scope of its own before its
 first wait (``fail_after``, an anyio lock, an HTTP client call) must exit it while that
 scope is still the current one, which anyio checks. A coroutine that answers in that step
-needs no timer at all; one that suspends goes on under ``asyncio.timeout_at`` from the same
-deadline, which cancels the task natively and leaves anyio's scope stack alone (the first
-thing it waits for is handed to the task as it was yielded). Other event loops (trio) run
-the coroutine inside ``anyio.move_on_after`` from its start.
+needs no timer at all; one that suspends goes on under a :class:`_Deadline` from the same
+deadline, which cancels the task natively, as an anyio scope would (again on every loop
+iteration until the coroutine ends, and never while the result it waited for is already
+there), and leaves anyio's scope stack alone. Other event loops (trio), and awaitables that
+are not coroutines, run inside ``anyio.move_on_after`` from their start.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Generator
+import types
+from collections.abc import Awaitable, Coroutine, Generator
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 
 __all__ = ["bounded"]
 
 
-async def bounded(coro: Coroutine[Any, Any, Any], seconds: float | None) -> tuple[Any, bool]:
+async def bounded(coro: Coroutine[Any, Any, Any] | Awaitable[Any], seconds: float | None) -> tuple[Any, bool]:
     """``(result, False)`` of *coro*, or ``(None, True)`` when it ran longer than *seconds*
     (None: no bound); its errors propagate."""
     if seconds is None:
         return await coro, False
-    task = _asyncio_task()
+    task = _asyncio_task() if type(coro) is types.CoroutineType else None
     if task is None:
         with anyio.move_on_after(seconds):
             return await coro, False
         return None, True
+    assert isinstance(coro, types.CoroutineType)
     deadline = task.get_loop().time() + seconds
     try:
         first = coro.send(None)
     except StopIteration as answered:
         return answered.value, False
-    timer = asyncio.timeout_at(deadline)
+    timer = _Deadline(task, deadline)
     try:
-        async with timer:
-            return await _Resumed(coro, first), False
-    except TimeoutError as exc:
-        if timer.expired() and isinstance(exc.__cause__, asyncio.CancelledError):
-            return None, True  # the timer's own cancellation, turned into TimeoutError by it
+        value = await _Resumed(coro, first)
+    except asyncio.CancelledError:
+        if not timer.stop() or task.cancelling():
+            raise  # not ours alone: a cancellation from outside goes on
+        # ours; an anyio scope around the call whose cancellation came while ours was being
+        # delivered (anyio skips a task whose wait is already over) takes over here
+        await anyio.lowlevel.checkpoint_if_cancelled()
+        return None, True
+    except BaseException:
+        timer.stop()
         raise
+    timer.stop()
+    return value, False
+
+
+class _Deadline:
+    """Cancels *task* from *deadline* on, on every loop iteration, until :meth:`stop`; skips an
+    iteration in which the future the task waited for is done already (its result stands)."""
+
+    __slots__ = ("handle", "running", "sent", "task")
+
+    def __init__(self, task: asyncio.Task[Any], deadline: float) -> None:
+        self.task = task
+        self.sent = 0
+        self.running = True
+        self.handle: asyncio.Handle = task.get_loop().call_at(deadline, self._fire)
+
+    def _fire(self) -> None:
+        if not self.running:
+            return
+        waiter = getattr(self.task, "_fut_waiter", None)
+        if not (isinstance(waiter, asyncio.Future) and waiter.done()) and self.task.cancel():
+            self.sent += 1
+        self.handle = self.task.get_loop().call_soon(self._fire)
+
+    def stop(self) -> bool:
+        """Stop cancelling; True when a cancellation of ours was sent (each one taken back)."""
+        self.running = False
+        self.handle.cancel()
+        for _ in range(self.sent):
+            self.task.uncancel()
+        return self.sent > 0
 
 
 def _asyncio_task() -> asyncio.Task[Any] | None:

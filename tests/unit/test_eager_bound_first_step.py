@@ -4,6 +4,8 @@ behave as under ``anyio.move_on_after``, on asyncio and on trio."""
 from __future__ import annotations
 
 import asyncio
+import time
+from typing import Any
 
 import anyio
 import anyio.lowlevel
@@ -166,3 +168,58 @@ async def test_an_async_callable_that_overruns_after_entering_its_own_scope_fall
     failed = [a for a in result.attempts if not a.ok]
     assert [(a.access_path, a.error_type) for a in failed] == [("slow.slow", "InvocationUnavailableError")]
     assert "did not answer within 0.01s" in (failed[0].error or "")
+
+
+async def test_an_outer_scope_due_with_the_bound_while_the_loop_is_held_cancels_and_is_no_overrun() -> None:
+    """Both deadlines pass while another task holds the loop: the outer scope's cancellation
+    wins, and nothing is reported as an overrun (anyio skips a task whose wait just ended)."""
+
+    async def hog() -> None:
+        time.sleep(0.1)  # noqa: ASYNC251 - runs once the bound waits; holds the loop past both deadlines
+
+    results: list[tuple[Any, bool]] = []
+    held = asyncio.create_task(hog())
+    with anyio.move_on_after(0.04) as outer:
+        results.append(await eager.bounded(asyncio.sleep(10), 0.03))
+    await held
+    assert outer.cancelled_caught and results == []
+
+
+async def test_an_answer_ready_before_the_deadline_stands_when_the_loop_resumes_late() -> None:
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[str] = loop.create_future()
+    loop.call_later(0.02, ready.set_result, "answer")
+
+    async def waits() -> str:
+        return await ready
+
+    async def hog() -> None:
+        time.sleep(0.1)  # noqa: ASYNC251 - the answer arrives, then the deadline passes, before the task runs
+
+    held = asyncio.create_task(hog())
+    assert await eager.bounded(waits(), 0.05) == ("answer", False)
+    await held
+
+
+async def test_a_coroutine_that_swallows_the_bounds_cancellation_is_cancelled_again() -> None:
+    swallowed: list[int] = []
+
+    async def stubborn() -> str:
+        for attempt in range(3):
+            try:
+                await asyncio.sleep(2)
+            except asyncio.CancelledError:
+                swallowed.append(attempt)
+        return "late"
+
+    assert await eager.bounded(stubborn(), 0.01) == ("late", False)
+    assert swallowed == [0, 1, 2] and asyncio.current_task().cancelling() == 0  # type: ignore[union-attr]
+
+
+async def test_an_awaitable_that_is_not_a_coroutine_is_bounded_too() -> None:
+    loop = asyncio.get_running_loop()
+    answered: asyncio.Future[int] = loop.create_future()
+    answered.set_result(1)
+    assert await eager.bounded(answered, 1.0) == (1, False)
+    pending: asyncio.Future[int] = loop.create_future()
+    assert await eager.bounded(pending, 0.01) == (None, True)

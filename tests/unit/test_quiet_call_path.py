@@ -245,3 +245,30 @@ async def test_a_quiet_runs_plan_compiled_read_later_describes_the_plan_it_ran()
     [compiled] = [e for e in result.events if e.type == "plan.compiled"]
     assert compiled.primary == "mp_python.band_gaps" and compiled.fallbacks == []  # type: ignore[attr-defined]
     assert compiled.need == list(plan.need) and compiled.rejected == plan.rejected_count()  # type: ignore[attr-defined]
+
+
+async def test_a_quiet_runs_tool_start_holds_the_arguments_as_called_when_the_invoker_changes_them() -> None:
+    async def consuming(call: ToolCall) -> dict[str, Any]:
+        call.arguments.pop("formula", None)  # a wrapper taking an argument out in place
+        return {"data": [{"band_gap": 0.6, "formula": "Si"}]}
+
+    router = SchemaRouter()
+    router.register(spec("mp_a"), consuming)
+    result = await router.invoke(PlanRequest(query="Si band gap", arguments={"formula": "Si"}))
+    [start] = [e for e in result.events if e.type == "tool.start"]
+    assert start.arguments == {"formula": "Si"}  # type: ignore[attr-defined]
+
+
+async def test_a_quiet_runs_plan_compiled_is_unchanged_by_a_caller_changing_the_results_plan() -> None:
+    async def answering(call: ToolCall) -> dict[str, Any]:
+        return {"data": [{"band_gap": 0.6, "formula": "Si"}]}
+
+    router = SchemaRouter()
+    router.register(spec("mp_a"), answering)
+    router.register(spec("mp_b"), answering)
+    request = PlanRequest(query="Si band gap", arguments={"formula": "Si"}, fallback_scope="same_provider")
+    result = await router.invoke(request)
+    result.plan.need.clear()
+    result.plan.fallbacks.clear()
+    [compiled] = [e for e in result.events if e.type == "plan.compiled"]
+    assert compiled.need == ["band_gap"] and compiled.fallbacks == ["mp_b.search"]  # type: ignore[attr-defined]
