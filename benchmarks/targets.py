@@ -18,6 +18,9 @@ PROFILE = {  # how to see where the time (or memory) of a row that does not hold
     "import": '.venv/bin/python -X importtime -c "import schemarouter_integrations.langchain" '
     "2>&1 | sort -t'|' -k2 -n | tail -25",
     "one_route": ".venv/bin/python benchmarks/profile_one_route.py",
+    "mcp_face": ".venv/bin/python benchmarks/profile_faces.py 3000 mcp",
+    "llamaindex_face": ".venv/bin/python benchmarks/profile_faces.py 3000 llamaindex",
+    "langchain_face": ".venv/bin/python benchmarks/profile_faces.py 3000 langchain",
     "mcp_http": ".venv/bin/python -m pyinstrument benchmarks/mcp_http_bench.py --serve ours --port 8765 "
     "(then load it with mcp_http_bench's clients)",
     "chain": ".venv/bin/python benchmarks/profile_invoke.py",
@@ -124,18 +127,18 @@ def _one_route_rows(results: dict[str, Any]) -> list[_Full]:
         )
     return [
         _row("MCP server-side `call_tool` <= 1.3x a bare `mcp` tool",
-             results.get("one_route.mcp_call_tool_vs_plain"), lambda v: v <= 1.3, "{:.2f}x", "one_route"),
+             results.get("one_route.mcp_call_tool_vs_plain"), lambda v: v <= 1.3, "{:.2f}x", "mcp_face"),
         _row(f"MCP over streamable HTTP (uvicorn), {clients} clients: calls/s of a bare `mcp` server "
              "over the same function / ours", results.get("mcp_http.throughput_ratio"), None,
              "{:.2f}x" + http_detail, "mcp_http"),
         _row("LangChain tool <= 1.5x a bare `StructuredTool` over the same function",
-             results.get("one_route.langchain_vs_plain"), lambda v: v <= 1.5, "{:.2f}x", "one_route"),
+             results.get("one_route.langchain_vs_plain"), lambda v: v <= 1.5, "{:.2f}x", "langchain_face"),
         _row("LlamaIndex tool <= 2.0x a bare `FunctionTool` over the same function",
-             results.get("one_route.llamaindex_vs_plain"), lambda v: v <= 2.0, "{:.2f}x", "one_route"),
+             results.get("one_route.llamaindex_vs_plain"), lambda v: v <= 2.0, "{:.2f}x", "llamaindex_face"),
         _row("LangChain face alone <= 1.1x (bare tool calling `router.invoke`)",
-             results.get("one_route.langchain_face"), lambda v: v <= 1.1, "{:.2f}x", "one_route"),
+             results.get("one_route.langchain_face"), lambda v: v <= 1.1, "{:.2f}x", "langchain_face"),
         _row("LlamaIndex face alone <= 1.1x (bare tool calling `router.invoke`)",
-             results.get("one_route.llamaindex_face"), lambda v: v <= 1.1, "{:.2f}x", "one_route"),
+             results.get("one_route.llamaindex_face"), lambda v: v <= 1.1, "{:.2f}x", "llamaindex_face"),
     ]  # fmt: skip
 
 

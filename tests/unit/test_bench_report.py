@@ -104,7 +104,7 @@ def test_a_target_that_does_not_hold_points_to_its_profile() -> None:
         "GitHub's YAML document, libyaml forced: register <= 1.2x libyaml `CSafeLoader` parse",
     }
     face = "LlamaIndex face alone <= 1.1x (bare tool calling `router.invoke`)"
-    assert "profile_one_route.py" in missing[face]
+    assert "profile_faces.py 3000 llamaindex" in missing[face]
     section = "\n".join(targets.targets_section(_results()))
     assert "-X importtime" in section
 
