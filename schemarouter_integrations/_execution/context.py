@@ -158,17 +158,26 @@ def _kind(item: Any) -> type[RouterEvent]:
 class _Records:
     """Builds the events of a quiet run from their records (events built already stay)."""
 
-    __slots__ = ("records",)
+    __slots__ = ("kinds", "records")
 
     def __init__(self, records: tuple[Any, ...]) -> None:
         self.records = records
+        self.kinds: dict[type[RouterEvent], list[Any]] | None = None
+        """The records by event class, in order (one pass over them, on the first
+        :meth:`of_kind`: a face reads the fallbacks and hedges of every answer)."""
 
     def __call__(self) -> list[RouterEvent]:
         return [_built(item) if type(item) is tuple else item for item in self.records]
 
     def of_kind(self, kind: type[E]) -> list[E]:
         """The events of class *kind* only, built from their records (each a new object)."""
-        return [_built(item) if type(item) is tuple else item for item in self.records if _kind(item) is kind]
+        kinds = self.kinds
+        if kinds is None:
+            kinds = {}
+            for item in self.records:
+                kinds.setdefault(_kind(item), []).append(item)
+            self.kinds = kinds
+        return [_built(item) if type(item) is tuple else item for item in kinds.get(kind, ())]
 
 
 def _built(record: tuple[Any, ...]) -> Any:
