@@ -162,9 +162,9 @@ class _Records:
 
     def __init__(self, records: tuple[Any, ...]) -> None:
         self.records = records
-        self.kinds: dict[type[RouterEvent], list[Any]] | None = None
-        """The records by event class, in order (one pass over them, on the first
-        :meth:`of_kind`: a face reads the fallbacks and hedges of every answer)."""
+        self.kinds: set[type[RouterEvent]] | None = None
+        """The event classes among the records (taken on the first :meth:`of_kind`: a face
+        reads the fallbacks and hedges of every answer, and most answers have neither)."""
 
     def __call__(self) -> list[RouterEvent]:
         return [_built(item) if type(item) is tuple else item for item in self.records]
@@ -173,11 +173,10 @@ class _Records:
         """The events of class *kind* only, built from their records (each a new object)."""
         kinds = self.kinds
         if kinds is None:
-            kinds = {}
-            for item in self.records:
-                kinds.setdefault(_kind(item), []).append(item)
-            self.kinds = kinds
-        return [_built(item) if type(item) is tuple else item for item in kinds.get(kind, ())]
+            kinds = self.kinds = {item[0] if type(item) is tuple else type(item) for item in self.records}
+        if kind not in kinds:
+            return []
+        return [_built(item) if type(item) is tuple else item for item in self.records if _kind(item) is kind]
 
 
 def _built(record: tuple[Any, ...]) -> Any:
