@@ -18,10 +18,10 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 M = TypeVar("M", bound=BaseModel)
-_set = object.__setattr__
 # BaseModel's slots, set through their descriptors: what ``object.__setattr__`` ends up
 # doing, without looking each name up again on every build
 _slots: dict[str, Any] = dict(vars(BaseModel))
+_set_dict = _slots["__dict__"].__set__
 _set_fields_set = _slots["__pydantic_fields_set__"].__set__
 _set_extra = _slots["__pydantic_extra__"].__set__
 _set_private = _slots["__pydantic_private__"].__set__
@@ -76,7 +76,7 @@ class Trusted(Generic[M]):
                 fields[name] = factory()
         cls = self._cls
         built = cls.__new__(cls)
-        _set(built, "__dict__", fields)
+        _set_dict(built, fields)
         _set_fields_set(built, set(given))
         _set_extra(built, None)
         _set_private(built, None)
