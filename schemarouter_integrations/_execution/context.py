@@ -59,6 +59,20 @@ class RunContext:
     read (:func:`result`), the same events, in the same order, with the same fields.
     """
 
+    __slots__ = (
+        "attempts",
+        "events",
+        "failing_origins",
+        "gathering",
+        "provenance",
+        "quiet",
+        "records",
+        "route",
+        "run_id",
+        "served",
+        "winner",
+    )
+
     def __init__(self, run_id: str | None = None, *, quiet: bool = False) -> None:
         self.run_id = run_id or _uuid4_hex()
         self.quiet = quiet
