@@ -202,23 +202,22 @@ class SchemaRouter(AnswerSettings, DataSources):
     async def invoke(
         self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
     ) -> ToolResult:
-        """Run a request (planned with :meth:`plan_executable`) or a compiled plan as is.
-
-        Returns the route's :class:`ToolResult` or raises the run's error (its events under
-        ``RUN_EVENTS_ATTRIBUTE``); nobody listening (no sink, scope, hedge), events build lazily.
-        """
+        """Run a request (planned with :meth:`plan_executable`) or a compiled plan as is: the
+        route's :class:`ToolResult`, or the run's error raised (its events under
+        ``RUN_EVENTS_ATTRIBUTE``); nobody listening (no sink, scope, hedge), events build lazily."""
         request, source = plan_source(request_or_plan, self.plan_executable)
         if self.events.active or self._executor.scopes.active or request.hedge is not None:
             events = [event async for event in self.stream(request_or_plan, budget=budget)]
-            last = events[-1] if events else None
-        else:
+            last: RouterEvent | ToolResult | None = events[-1] if events else None
+            last = last.result if isinstance(last, RunEndEvent) else last
+        else:  # a quiet run builds no run.end: it hands back the result
             last, events = await self._executor.quietly(request, source, budget)
         if isinstance(last, RunErrorEvent) and last.exception is not None:
             setattr(last.exception, RUN_EVENTS_ATTRIBUTE, tuple(events))
             raise last.exception
-        if not isinstance(last, RunEndEvent) or last.result is None:  # pragma: no cover
+        if not isinstance(last, ToolResult):  # pragma: no cover
             raise SchemaRouterError("the run ended without a result")
-        return last.result
+        return last
 
     def invoke_sync(
         self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None

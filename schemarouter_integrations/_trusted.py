@@ -18,7 +18,13 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 M = TypeVar("M", bound=BaseModel)
-_set = object.__setattr__
+# BaseModel's slots, set through their descriptors: what ``object.__setattr__`` ends up
+# doing, without looking each name up again on every build
+_slots: dict[str, Any] = dict(vars(BaseModel))
+_set_dict = _slots["__dict__"].__set__
+_set_fields_set = _slots["__pydantic_fields_set__"].__set__
+_set_extra = _slots["__pydantic_extra__"].__set__
+_set_private = _slots["__pydantic_private__"].__set__
 _IMMUTABLE = (str, int, float, bool, type(None), tuple, frozenset)
 
 __all__ = ["Trusted"]
@@ -64,16 +70,16 @@ class Trusted(Generic[M]):
         if not (self._required <= given <= self._known):
             missing, unknown = sorted(self._required - given), sorted(given - self._known)
             raise TypeError(f"{self._cls.__name__}: missing {missing}, unknown {unknown}")
-        fields = self._template.copy()
-        fields.update(values)
+        fields = {**self._template, **values}
         for name, factory in self._factories:
             if name not in values:
                 fields[name] = factory()
-        built = self._cls.__new__(self._cls)
-        _set(built, "__dict__", fields)
-        _set(built, "__pydantic_fields_set__", set(given))
-        _set(built, "__pydantic_extra__", None)
-        _set(built, "__pydantic_private__", None)
+        cls = self._cls
+        built = cls.__new__(cls)
+        _set_dict(built, fields)
+        _set_fields_set(built, set(given))
+        _set_extra(built, None)
+        _set_private(built, None)
         return built
 
 

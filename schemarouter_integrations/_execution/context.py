@@ -59,6 +59,20 @@ class RunContext:
     read (:func:`result`), the same events, in the same order, with the same fields.
     """
 
+    __slots__ = (
+        "attempts",
+        "events",
+        "failing_origins",
+        "gathering",
+        "provenance",
+        "quiet",
+        "records",
+        "route",
+        "run_id",
+        "served",
+        "winner",
+    )
+
     def __init__(self, run_id: str | None = None, *, quiet: bool = False) -> None:
         self.run_id = run_id or _uuid4_hex()
         self.quiet = quiet
@@ -158,16 +172,24 @@ def _kind(item: Any) -> type[RouterEvent]:
 class _Records:
     """Builds the events of a quiet run from their records (events built already stay)."""
 
-    __slots__ = ("records",)
+    __slots__ = ("kinds", "records")
 
     def __init__(self, records: tuple[Any, ...]) -> None:
         self.records = records
+        self.kinds: set[type[RouterEvent]] | None = None
+        """The event classes among the records (taken on the first :meth:`of_kind`: a face
+        reads the fallbacks and hedges of every answer, and most answers have neither)."""
 
     def __call__(self) -> list[RouterEvent]:
         return [_built(item) if type(item) is tuple else item for item in self.records]
 
     def of_kind(self, kind: type[E]) -> list[E]:
         """The events of class *kind* only, built from their records (each a new object)."""
+        kinds = self.kinds
+        if kinds is None:
+            kinds = self.kinds = {item[0] if type(item) is tuple else type(item) for item in self.records}
+        if kind not in kinds:
+            return []
         return [_built(item) if type(item) is tuple else item for item in self.records if _kind(item) is kind]
 
 

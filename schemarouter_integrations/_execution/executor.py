@@ -19,7 +19,7 @@ from .._planning.requests import as_request
 from .._ratelimit import RateGate
 from .._registry import Registry
 from ..errors import SchemaRouterError
-from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent
+from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
 from .answers import AnswerService
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
@@ -108,24 +108,28 @@ class Executor:
 
     async def quietly(
         self, request: PlanRequest, source: PlanSource, budget: RunBudget | None
-    ) -> tuple[RouterEvent, list[RouterEvent]]:
-        """A whole run that nobody listens to, from ``run.start``: its last event (``run.end``
-        or ``run.error``) and, when it failed, all its events (for ``RUN_EVENTS_ATTRIBUTE``).
+    ) -> tuple[ToolResult | RunErrorEvent, list[RouterEvent]]:
+        """A whole run that nobody listens to, from ``run.start``: its result (the one its
+        ``run.end`` would carry, which nobody reads, so none is built unless an older answer
+        serves), or its ``run.error`` and all its events (for ``RUN_EVENTS_ATTRIBUTE``).
         No other event is built during the run (``RunContext(quiet=True)``), and the run is
         awaited, not streamed: the same steps as :meth:`run`, with its events recorded only."""
         ctx = RunContext(quiet=True)
         ctx.event(RunStartEvent, query=request.query)
         plan: Plan | None = None
-        last: RouterEvent
         try:
             plan = source if isinstance(source, Plan) else source()
             compiled_event(plan, ctx)
             steps = self._steps(plan, ctx)
             await self._chain.settle(steps, BudgetMeter(budget), ctx, plan.request.hedge, plan.request)
-            last = self._ended(plan, ctx)
+            return self._result(plan, ctx), []
         except Exception as exc:
             last = (await self._failed(plan, exc, ctx))[-1]
-        return last, ctx.built_events() if isinstance(last, RunErrorEvent) else []
+        if isinstance(last, RunErrorEvent):
+            return last, ctx.built_events()
+        if not isinstance(last, RunEndEvent) or last.result is None:  # pragma: no cover
+            raise SchemaRouterError("the run ended without a result")
+        return last.result, []
 
     async def run(
         self, source: PlanSource, budget: RunBudget | None, ctx: RunContext
@@ -162,10 +166,17 @@ class Executor:
 
     def _ended(self, plan: Plan, ctx: RunContext) -> RunEndEvent:
         """The ``run.end`` of a chain that answered, with its result."""
+        result = self._result(plan, ctx)
+        return ctx.event(
+            RunEndEvent, tool=result.tool, endpoint=result.endpoint, fallbacks=ctx.fallbacks(), result=result
+        )
+
+    def _result(self, plan: Plan, ctx: RunContext) -> ToolResult:
+        """The :class:`ToolResult` of a chain that answered (the one its ``run.end`` carries)."""
         winner = ctx.winner
         if winner is None:  # the chain either sets a winner or raises
             raise SchemaRouterError("the run ended without a result")
-        result = ctx.result(
+        return ctx.result(
             tool=winner.tool,
             endpoint=winner.endpoint,
             provider=winner.provider,
@@ -176,9 +187,6 @@ class Executor:
             plan=plan,
             **served_fields(ctx),
             provenance=ctx.provenance,
-        )
-        return ctx.event(
-            RunEndEvent, tool=result.tool, endpoint=result.endpoint, fallbacks=ctx.fallbacks(), result=result
         )
 
     async def _failed(self, plan: Plan | None, exc: Exception, ctx: RunContext) -> list[RouterEvent]:

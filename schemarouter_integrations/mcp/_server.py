@@ -37,7 +37,6 @@ from .._execution.context import events_of
 from .._framework import ModelOutcome, ToolOptions, ToolSurface, record_fields, run_for_model
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
-from .._trusted import Trusted
 from ..adapters._mcp.relay import ERROR_META_KEY
 from ..errors import AllRoutesUnavailableError, ConfigurationError, InvocationUnavailableError
 from ..events import ToolFallbackEvent, ToolResult
@@ -353,12 +352,9 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
         structured["provenance"] = provenance.model_dump(mode="json")
     if result.cached:
         structured["cache"] = {"stale": result.stale, "age_seconds": result.age_seconds or 0.0}
-    return _ANSWER(content=[_TEXT(type="text", text=outcome.content)], structured_content=structured)
-
-
-_ANSWER = Trusted(CallToolResult)
-_TEXT = Trusted(TextContent)
-"""An answer's result is built from the router's own text and records: nothing to validate."""
+    # validated: pydantic-core builds these two small models faster than Trusted can
+    text = TextContent(type="text", text=outcome.content)
+    return CallToolResult(content=[text], structured_content=structured)
 
 
 def error_result(message: str, error: BaseException | None = None) -> CallToolResult:

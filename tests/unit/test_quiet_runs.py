@@ -80,13 +80,13 @@ async def test_a_quiet_run_reads_like_a_listened_run_events_included() -> None:
     assert quiet.fallbacks == listened.fallbacks == 2
 
 
-async def test_the_run_end_of_a_quiet_run_counts_its_fallbacks_without_building_events() -> None:
+async def test_a_quiet_run_hands_back_its_result_without_building_run_end_or_events() -> None:
     router = chain_router()
     request, source = CHAIN, router.plan_executable(CHAIN)
-    last, events = await router._executor.quietly(request, source, None)
-    assert isinstance(last, RunEndEvent) and last.result is not None
-    assert last.fallbacks == 2 and events == []
-    assert "events" not in last.result.__dict__
+    result, events = await router._executor.quietly(request, source, None)
+    assert isinstance(result, ToolResult) and events == []
+    assert "events" not in result.__dict__
+    assert result.fallbacks == 2
 
 
 async def test_one_run_numbers_its_quiet_events_in_order() -> None:
