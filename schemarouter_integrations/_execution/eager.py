@@ -6,10 +6,12 @@ under no cancel scope of ours: a coroutine that enters a cancel scope of its own
 first wait (``fail_after``, an anyio lock, an HTTP client call) must exit it while that
 scope is still the current one, which anyio checks. A coroutine that answers in that step
 needs no timer at all; one that suspends goes on under a :class:`_Deadline` from the same
-deadline, which cancels the task natively, as an anyio scope would (again on every loop
-iteration until the coroutine ends, and never while the result it waited for is already
-there), and leaves anyio's scope stack alone. Other event loops (trio), and awaitables that
-are not coroutines, run inside ``anyio.move_on_after`` from their start.
+deadline, which cancels the task natively once (never while the result it waited for is
+already there: it tries again on the next loop iteration) and leaves anyio's scope stack
+alone, so cleanup the coroutine shields after that cancellation runs to its end. A
+coroutine that swallows that one cancellation and goes on waiting is not cancelled again.
+Other event loops (trio), and awaitables that are not coroutines, run inside
+``anyio.move_on_after`` from their start.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ async def bounded(coro: Coroutine[Any, Any, Any] | Awaitable[Any], seconds: floa
         return None, True
     assert isinstance(coro, types.CoroutineType)
     deadline = task.get_loop().time() + seconds
+    pending = task.cancelling()  # cancellations the task had already: not ours to judge
     try:
         first = coro.send(None)
     except StopIteration as answered:
@@ -45,7 +48,7 @@ async def bounded(coro: Coroutine[Any, Any, Any] | Awaitable[Any], seconds: floa
     try:
         value = await _Resumed(coro, first)
     except asyncio.CancelledError:
-        if not timer.stop() or task.cancelling():
+        if not timer.stop() or task.cancelling() > pending:
             raise  # not ours alone: a cancellation from outside goes on
         # ours; an anyio scope around the call whose cancellation came while ours was being
         # delivered (anyio skips a task whose wait is already over) takes over here
@@ -59,7 +62,7 @@ async def bounded(coro: Coroutine[Any, Any, Any] | Awaitable[Any], seconds: floa
 
 
 class _Deadline:
-    """Cancels *task* from *deadline* on, on every loop iteration, until :meth:`stop`; skips an
+    """Cancels *task* once from *deadline* on, unless :meth:`stop` came first; skips a loop
     iteration in which the future the task waited for is done already (its result stands)."""
 
     __slots__ = ("handle", "running", "sent", "task")
@@ -74,9 +77,10 @@ class _Deadline:
         if not self.running:
             return
         waiter = getattr(self.task, "_fut_waiter", None)
-        if not (isinstance(waiter, asyncio.Future) and waiter.done()) and self.task.cancel():
+        if isinstance(waiter, asyncio.Future) and waiter.done():  # it resumes with that result
+            self.handle = self.task.get_loop().call_soon(self._fire)
+        elif self.task.cancel():
             self.sent += 1
-        self.handle = self.task.get_loop().call_soon(self._fire)
 
     def stop(self) -> bool:
         """Stop cancelling; True when a cancellation of ours was sent (each one taken back)."""

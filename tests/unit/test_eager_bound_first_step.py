@@ -4,6 +4,7 @@ behave as under ``anyio.move_on_after``, on asyncio and on trio."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -201,19 +202,42 @@ async def test_an_answer_ready_before_the_deadline_stands_when_the_loop_resumes_
     await held
 
 
-async def test_a_coroutine_that_swallows_the_bounds_cancellation_is_cancelled_again() -> None:
-    swallowed: list[int] = []
+async def test_an_overrun_is_reported_when_the_task_had_a_cancellation_already() -> None:
+    task = asyncio.current_task()
+    assert task is not None
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):  # swallowed without uncancel(): count 1
+        await asyncio.sleep(1)
+    assert await eager.bounded(asyncio.sleep(10), 0.01) == (None, True)
+    assert task.cancelling() == 1
+    task.uncancel()
 
-    async def stubborn() -> str:
-        for attempt in range(3):
-            try:
-                await asyncio.sleep(2)
-            except asyncio.CancelledError:
-                swallowed.append(attempt)
+
+async def test_an_overrun_inside_shielded_cleanup_is_reported_as_an_overrun() -> None:
+    results: list[tuple[Any, bool]] = []
+    with anyio.move_on_after(0.01):
+        try:
+            await anyio.sleep(10)
+        finally:
+            with anyio.CancelScope(shield=True):
+                results.append(await eager.bounded(asyncio.sleep(10), 0.01))
+    assert results == [(None, True)]
+
+
+async def test_cleanup_the_coroutine_shields_after_the_overrun_runs_to_its_end() -> None:
+    log: list[str] = []
+
+    async def closes_its_connection() -> str:
+        try:
+            await anyio.sleep(10)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.sleep(0.02)  # what an HTTP client does to close its connection
+                log.append("closed")
         return "late"
 
-    assert await eager.bounded(stubborn(), 0.01) == ("late", False)
-    assert swallowed == [0, 1, 2] and asyncio.current_task().cancelling() == 0  # type: ignore[union-attr]
+    assert await eager.bounded(closes_its_connection(), 0.01) == (None, True)
+    assert log == ["closed"]
 
 
 async def test_an_awaitable_that_is_not_a_coroutine_is_bounded_too() -> None:
