@@ -11,6 +11,7 @@ import random
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from functools import partial
+from typing import Any
 
 from .._availability import Availability
 from .._bounded import BoundedCache
@@ -176,18 +177,7 @@ class Executor:
         winner = ctx.winner
         if winner is None:  # the chain either sets a winner or raises
             raise SchemaRouterError("the run ended without a result")
-        return ctx.result(
-            tool=winner.tool,
-            endpoint=winner.endpoint,
-            provider=winner.provider,
-            access_mode=winner.access_mode,
-            records=ctx.records,
-            attempts=list(ctx.attempts),
-            route=list(ctx.route),
-            plan=plan,
-            **served_fields(ctx),
-            provenance=ctx.provenance,
-        )
+        return _result_of(winner, plan, ctx, provenance=ctx.provenance)
 
     async def _failed(self, plan: Plan | None, exc: Exception, ctx: RunContext) -> list[RouterEvent]:
         """The last events of a run that raised *exc*: ``run.error``, or, when every route was
@@ -198,18 +188,24 @@ class Executor:
         if stale is None:
             return [ctx.error_event(exc)]
         call, healthy, event = stale  # every route was unavailable: an older answer serves
-        result = ctx.result(
-            tool=call.tool,
-            endpoint=call.endpoint,
-            provider=call.provider,
-            access_mode=call.access_mode,
-            records=ctx.records,
-            attempts=list(ctx.attempts),
-            route=list(ctx.route),
-            plan=healthy if plan is None or plan.primary is None else plan,
-            **served_fields(ctx),
-        )
+        result = _result_of(call, healthy if plan is None or plan.primary is None else plan, ctx)
         end = ctx.event(
             RunEndEvent, tool=call.tool, endpoint=call.endpoint, fallbacks=ctx.fallbacks(), result=result
         )
         return [event, end]
+
+
+def _result_of(call: ToolCall, plan: Plan, ctx: RunContext, **extra: Any) -> ToolResult:
+    """The run's :class:`ToolResult`: answered by *call*, under *plan*, from *ctx*'s bookkeeping."""
+    return ctx.result(
+        tool=call.tool,
+        endpoint=call.endpoint,
+        provider=call.provider,
+        access_mode=call.access_mode,
+        records=ctx.records,
+        attempts=list(ctx.attempts),
+        route=list(ctx.route),
+        plan=plan,
+        **served_fields(ctx),
+        **extra,
+    )
