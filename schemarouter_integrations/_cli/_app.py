@@ -7,8 +7,6 @@ or every route unavailable.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated
@@ -224,13 +222,22 @@ def demo(
         Path | None, typer.Option("--svg", metavar="FILE", help="Also save the output as an SVG picture.")
     ] = None,
 ) -> None:
-    """Run the offline demo (cookbook/demo.py of a source checkout)."""
-    script = _demo_script()
-    if script is None:
-        typer.echo("the demo runs from a source checkout: cookbook/demo.py was not found", err=True)
+    """Run the offline demo: an outage, the router and LangChain's with_fallbacks side by side."""
+    import importlib.util
+
+    if importlib.util.find_spec("langchain_core") is None:
+        typer.echo(
+            'the demo races LangChain runnables: pip install "schemarouter-integrations[cli,langchain]"',
+            err=True,
+        )
         raise typer.Exit(USAGE)
-    extra = ["--svg", str(svg)] if svg is not None else []
-    raise typer.Exit(subprocess.call([sys.executable, str(script), *extra]))
+    from schemarouter_integrations._demo import main
+
+    try:
+        main(["--svg", str(svg)] if svg is not None else [])
+    except Exception as exc:  # the demo's own failure: exit 1 with what went wrong
+        typer.echo(f"the demo failed: {type(exc).__name__}: {exc}", err=True)
+        raise typer.Exit(1) from exc
 
 
 @app.command("serve-mcp", epilog=epilog("serve-mcp"))
@@ -253,12 +260,3 @@ def serve_mcp(
         strict=strict,
         document_cache=document_cache,
     )
-
-
-def _demo_script() -> Path | None:
-    checkout = Path(__file__).resolve().parents[2]
-    for root in (Path.cwd(), checkout):
-        script = root / "cookbook" / "demo.py"
-        if script.is_file():
-            return script
-    return None

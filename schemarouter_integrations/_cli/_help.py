@@ -93,7 +93,7 @@ EXIT_CODES: dict[str, dict[int, str]] = {
     "demo": {
         0: "the demo ran",
         1: "the demo failed",
-        2: "not a source checkout (cookbook/demo.py not found)",
+        2: "the [langchain] extra is not installed",
     },
     "serve-mcp": {
         0: "served until stopped",

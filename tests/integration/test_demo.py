@@ -21,8 +21,8 @@ import anyio
 import pytest
 from rich.console import Console, RenderableType
 
-from cookbook import _demo_view as view
-from cookbook import demo
+from schemarouter_integrations._demo import story as demo
+from schemarouter_integrations._demo import view
 
 pytestmark = pytest.mark.integration
 

@@ -10,8 +10,7 @@ answers every operation with a body built from its response schema
 The questions (``tests/support/science_questions.py``) were written, and their operations
 decided from the documents, before any was run. Those the router gets wrong today are
 ``xfail(strict=True)`` with what ``explain()`` said, so they flip when the router is fixed.
-The ``Plan.missing`` tests are written against ``../shared/API.md`` and skipped until
-``Plan.missing`` exists (it is being built in parallel).
+The ``Plan.missing`` tests check that a plan names what the chosen operation cannot serve.
 """
 
 from __future__ import annotations
