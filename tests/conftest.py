@@ -37,6 +37,7 @@ HEAVY_SESSION_FIXTURES = {
     "github_spec": "real_documents",  # GitHub's and Stripe's whole documents, registered once
     "stripe_spec": "real_documents",
     "science_api": "science_documents",  # six science documents served from their schemas
+    "built_site": "docs_site",  # mkdocs build --strict, once for every test that reads the site
 }
 """Session fixture name -> the xdist group of every test that uses it (first match wins, in
 this order)."""

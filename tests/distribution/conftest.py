@@ -25,7 +25,7 @@ SCRIPTS = Path(__file__).resolve().parent / "scripts"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 EXTRAS = sorted(PYPROJECT["project"]["optional-dependencies"])
 ENVIRONMENTS = ["core", *EXTRAS]
-HEAVY = {"all", "llamaindex", "langchain", "mcp"}
+HEAVY = {"all", "llamaindex", "langchain", "langgraph", "mcp"}
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,9 @@ RUNS: dict[str, dict[str, list[str]]] = {
             " print(s.__version__, m.version('schemarouter-integrations'))",
         ],
     },
+    "all": {"demo": ["schemarouter-integrations", "demo", "--width", "80"]},
     "cli": {
+        "demo": ["schemarouter-integrations", "demo"],
         "version": ["schemarouter-integrations", "--version"],
         "validate": ["schemarouter-integrations", "validate", "--config", "landscape.toml"],
         "query": ["schemarouter-integrations", "query", *QUESTION, "--json"],

@@ -3,7 +3,9 @@ version, and nothing in the sdist that is not source (no caches, no virtual envi
 
 from __future__ import annotations
 
+import re
 import sys
+import tomllib
 import tarfile
 import zipfile
 from email.parser import Parser
@@ -39,6 +41,33 @@ def wheel_metadata(dists: Distributions) -> dict[str, list[str]]:
         (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
         message = Parser().parsestr(archive.read(name).decode())
     return {key: message.get_all(key) or [] for key in set(message.keys())}
+
+
+def wheel_description(dists: Distributions) -> str:
+    with zipfile.ZipFile(dists.wheel) as archive:
+        (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        message = Parser().parsestr(archive.read(name).decode())
+    assert message.get("Description-Content-Type", "").startswith("text/markdown")
+    return str(message.get_payload())
+
+
+def test_the_package_description_links_and_images_are_absolute(distributions: Distributions) -> None:
+    description = wheel_description(distributions)
+    targets = re.findall(r"\]\(([^)\s]+)\)", description)
+    assert len(targets) > 20, targets  # the README's links are all there
+    relative = [t for t in targets if not t.startswith(("https://", "http://", "#", "mailto:"))]
+    assert relative == []
+    images = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", description)
+    assert images and all(i.startswith("https://raw.githubusercontent.com/") for i in images), images
+
+
+def test_the_package_description_links_docs_pages_to_the_site(distributions: Distributions) -> None:
+    description = wheel_description(distributions)
+    site = wheel_metadata(distributions)["Project-URL"]
+    documentation = dict(url.split(", ", 1) for url in site)["Documentation"]
+    assert documentation.startswith("https://") and "/tree/" not in documentation
+    assert f"]({documentation}getting-started/)" in description
+    assert f"]({documentation}reference/api/)" in description
 
 
 def test_twine_check_strict_passes_on_both_distributions(distributions: Distributions) -> None:
@@ -93,9 +122,9 @@ def test_the_wheel_names_authors_urls_and_classifiers(distributions: Distributio
 def test_the_version_has_one_source(distributions: Distributions) -> None:
     metadata = wheel_metadata(distributions)
     assert metadata["Version"] == [schemarouter_integrations.__version__]
-    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'dynamic = ["version"]' in pyproject
-    assert "\nversion =" not in pyproject
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "version" in project["dynamic"]
+    assert "version" not in project
 
 
 def test_development_tools_are_not_a_published_extra(distributions: Distributions) -> None:

@@ -20,6 +20,7 @@ CHECKED = {
     "cli",
     "fast",
     "langchain",
+    "langgraph",
     "llamaindex",
     "mcp",
     "optimade",
@@ -85,3 +86,17 @@ def test_the_console_script_answers_the_quick_start_landscape(environments: dict
     answer = json.loads(passed(environments["cli"].results["query"]))
     assert answer["route"] == ["mp_api.search", "mp_python.search"]
     assert answer["records"] == [{"band_gap": 0.61, "formula": "Si", "material_id": "mp-149"}]
+
+
+def test_the_demo_runs_from_the_wheel_with_the_cli_and_langchain_extras(
+    environments: dict[str, Environment],
+) -> None:
+    out = passed(environments["all"].results["demo"])
+    assert "mp_api now hangs" in out and "reopened: health" in out, out[-3000:]
+
+
+def test_the_demo_without_langchain_exits_2_naming_the_extras(environments: dict[str, Environment]) -> None:
+    done = environments["cli"].results["demo"]
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert 'pip install "schemarouter-integrations[cli,langchain]"' in done.stderr
+    assert "Traceback" not in done.stderr

@@ -51,6 +51,26 @@ async def langchain() -> None:
     assert "0.61" in message.content
 
 
+async def langgraph() -> None:
+    """The README's LangGraph agent: a prebuilt ReAct agent calls the tool, which falls back."""
+    import warnings
+
+    from schemarouter_integrations.langchain import SchemaRouterTool
+    from schemarouter_integrations.testing.langchain import ScriptedChatModel
+
+    with warnings.catch_warnings():  # LangGraph 1.x also offers langchain.agents.create_agent
+        warnings.simplefilter("ignore")
+        from langgraph.prebuilt import create_react_agent
+
+    tool = SchemaRouterTool(
+        router=materials_router(), name="materials", fallback_scope="same_provider", preferred_tools=["mp_api"]
+    )
+    agent = create_react_agent(ScriptedChatModel(), [tool])
+    state = await agent.ainvoke({"messages": [("user", QUESTION["query"])]})
+    answer = state["messages"][-1].content
+    assert "0.61 eV" in answer and "mp_python.search" in answer, answer
+
+
 async def llamaindex() -> None:
     from schemarouter_integrations.llamaindex import SchemaRouterToolSpec, ToolFallbackEvent
 
@@ -147,6 +167,7 @@ CHECKS: dict[str, Callable[[], Awaitable[None]]] = {
     "cli": cli,
     "fast": fast,
     "langchain": langchain,
+    "langgraph": langgraph,
     "llamaindex": llamaindex,
     "mcp": mcp,
     "optimade": optimade,
@@ -165,7 +186,7 @@ async def every() -> None:
     import schemarouter_integrations.otel  # noqa: F401
     from schemarouter_integrations.stores import RedisAvailabilityStore  # noqa: F401
 
-    for check in (core, cli, fast, optimade, re2):
+    for check in (core, cli, fast, optimade, re2, langgraph):
         await check()
 
 
