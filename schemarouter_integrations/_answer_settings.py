@@ -48,7 +48,9 @@ class AnswerSettings:
         self._answers: AnswerService | None = None
         if cache is not None:
             cache.attach(self.clock)
-            self._answers = AnswerService(cache, self.cache_policies, self._healthy_plan, self._cooling)
+            self._answers = AnswerService(
+                cache, self.cache_policies, self._healthy_plan, self._cooling, self.registry
+            )
         store = self.availability_store
         if limiter is None and getattr(store, "kind", None) == "redis":
             from .stores import RedisRateLimiter
