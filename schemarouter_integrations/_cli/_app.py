@@ -76,6 +76,15 @@ CacheOption = Annotated[
         help="A folder keeping the last good copy of every fetched document (overrides the file's).",
     ),
 ]
+StateOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--state",
+        envvar="SCHEMAROUTER_STATE",
+        metavar="FILE",
+        help="A SQLite file keeping cooldowns, answers and rate limits between commands.",
+    ),
+]
 ArgOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -94,10 +103,11 @@ def _with_config(
     *,
     strict: bool = False,
     document_cache: Path | None = None,
+    state: Path | None = None,
 ) -> None:
     output = Output(as_json=as_json, strict=strict)
     try:
-        config = _run.load_landscape(path, document_cache)
+        config = _run.with_state(_run.load_landscape(path, document_cache), state)
     except ConfigurationError as exc:
         raise typer.Exit(output.error(USAGE, exc)) from None
 
@@ -141,6 +151,7 @@ def plan(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Show the compiled plan: the chain and every rejected candidate with its reason."""
     arguments = _arguments(arg, as_json)
@@ -150,6 +161,7 @@ def plan(
         lambda c, o: _run.plan(c, query, arguments, o),
         strict=strict,
         document_cache=document_cache,
+        state=state,
     )
 
 
@@ -161,6 +173,7 @@ def query(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Ask upstream: no answer from the answer cache.")
     ] = False,
@@ -173,6 +186,7 @@ def query(
         lambda c, o: _run.query(c, query, arguments, o, no_cache=no_cache),
         strict=strict,
         document_cache=document_cache,
+        state=state,
     )
 
 
@@ -184,6 +198,7 @@ def gather(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Ask every route that can answer and merge the records (needs router.gather)."""
     arguments = _arguments(arg, as_json)
@@ -193,6 +208,7 @@ def gather(
         lambda c, o: _run.gather(c, query, arguments, o),
         strict=strict,
         document_cache=document_cache,
+        state=state,
     )
 
 
@@ -202,9 +218,10 @@ def inspect(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Show the registered tools, bindings, probes, pending routes and the availability store."""
-    _with_config(config, as_json, _run.inspect, strict=strict, document_cache=document_cache)
+    _with_config(config, as_json, _run.inspect, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("probe"))
@@ -213,9 +230,10 @@ def probe(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Run every declared health probe once and report its outcome (and the pending routes)."""
-    _with_config(config, as_json, _run.probe, strict=strict, document_cache=document_cache)
+    _with_config(config, as_json, _run.probe, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("demo"))
@@ -244,6 +262,7 @@ def serve_mcp(
     ] = 8000,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Serve the landscape's router as an MCP server (one read-only tool)."""
     _with_config(
@@ -252,6 +271,7 @@ def serve_mcp(
         lambda landscape, output: _run.serve_mcp(landscape, transport, port, output),
         strict=strict,
         document_cache=document_cache,
+        state=state,
     )
 
 

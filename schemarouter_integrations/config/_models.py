@@ -33,7 +33,8 @@ from .._contracts import (
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
-from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings, _Model
+from ..stores import AvailabilityStore
+from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings, _Model, build_store
 
 __all__ = [
     "AvailabilitySettings",
@@ -332,6 +333,12 @@ class RouterConfig(_Model):
             "allow_private_networks": self.router.allow_private_networks,
             "document_cache": self.document_cache_path,
         }
+
+    def router_store(self) -> AvailabilityStore | None:
+        """The store of ``[router] store`` (a relative SQLite path from the file's folder)."""
+        if self.router.store is None:
+            return None
+        return build_store(self.router.store, self._source.parent if self._source is not None else Path.cwd())
 
     def with_router(self, **settings: Any) -> RouterConfig:
         """A copy with these ``[router]`` settings replaced (the CLI's options); the source,
