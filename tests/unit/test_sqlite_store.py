@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from schemarouter_integrations import (
@@ -153,3 +154,23 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
         assert db.execute("SELECT count(*) FROM marks").fetchone()[0] == 40
         assert db.execute("SELECT count(*) FROM answers").fetchone()[0] == 600
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def wait_for(check: Any) -> None:
+    with anyio.fail_after(30):
+        while not check():  # noqa: ASYNC110 - another store's writes reach this one by refresh
+            await anyio.sleep(0.02)
+
+
+async def test_running_processes_see_each_others_cooldowns_and_reopens(tmp_path: Path) -> None:
+    path = tmp_path / "state.db"
+    one, two = SqliteStore(path, refresh_seconds=0.05), SqliteStore(path, refresh_seconds=0.05)
+    first, second = SchemaRouter(availability_store=one), SchemaRouter(availability_store=two)
+    for router in (first, second):
+        router.add_callable(Route(1.1), name="mp", read_only=True, fields=FIELDS)
+    async with first, second:
+        first.mark_access_unavailable("mp", "call", seconds=600, reason="maintenance")
+        await wait_for(lambda: two.get("mp.call") is not None)
+        assert two.get("mp.call").reason == "maintenance"  # type: ignore[union-attr]
+        first.mark_access_available("mp", "call")
+        await wait_for(lambda: two.get("mp.call") is None)
