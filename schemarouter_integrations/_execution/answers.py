@@ -28,6 +28,7 @@ from typing import Any, Protocol
 import anyio
 
 from .._caching import CacheStats, Flights, answer_key
+from .._caching.entries import entry_fits
 from .._caching.keys import scope_of
 from .._caching.policies import PolicyBook
 from .._contracts import CachePolicy
@@ -36,6 +37,7 @@ from .._registry import Invoker, Registry
 from ..errors import BudgetExceededError, InvocationUnavailableError, NoRouteError, RateLimitedError
 from ..events import CacheHitEvent, CacheStaleEvent, RouterEvent
 from ..stores import AnswerCache, AnswerEntry
+from ..stores._breaker import StoreUnavailable
 from .budget import BudgetMeter
 from .context import RunContext
 from .outcomes import Answered, Unavailable
@@ -95,20 +97,8 @@ class AnswerService:
         return answer_key(call, "" if binding is None else scope_of(binding.invoker))
 
     def _fits(self, entry: AnswerEntry, call: ToolCall) -> bool:
-        """True when *entry* is an answer of *call*'s access path whose records carry only
-        the fields *call* selected (where its endpoint declares fields)."""
-        if entry.path != call.access_path:
-            return False
         spec = None if self.registry is None else self.registry.tool(call.tool)
-        endpoint = None if spec is None else spec.endpoint(call.endpoint)
-        if endpoint is None or not endpoint.fields:
-            return True
-        allowed = set()
-        for name in call.selected_fields:
-            declared = endpoint.field(name)
-            if declared is not None:
-                allowed.add(declared.result_location[0])
-        return all(record.keys() <= allowed for record in entry.records)
+        return entry_fits(entry, call, None if spec is None else spec.endpoint(call.endpoint))
 
     # -- fresh -----------------------------------------------------------------------
     async def fresh(
@@ -179,8 +169,11 @@ class AnswerService:
 
     @staticmethod
     def _down(ctx: RunContext, what: str, exc: Exception) -> None:
-        ctx.cache_down = True
-        logger.warning("the answer cache failed %s (%s); a miss, no more cache work in this run", what, exc)
+        ctx.cache_down = True  # a store's own failure is logged by the store
+        level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING
+        logger.log(
+            level, "the answer cache failed %s (%s); a miss, no more cache work in this run", what, exc
+        )
 
     def _fresh_age(self, entry: AnswerEntry, policy: CachePolicy) -> float | None:
         age = entry.age(self.cache.now())

@@ -140,7 +140,8 @@ class RedisAnswerCache(AnswerCache):
             self.errors += 1
             self.last_error = redact(self._clients.url, f"{type(exc).__name__}: {exc}")
             self.breaker.failed()
-            logger.warning("answer cache on Redis failed (counted as a miss): %s", self.last_error)
+            level = logging.WARNING if self.breaker.consecutive_failures == 1 else logging.DEBUG
+            logger.log(level, "answer cache on Redis failed (counted as a miss): %s", self.last_error)
             raise StoreUnavailable(self.last_error) from None
         self.breaker.succeeded()
         return reply

@@ -74,7 +74,13 @@ class SqliteFile:
             self.errors += 1
             self.last_error = f"{type(exc).__name__}: {exc}"[:300]
             self.breaker.failed()
-            logger.warning("the state file %s failed (counted as a miss): %s", self.path, self.last_error)
+            first = self.breaker.consecutive_failures == 1  # once per run of failures, then quietly
+            logger.log(
+                logging.WARNING if first else logging.DEBUG,
+                "the state file %s failed (counted as a miss until it works again): %s",
+                self.path,
+                self.last_error,
+            )
             raise StoreUnavailable(self.last_error) from None
         self.breaker.succeeded()
         return result

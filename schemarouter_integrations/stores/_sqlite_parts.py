@@ -100,6 +100,18 @@ class SqliteAnswerCache(AnswerCache):
 
         await anyio.to_thread.run_sync(self.file.run, give_up)
 
+    def size(self) -> int | None:
+        """How many answers the file keeps (None when it cannot be read)."""
+        try:
+            counted: int = self.file.run(
+                lambda db: db.execute(
+                    "SELECT count(*) FROM answers WHERE expires > ?", (time.time(),)
+                ).fetchone()[0]
+            )
+        except StoreUnavailable:
+            return None
+        return counted
+
     def status(self) -> dict[str, Any]:
         return {**super().status(), **self.file.status(), "damaged": self.damaged}
 
