@@ -19,6 +19,7 @@ from pydantic import (
     SecretStr,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from .._contracts import (
@@ -333,6 +334,12 @@ class RouterConfig(_Model):
             "allow_private_networks": self.router.allow_private_networks,
             "document_cache": self.document_cache_path,
         }
+
+    @model_validator(mode="after")
+    def _one_store(self) -> RouterConfig:
+        if self.router.store is not None and self.availability.store != "memory":
+            raise ValueError("[router] store and [availability] store both set: keep [router] store")
+        return self
 
     def router_store(self) -> AvailabilityStore | None:
         """The store of ``[router] store`` (a relative SQLite path from the file's folder)."""

@@ -183,3 +183,27 @@ async def test_a_hanging_redis_costs_one_timeout_per_question_then_none(
         first = await router.invoke(ask("Back"))
         again = await router.invoke(ask("Back"))
     assert (first.cached, again.cached) == (False, True)
+
+
+async def test_a_hanging_redis_rate_limiter_costs_one_timeout_per_call_then_none(
+    stoppable: RedisServer, namespace: str
+) -> None:
+    from schemarouter_integrations import RateLimit
+    from schemarouter_integrations.stores import RedisRateLimiter
+
+    upstream = Upstream()
+    router = SchemaRouter(rate_limiter=RedisRateLimiter(stoppable.url, namespace, timeout_seconds=0.3))
+    limit = RateLimit(1000, max_wait_seconds=1)
+    router.add_callable(
+        upstream, name="mp", endpoint="search", read_only=True, fields=FIELDS, rate_limit=limit
+    )
+    async with router:
+        await router.invoke(ask("warm"))
+        assert stoppable._proc is not None
+        os.kill(stoppable._proc.pid, signal.SIGSTOP)
+        for n in range(5):
+            await router.invoke(PlanRequest(query="band gap", arguments={"formula": f"R{n}"}))
+        backend = router.inspect().rate_limits["backend"]
+    assert upstream.calls == 6  # every call went: the provider's own limit still answers
+    assert backend["errors"] <= 3 and backend["breaker"]["state"] == "open", backend
+    assert backend["breaker"]["skipped"] >= 2, backend
