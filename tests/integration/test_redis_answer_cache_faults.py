@@ -19,7 +19,9 @@ import pytest
 from schemarouter_integrations import CachePolicy, PlanRequest, SchemaRouter
 from schemarouter_integrations.stores import AnswerEntry, RedisAnswerCache
 from schemarouter_integrations.stores import _redis_answers as redis_answers
+from schemarouter_integrations.stores._breaker import Breaker
 from tests.servers.redis_server import RedisServer
+from tests.support.fakes import FakeClock
 
 pytestmark = [pytest.mark.integration, pytest.mark.redis, pytest.mark.anyio]
 
@@ -137,17 +139,18 @@ def stoppable(redis_server: RedisServer) -> Iterator[RedisServer]:
             os.kill(proc.pid, signal.SIGCONT)
 
 
-async def wait_until_not_open(router: SchemaRouter) -> None:
-    with anyio.fail_after(30):
-        while router.inspect().cache["breaker"]["state"] == "open":  # noqa: ASYNC110 - polled state, no event to wait on
-            await anyio.sleep(0.05)
+def pause_over(router: SchemaRouter, clock: FakeClock) -> None:
+    """The breaker's pause is over (its clock is the test's: no waiting, whatever the load)."""
+    clock.advance(router.inspect().cache["breaker"]["retry_in_seconds"])
+    assert router.inspect().cache["breaker"]["state"] == "half-open"
 
 
 async def test_a_dead_redis_costs_one_failure_per_question_then_none_and_is_used_again_when_back(
     stoppable: RedisServer, namespace: str
 ) -> None:
     upstream = Upstream()
-    cache = RedisAnswerCache(stoppable.url, namespace, timeout_seconds=0.5)
+    clock = FakeClock()
+    cache = RedisAnswerCache(stoppable.url, namespace, timeout_seconds=0.5, breaker=Breaker(clock=clock))
     async with app(cache, upstream) as router:
         await router.invoke(ask("warm"))
         stoppable.kill()
@@ -157,7 +160,7 @@ async def test_a_dead_redis_costs_one_failure_per_question_then_none_and_is_used
         assert seen["errors"] <= 3, seen  # one per question until the breaker opened
         assert seen["breaker"]["state"] == "open" and seen["breaker"]["opened"] == 1, seen
         stoppable.start()
-        await wait_until_not_open(router)
+        pause_over(router, clock)
         first = await router.invoke(ask("Back"))
         again = await router.invoke(ask("Back"))
     assert (first.cached, again.cached) == (False, True)
@@ -168,7 +171,8 @@ async def test_a_hanging_redis_costs_one_timeout_per_question_then_none(
     stoppable: RedisServer, namespace: str
 ) -> None:
     upstream = Upstream()
-    cache = RedisAnswerCache(stoppable.url, namespace, timeout_seconds=0.3)
+    clock = FakeClock()
+    cache = RedisAnswerCache(stoppable.url, namespace, timeout_seconds=0.3, breaker=Breaker(clock=clock))
     async with app(cache, upstream) as router:
         await router.invoke(ask("warm"))
         assert stoppable._proc is not None
@@ -179,7 +183,7 @@ async def test_a_hanging_redis_costs_one_timeout_per_question_then_none(
         assert seen["errors"] <= 3, seen
         assert seen["breaker"]["skipped"] >= 2, seen  # the last questions never waited on Redis
         os.kill(stoppable._proc.pid, signal.SIGCONT)
-        await wait_until_not_open(router)
+        pause_over(router, clock)
         first = await router.invoke(ask("Back"))
         again = await router.invoke(ask("Back"))
     assert (first.cached, again.cached) == (False, True)
@@ -192,7 +196,10 @@ async def test_a_hanging_redis_rate_limiter_costs_one_timeout_per_call_then_none
     from schemarouter_integrations.stores import RedisRateLimiter
 
     upstream = Upstream()
-    router = SchemaRouter(rate_limiter=RedisRateLimiter(stoppable.url, namespace, timeout_seconds=0.3))
+    limiter = RedisRateLimiter(
+        stoppable.url, namespace, timeout_seconds=0.3, breaker=Breaker(clock=FakeClock())
+    )
+    router = SchemaRouter(rate_limiter=limiter)
     limit = RateLimit(1000, max_wait_seconds=1)
     router.add_callable(
         upstream, name="mp", endpoint="search", read_only=True, fields=FIELDS, rate_limit=limit
