@@ -26,7 +26,8 @@ class AnswerSettings:
     ``answer_cache`` (:class:`MemoryAnswerCache`, or ``stores.RedisAnswerCache`` for a fleet)
     serves recent answers again under a :class:`CachePolicy` (see ``_execution/answers.py``);
     ``rate_limiter`` keeps the routes' :class:`RateLimit` state (default: in this process, or
-    on Redis when the availability store is ``RedisAvailabilityStore``).
+    on Redis when the availability store is ``RedisAvailabilityStore``, the store's own
+    ``rate_limits`` for ``SqliteStore`` and ``RedisStore``).
     """
 
     clock: Callable[[], float]
@@ -48,8 +49,12 @@ class AnswerSettings:
         self._answers: AnswerService | None = None
         if cache is not None:
             cache.attach(self.clock)
-            self._answers = AnswerService(cache, self.cache_policies, self._healthy_plan, self._cooling)
+            self._answers = AnswerService(
+                cache, self.cache_policies, self._healthy_plan, self._cooling, self.registry
+            )
         store = self.availability_store
+        if limiter is None and isinstance(getattr(store, "rate_limits", None), RateLimiterBackend):
+            limiter = store.rate_limits  # type: ignore[attr-defined]  # SqliteStore, RedisStore
         if limiter is None and getattr(store, "kind", None) == "redis":
             from .stores import RedisRateLimiter
 

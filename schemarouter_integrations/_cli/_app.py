@@ -74,6 +74,15 @@ CacheOption = Annotated[
         help="A folder keeping the last good copy of every fetched document (overrides the file's).",
     ),
 ]
+StateOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--state",
+        envvar="SCHEMAROUTER_STATE",
+        metavar="FILE",
+        help="A SQLite file keeping cooldowns, answers and rate limits between commands.",
+    ),
+]
 ArgOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -92,10 +101,11 @@ def _with_config(
     *,
     strict: bool = False,
     document_cache: Path | None = None,
+    state: Path | None = None,
 ) -> None:
     output = Output(as_json=as_json, strict=strict)
     try:
-        config = _run.load_landscape(path, document_cache)
+        config = _run.with_state(_run.load_landscape(path, document_cache), state)
     except ConfigurationError as exc:
         raise typer.Exit(output.error(USAGE, exc)) from None
 
@@ -139,6 +149,7 @@ def plan(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Show the compiled plan: the chain and every rejected candidate with its reason."""
     arguments = _arguments(arg, as_json)
@@ -148,6 +159,7 @@ def plan(
         lambda c, o: _run.plan(c, query, arguments, o),
         strict=strict,
         document_cache=document_cache,
+        state=state,
     )
 
 
@@ -159,6 +171,7 @@ def query(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Ask upstream: no answer from the answer cache.")
     ] = False,
@@ -171,6 +184,7 @@ def query(
         lambda c, o: _run.query(c, query, arguments, o, no_cache=no_cache),
         strict=strict,
         document_cache=document_cache,
+        state=state,
     )
 
 
@@ -182,6 +196,7 @@ def gather(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Ask every route that can answer and merge the records (needs router.gather)."""
     arguments = _arguments(arg, as_json)
@@ -191,6 +206,7 @@ def gather(
         lambda c, o: _run.gather(c, query, arguments, o),
         strict=strict,
         document_cache=document_cache,
+        state=state,
     )
 
 
@@ -200,9 +216,10 @@ def inspect(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Show the registered tools, bindings, probes, pending routes and the availability store."""
-    _with_config(config, as_json, _run.inspect, strict=strict, document_cache=document_cache)
+    _with_config(config, as_json, _run.inspect, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("probe"))
@@ -211,9 +228,10 @@ def probe(
     as_json: JsonOption = False,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Run every declared health probe once and report its outcome (and the pending routes)."""
-    _with_config(config, as_json, _run.probe, strict=strict, document_cache=document_cache)
+    _with_config(config, as_json, _run.probe, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("demo"))
@@ -251,6 +269,7 @@ def serve_mcp(
     ] = 8000,
     strict: StrictOption = False,
     document_cache: CacheOption = None,
+    state: StateOption = None,
 ) -> None:
     """Serve the landscape's router as an MCP server (one read-only tool)."""
     _with_config(
@@ -259,4 +278,5 @@ def serve_mcp(
         lambda landscape, output: _run.serve_mcp(landscape, transport, port, output),
         strict=strict,
         document_cache=document_cache,
+        state=state,
     )

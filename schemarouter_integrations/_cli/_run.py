@@ -72,12 +72,37 @@ def with_document_cache(config: RouterConfig, folder: Path | None) -> RouterConf
     return config.with_router(document_cache=str(folder.expanduser().resolve()))
 
 
+def with_state(config: RouterConfig, state: Path | None) -> RouterConfig:
+    """*config* with its state in the SQLite file *state* (``--state``) when given."""
+    if state is None:
+        return config
+    return config.with_router(store=f"sqlite:///{state.expanduser().resolve()}")
+
+
 @asynccontextmanager
 async def opened(config: RouterConfig, output: Output) -> AsyncIterator[SchemaRouter]:
     with output.progress(f"Registering {len(config.routes)} route(s) of {config.source} ..."):
         router = await SchemaRouter.from_config(config, strict=output.strict)
     async with router:
+        _say_state(router, output)
         yield router
+
+
+def _say_state(router: SchemaRouter, output: Output) -> None:
+    """Where the state of a ``--state`` / ``[router] store`` lives and what it holds (stderr)."""
+    store = router.inspect().health.store
+    if not store.get("path") and store.get("kind") == "memory":
+        return
+    where = store.get("path") or store.get("server")
+    cooling = router.inspect().execution.cooldowns
+    line = f"state: {store.get('kind')} {where} (cooldowns, answers, rate limits)"
+    if cooling:
+        line += "; cooling down: " + ", ".join(
+            f"{path} ({left:.0f} s left)" for path, left in sorted(cooling.items())
+        )
+    if store.get("last_error"):
+        line += f"; not usable: {store['last_error']}"
+    output.err.print(line, markup=False, highlight=False)
 
 
 def validate(path: Path, output: Output, *, connect: bool = False, document_cache: Path | None = None) -> int:
@@ -263,7 +288,11 @@ async def inspect(config: RouterConfig, output: Output) -> int:
     render.show(output.out, table)
     _print_pending(output, snapshot.pending, snapshot.documents.model_dump(mode="json"))
     output.out.print(f"probes: {sorted(snapshot.health.probes) or 'none'}", markup=False)
-    output.out.print(f"availability store: {snapshot.health.store.get('kind', '?')}", markup=False)
+    store = snapshot.health.store
+    where = store.get("path") or store.get("server")
+    output.out.print(
+        f"availability store: {store.get('kind', '?')}{f' ({where})' if where else ''}", markup=False
+    )
     if snapshot.cache is not None:
         cache = snapshot.cache
         rate = cache.get("hit_rate")

@@ -11,6 +11,11 @@ The chain asks :class:`AnswerService` three things (``_caching`` holds the parts
 * :meth:`~AnswerService.stale` when a run failed because every route was unavailable: the
   freshest answer younger than ``stale_if_error_seconds`` of any route of the chain compiled
   as if all were healthy is served (``cache.stale``). Never for any other error.
+
+A key holds where the call goes and a digest of its credentials (``_caching/keys.py``). An
+entry read back is used only when it is an answer of that access path whose records fit the
+route's fields; anything else is a miss. The first cache failure of a run skips the run's
+other cache operations (a store that fails fast: one timeout per question at most).
 """
 
 from __future__ import annotations
@@ -23,13 +28,16 @@ from typing import Any, Protocol
 import anyio
 
 from .._caching import CacheStats, Flights, answer_key
+from .._caching.entries import entry_fits
+from .._caching.keys import scope_of
 from .._caching.policies import PolicyBook
 from .._contracts import CachePolicy
 from .._planning import Plan, PlanRequest, ToolCall
-from .._registry import Invoker
+from .._registry import Invoker, Registry
 from ..errors import BudgetExceededError, InvocationUnavailableError, NoRouteError, RateLimitedError
 from ..events import CacheHitEvent, CacheStaleEvent, RouterEvent
 from ..stores import AnswerCache, AnswerEntry
+from ..stores._breaker import StoreUnavailable
 from .budget import BudgetMeter
 from .context import RunContext
 from .outcomes import Answered, Unavailable
@@ -62,6 +70,8 @@ class AnswerService:
     wait_seconds = 5.0
     """How long a worker waits for the answer of the worker holding the fleet lock."""
     poll_seconds = 0.02
+    max_takeovers = 8
+    """How many stopped leaders in a row a follower follows before it calls on its own."""
 
     def __init__(
         self,
@@ -69,8 +79,10 @@ class AnswerService:
         policies: PolicyBook,
         replan: Callable[[PlanRequest], Plan],
         cooling: Callable[[ToolCall], bool],
+        registry: Registry | None = None,
     ) -> None:
         self.cache = cache
+        self.registry = registry
         self.policies = policies
         self.replan = replan
         self.cooling = cooling
@@ -78,6 +90,15 @@ class AnswerService:
         self.lookups = Flights()
         """Concurrent lookups of one key in this process share one read of the cache."""
         self.stats = CacheStats()
+
+    def key_of(self, call: ToolCall) -> str:
+        """The answer key of *call*: its scope is that of the invoker bound to its tool."""
+        binding = None if self.registry is None else self.registry.binding(call.tool)
+        return answer_key(call, "" if binding is None else scope_of(binding.invoker))
+
+    def _fits(self, entry: AnswerEntry, call: ToolCall) -> bool:
+        spec = None if self.registry is None else self.registry.tool(call.tool)
+        return entry_fits(entry, call, None if spec is None else spec.endpoint(call.endpoint))
 
     # -- fresh -----------------------------------------------------------------------
     async def fresh(
@@ -88,11 +109,11 @@ class AnswerService:
         policy = self.policies.for_call(request, call)
         if policy is None or policy.ttl_seconds <= 0:
             return None
-        key = answer_key(call)
+        key = self.key_of(call)
         if self.flights.join(key) is not None:  # being fetched right now: follow that call
             self.stats.misses += 1
             return None
-        entry = await self._lookup(key)
+        entry = await self._lookup(key, call, ctx)
         served = None if entry is None else self._fresh_age(entry, policy)
         if entry is None or served is None:
             self.stats.misses += 1
@@ -108,7 +129,7 @@ class AnswerService:
         )
         return [hit]
 
-    async def _lookup(self, key: str) -> AnswerEntry | None:
+    async def _lookup(self, key: str, call: ToolCall, ctx: RunContext) -> AnswerEntry | None:
         flight = self.lookups.join(key)
         if flight is not None:
             found: AnswerEntry | None = await flight.wait()
@@ -116,26 +137,43 @@ class AnswerService:
         flight = self.lookups.lead(key)
         entry: AnswerEntry | None = None
         try:
-            entry = await self._get(key)
+            entry = await self._get(key, call, ctx)
         finally:
             self.lookups.land(key, flight, entry)
         return entry
 
-    async def _get(self, key: str) -> AnswerEntry | None:
-        """The cache's entry for *key*; a cache that fails is a miss (it never fails a run)."""
-        try:
-            return await self.cache.get(key)
-        except Exception:
-            logger.warning("the answer cache failed a lookup; treated as a miss", exc_info=True)
+    async def _get(self, key: str, call: ToolCall, ctx: RunContext) -> AnswerEntry | None:
+        """The cache's entry for *key* when it is an answer of *call*; a cache that fails is a
+        miss (it never fails a run) and is not asked again in this run."""
+        if ctx.cache_down:
             return None
+        try:
+            entry = await self.cache.get(key)
+        except Exception as exc:
+            self._down(ctx, "a lookup", exc)
+            return None
+        if entry is not None and not self._fits(entry, call):
+            logger.warning("an answer-cache entry does not fit %s; treated as a miss", call.access_path)
+            return None
+        return entry
 
-    async def _lock(self, key: str) -> bool:
+    async def _lock(self, key: str, ctx: RunContext) -> bool:
         """The fleet lock for *key*; a cache that fails lets this worker go itself."""
+        if ctx.cache_down:
+            return True
         try:
             return await self.cache.lock(key, self.lock_seconds)
-        except Exception:
-            logger.warning("the answer cache failed a lock; this worker calls the route", exc_info=True)
+        except Exception as exc:
+            self._down(ctx, "a lock", exc)
             return True
+
+    @staticmethod
+    def _down(ctx: RunContext, what: str, exc: Exception) -> None:
+        ctx.cache_down = True  # a store's own failure is logged by the store
+        level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING
+        logger.log(
+            level, "the answer cache failed %s (%s); a miss, no more cache work in this run", what, exc
+        )
 
     def _fresh_age(self, entry: AnswerEntry, policy: CachePolicy) -> float | None:
         age = entry.age(self.cache.now())
@@ -158,9 +196,11 @@ class AnswerService:
             async for item in inner(step, invoker, meter, ctx):
                 yield item
             return
-        key = answer_key(call)
-        flight = self.flights.join(key)
-        if flight is not None:
+        key = self.key_of(call)
+        for _ in range(self.max_takeovers):  # a leader that was stopped: a follower takes over
+            flight = self.flights.join(key)
+            if flight is None:
+                break
             try:
                 outcome = await flight.wait()
             except InvocationUnavailableError as exc:  # shared unavailability: moves on, no new cooldown
@@ -177,14 +217,15 @@ class AnswerService:
                 for item in self._shared(outcome, call, policy, ctx):
                     yield item
                 return
-            # the leader was stopped before it had an outcome: go ourselves (below)
+            # the leader was stopped before it had an outcome: the first follower to wake
+            # leads from here (below), the others follow it (the next round)
         flight = self.flights.lead(key)
         outcome = None
         error: BaseException | None = None
         locked = False
         try:
             if self.cache.shared:
-                locked, entry = await self._fleet(key, policy)
+                locked, entry = await self._fleet(key, policy, call, ctx)
                 if entry is not None:
                     self.stats.fleet_waits += 1
                     outcome = Answered(list(entry.records))
@@ -201,7 +242,7 @@ class AnswerService:
             async for item in inner(step, invoker, meter, ctx):
                 if isinstance(item, Answered):
                     outcome = item
-                    await self._store(key, policy, call, item)
+                    await self._store(key, policy, call, item, ctx)
                 elif isinstance(item, Unavailable):
                     outcome = item
                 yield item
@@ -214,9 +255,12 @@ class AnswerService:
                 error if isinstance(error, Exception) and not isinstance(error, BudgetExceededError) else None
             )
             self.flights.land(key, flight, outcome, shared)
-            if locked:
+            if locked and not ctx.cache_down:
                 with anyio.CancelScope(shield=True):
-                    await self.cache.unlock(key)
+                    try:
+                        await self.cache.unlock(key)
+                    except Exception as exc:
+                        self._down(ctx, "an unlock", exc)
 
     def _shared(
         self, outcome: Answered | Unavailable, call: ToolCall, policy: CachePolicy, ctx: RunContext
@@ -234,23 +278,29 @@ class AnswerService:
         )
         return [hit, Answered(list(outcome.records), outcome.provenance)]
 
-    async def _fleet(self, key: str, policy: CachePolicy) -> tuple[bool, AnswerEntry | None]:
+    async def _fleet(
+        self, key: str, policy: CachePolicy, call: ToolCall, ctx: RunContext
+    ) -> tuple[bool, AnswerEntry | None]:
         """``(locked, entry)``: the fleet lock taken, or the answer another worker stored."""
-        if await self._lock(key):
+        if await self._lock(key, ctx):
             return True, None
         with anyio.move_on_after(self.wait_seconds):
-            while True:
+            while not ctx.cache_down:
                 await anyio.sleep(self.poll_seconds)
-                entry = await self._get(key)
+                entry = await self._get(key, call, ctx)
                 if entry is not None and (
                     policy.ttl_seconds <= 0 or self._fresh_age(entry, policy) is not None
                 ):
                     return False, entry
-                if await self._lock(key):  # the holder gave up: our turn
+                if await self._lock(key, ctx):  # the holder gave up: our turn
                     return True, None
         return False, None
 
-    async def _store(self, key: str, policy: CachePolicy, call: ToolCall, answered: Answered) -> None:
+    async def _store(
+        self, key: str, policy: CachePolicy, call: ToolCall, answered: Answered, ctx: RunContext
+    ) -> None:
+        if ctx.cache_down:
+            return
         hints = answered.hints
         if hints is not None and hints.no_store:
             self.stats.not_stored += 1
@@ -273,8 +323,8 @@ class AnswerService:
         try:
             await self.cache.put(key, entry, keep)
             self.stats.stored += 1
-        except Exception:  # a cache error never fails a run
-            logger.warning("the answer cache refused an entry for %s", call.access_path, exc_info=True)
+        except Exception as exc:  # a cache error never fails a run
+            self._down(ctx, f"to store an entry of {call.access_path}", exc)
 
     # -- stale -----------------------------------------------------------------------
     async def stale(
@@ -302,7 +352,7 @@ class AnswerService:
             policy = self.policies.for_call(request, call)
             if policy is None or policy.stale_if_error_seconds <= 0:
                 continue
-            entry = await self._get(answer_key(call))
+            entry = await self._get(self.key_of(call), call, ctx)
             if entry is None:
                 continue
             age = entry.age(now)

@@ -61,6 +61,7 @@ class RunContext:
 
     __slots__ = (
         "attempts",
+        "cache_down",
         "events",
         "failing_origins",
         "gathering",
@@ -91,6 +92,8 @@ class RunContext:
         at most once (:func:`~.chain.retries_left`)."""
         self.served: Any = None
         """How the answer came from the answer cache (``answers.Served``), or None."""
+        self.cache_down = False
+        """True once the answer cache failed in this run: its other operations are skipped."""
 
     def event(self, cls: type[E], /, **payload: Any) -> E:
         """Build, stamp, record and return a *cls* event.

@@ -20,13 +20,25 @@ class LimitStats:
     waited: int = 0
     wait_seconds: float = 0.0
     passed_over: int = 0
+    rechecked: int = 0
 
 
 class RateGate:
-    """The rate limits of routes (by tool name) and providers (``provider:<id>``)."""
+    """The rate limits of routes (by tool name) and providers (``provider:<id>``).
+
+    A call reserves its turn, then sleeps until then. A caller that wakes later than its
+    turn plus half an emission interval (the event loop stalled, the process was paused)
+    does not go on that old turn, which calls still due would share: it checks again and
+    takes a new turn (at most ``max_rechecks`` times, within the limit's max wait from the
+    re-check), so the bound (``burst + w * per_second`` calls in any window of ``w`` seconds)
+    holds for the times the calls really start.
+    """
+
+    max_rechecks = 8
 
     def __init__(self, backend: RateLimiterBackend | None, sleep: Sleep, clock: Callable[[], float]) -> None:
         self.backend = backend or MemoryRateLimiter(clock)
+        self.clock = clock
         self.sleep = sleep
         self.routes: dict[str, RateLimit] = {}
         self.providers: dict[str, RateLimit] = {}
@@ -60,7 +72,15 @@ class RateGate:
         """
         waited = 0.0
         for key, limit in self.limits_of(call):
-            stats = self.stats.setdefault(key, LimitStats())
+            waited += await self._turn(call, key, limit)
+        return waited
+
+    async def _turn(self, call: ToolCall, key: str, limit: RateLimit) -> float:
+        """Wait for one turn under *limit*; again when the wake-up came too late for it."""
+        stats = self.stats.setdefault(key, LimitStats())
+        late_after = 0.5 / limit.per_second
+        waited = 0.0
+        for _ in range(self.max_rechecks + 1):
             wait = await self.backend.reserve(key, limit.per_second, limit.capacity, limit.max_wait_seconds)
             if wait is None:
                 stats.passed_over += 1
@@ -68,12 +88,20 @@ class RateGate:
                     f"{call.access_path} is at its rate limit ({key}: {limit.per_second:g}/s); no turn "
                     f"within {limit.max_wait_seconds:g}s, passed over for this run"
                 )
-            stats.admitted += 1
-            if wait > 0:
-                stats.waited += 1
-                stats.wait_seconds += wait
-                await self.sleep(wait)
-                waited += wait
+            if wait <= 0:
+                break
+            turn = self.clock() + wait
+            stats.waited += 1
+            stats.wait_seconds += wait
+            await self.sleep(wait)
+            waited += wait
+            if self.clock() - turn <= late_after:
+                break
+            stats.rechecked += 1
+        else:
+            stats.passed_over += 1
+            raise RateLimitedError(f"{call.access_path} woke too late for its turn ({key}) again and again")
+        stats.admitted += 1
         return waited
 
     def snapshot(self) -> dict[str, Any]:
@@ -112,4 +140,5 @@ def _stats(stats: LimitStats | None) -> dict[str, Any]:
         "waited": stats.waited,
         "wait_seconds": round(stats.wait_seconds, 6),
         "passed_over": stats.passed_over,
+        "rechecked": stats.rechecked,
     }

@@ -312,4 +312,15 @@ def _invoker(
             return dataclasses.replace(result, response=_ANY_DUMP.dump_python(result.response, mode="python"))
         return _ANY_DUMP.dump_python(result, mode="python", by_alias=False)
 
+    # part of the answer key: answers of different functions are never shared
+    invoke.answer_scope = _function_scope(fn)  # type: ignore[attr-defined]
     return invoke
+
+
+def _function_scope(fn: Callable[..., Any]) -> str:
+    """``python:<module>.<qualified name>`` of *fn* (stable across the processes of a fleet)."""
+    named = fn if hasattr(fn, "__qualname__") else type(fn)
+    target = getattr(fn, "func", None)  # functools.partial
+    if target is not None and hasattr(target, "__qualname__"):
+        named = target
+    return f"python:{getattr(named, '__module__', '')}.{getattr(named, '__qualname__', '')}"

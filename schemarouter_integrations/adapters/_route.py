@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import ValidationError
 
+from .._caching.keys import answer_scope
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ServerProjectionSpec, ToolSpec
 from ..errors import RegistrationError, SchemaValidationError
 from ._fields import coerce_fields, merge_fields, per_endpoint, unknown_names
@@ -141,6 +142,8 @@ class HttpInvoker(ABC, Generic[Endpoint]):
     def __init__(self, target: HttpTarget, endpoints: Mapping[str, Endpoint]) -> None:
         self.target = target
         self.endpoints = dict(endpoints)
+        self.answer_scope = answer_scope(target.origin, target.headers)
+        """Where the calls go and a digest of the credentials sent (part of the answer key)."""
 
     async def __call__(self, call: ToolCall) -> Any:
         return await self.send(call.endpoint, call.arguments, extra_params=call.server_projection)

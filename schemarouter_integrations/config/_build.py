@@ -48,10 +48,11 @@ async def build_router(
 ) -> R:
     """A router made by *factory* (``SchemaRouter``) with everything *source* declares."""
     config = source if isinstance(source, RouterConfig) else load_config(source)
+    store = config.router_store()  # [router] store: also the answer cache and the rate limiter
     router = factory(
         cooldown=config.cooldown,
-        availability_store=config.availability.build(),
-        answer_cache=_answer_cache(config),
+        availability_store=config.availability.build() if store is None else store,
+        answer_cache=_answer_cache(config, store),
         **config.router_options(),
     )
     target: Any = router
@@ -113,10 +114,13 @@ def _route_secrets(config: RouterConfig, route: RouteConfig) -> tuple[str, ...]:
     return tuple(secrets)
 
 
-def _answer_cache(config: RouterConfig) -> Any:
-    """``[answer_cache]``, else a memory cache when any cache policy is declared, else none."""
+def _answer_cache(config: RouterConfig, store: Any) -> Any:
+    """``[answer_cache]``, else the answers of ``[router] store``, else a memory cache when any
+    cache policy is declared, else none."""
     if config.answer_cache is not None:
         return config.answer_cache.build()
+    if store is not None:
+        return store.answers
     declared = config.tool.cache is not None or any(
         isinstance(route, _Route) and route.cache is not None for route in config.routes.values()
     )

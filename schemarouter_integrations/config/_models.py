@@ -19,6 +19,7 @@ from pydantic import (
     SecretStr,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from .._contracts import (
@@ -33,7 +34,8 @@ from .._contracts import (
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
-from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings, _Model
+from ..stores import AvailabilityStore
+from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings, _Model, build_store
 
 __all__ = [
     "AvailabilitySettings",
@@ -332,6 +334,18 @@ class RouterConfig(_Model):
             "allow_private_networks": self.router.allow_private_networks,
             "document_cache": self.document_cache_path,
         }
+
+    @model_validator(mode="after")
+    def _one_store(self) -> RouterConfig:
+        if self.router.store is not None and self.availability.store != "memory":
+            raise ValueError("[router] store and [availability] store both set: keep [router] store")
+        return self
+
+    def router_store(self) -> AvailabilityStore | None:
+        """The store of ``[router] store`` (a relative SQLite path from the file's folder)."""
+        if self.router.store is None:
+            return None
+        return build_store(self.router.store, self._source.parent if self._source is not None else Path.cwd())
 
     def with_router(self, **settings: Any) -> RouterConfig:
         """A copy with these ``[router]`` settings replaced (the CLI's options); the source,

@@ -3,15 +3,29 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from ..stores import AnswerCache, AvailabilityStore, MemoryAnswerCache, MemoryAvailabilityStore
 
-__all__ = ["AnswerCacheSettings", "AvailabilitySettings", "RouterSettings"]
+__all__ = ["AnswerCacheSettings", "AvailabilitySettings", "RouterSettings", "build_store"]
 
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+SQLITE_SCHEME = "sqlite:///"
+
+
+def build_store(spec: str, base: Path) -> AvailabilityStore:
+    """The store of ``[router] store``: ``sqlite:///<path>`` (a relative path from *base*,
+    ``sqlite:////abs/path`` absolute, ``~`` expanded) or a Redis URL (``RedisStore``)."""
+    if spec.startswith(SQLITE_SCHEME):
+        from ..stores import SqliteStore
+
+        return SqliteStore(base / Path(spec[len(SQLITE_SCHEME) :]).expanduser())
+    from ..stores import RedisStore
+
+    return RedisStore(spec)
 
 
 class _Model(BaseModel):
@@ -78,3 +92,16 @@ class RouterSettings(_Model):
 
     allow_private_networks: StrictBool = False
     document_cache: str | None = Field(default=None, min_length=1)
+    store: str | None = None
+    """Where cooldowns, answers and rate limits live across processes: ``sqlite:///<path>`` or
+    a Redis URL (the CLI's ``--state FILE`` sets it)."""
+
+    @field_validator("store")
+    @classmethod
+    def _store(cls, value: str | None) -> str | None:
+        if value is not None and not (
+            (value.startswith(SQLITE_SCHEME) and len(value) > len(SQLITE_SCHEME))
+            or value.startswith(REDIS_SCHEMES)
+        ):
+            raise ValueError("must be sqlite:///<path> or a Redis URL (redis://, rediss://, unix://)")
+        return value

@@ -1,5 +1,6 @@
-"""Availability stores, answer caches and rate-limit state: in-process memory (default) and Redis
-(shared by a fleet)."""
+"""Availability stores, answer caches and rate-limit state: in-process memory (default), one
+SQLite file (shared by the processes of one host: :class:`SqliteStore`) and Redis (shared by a
+fleet: :class:`RedisStore` and its parts)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
     from ._redis import RedisAvailabilityStore
     from ._redis_answers import RedisAnswerCache
     from ._redis_ratelimit import RedisRateLimiter
+    from ._redis_store import RedisStore
+    from ._sqlite import SqliteStore
 
 __all__ = [
     "AnswerCache",
@@ -28,6 +31,8 @@ __all__ = [
     "RedisAnswerCache",
     "RedisAvailabilityStore",
     "RedisRateLimiter",
+    "RedisStore",
+    "SqliteStore",
 ]
 
 
@@ -41,5 +46,7 @@ __getattr__, __dir__ = _lazy_attributes(
         "._redis": ("RedisAvailabilityStore",),  # the redis extra: imported only when named
         "._redis_answers": ("RedisAnswerCache",),
         "._redis_ratelimit": ("RedisRateLimiter",),
+        "._redis_store": ("RedisStore",),
+        "._sqlite": ("SqliteStore",),
     },
 )

@@ -3,11 +3,17 @@
 An entry holds the canonical records one access path answered for one key (endpoint
 fingerprint, canonical arguments, selected fields: see ``_caching/keys.py``), when it was
 stored and how long it is fresh. Entries are kept for the longer of the fresh and the
-stale window; the cache never holds credentials, only records.
+stale window; the cache never holds credentials, only records. A stored entry carries a
+digest of its content and is read as untrusted (:meth:`AnswerEntry.from_json`): anything
+without the shape of an answer, or not matching its digest, is a miss.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+import math
 import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -19,7 +25,7 @@ from ..errors import ConfigurationError
 
 Clock = Callable[[], float]
 
-__all__ = ["AnswerCache", "AnswerEntry", "MemoryAnswerCache"]
+__all__ = ["AnswerCache", "AnswerEntry", "MemoryAnswerCache", "content_digest"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +43,10 @@ class AnswerEntry:
     def age(self, now: float) -> float:
         return max(0.0, now - self.stored_at)
 
+    def digest(self) -> str:
+        """sha256 over the entry's content (path, records, fresh time, provider, access mode)."""
+        return content_digest(self.path, self.records, self.fresh_seconds, self.provider, self.access_mode)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path,
@@ -45,18 +55,56 @@ class AnswerEntry:
             "fresh_seconds": self.fresh_seconds,
             "provider": self.provider,
             "access_mode": self.access_mode,
+            "digest": self.digest(),
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> AnswerEntry:
-        return cls(
-            path=str(data["path"]),
-            records=list(data["records"]),
-            stored_at=float(data["stored_at"]),
-            fresh_seconds=float(data["fresh_seconds"]),
-            provider=data.get("provider"),
-            access_mode=data.get("access_mode"),
-        )
+    def from_json(cls, data: Any, *, stored_at: float | None = None) -> AnswerEntry:
+        """The entry of a stored value read as untrusted: a ``ValueError`` unless it has the
+        shape of an answer (records: a list of JSON objects) and matches its digest.
+        *stored_at* replaces the stored stamp (a store that stamps on its own clock)."""
+        if not isinstance(data, dict):
+            raise ValueError("an answer entry must be a JSON object")
+        path, records, digest = data.get("path"), data.get("records"), data.get("digest")
+        provider, mode = data.get("provider"), data.get("access_mode")
+        if not isinstance(path, str) or not path or not isinstance(digest, str):
+            raise ValueError("an answer entry needs a path and a digest")
+        if not isinstance(records, list) or not all(_is_record(r) for r in records):
+            raise ValueError("the records of an answer must be a list of objects")
+        if not all(v is None or isinstance(v, str) for v in (provider, mode)):
+            raise ValueError("provider and access_mode must be text")
+        fresh = _finite(data.get("fresh_seconds"))
+        stamp = _finite(data.get("stored_at") if stored_at is None else stored_at)
+        if fresh < 0:
+            raise ValueError("fresh_seconds must not be negative")
+        entry = cls(path, records, stamp, fresh, provider, mode)
+        if not hmac.compare_digest(entry.digest(), digest):
+            raise ValueError("the entry does not match its digest")
+        return entry
+
+
+def content_digest(
+    path: str, records: list[dict[str, Any]], fresh: float, provider: str | None, mode: str | None
+) -> str:
+    """The digest an :class:`AnswerEntry` carries (canonical JSON of its content)."""
+    material = json.dumps(
+        ["schemarouter-answer/1", path, records, fresh, provider, mode],
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+    )
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def _is_record(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(key, str) for key in value)
+
+
+def _finite(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"not a finite number: {value!r}")
+    return float(value)
 
 
 class AnswerCache(ABC):

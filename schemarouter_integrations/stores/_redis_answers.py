@@ -1,12 +1,17 @@
 """Answers shared by a fleet through Redis: one upstream call for the whole fleet.
 
-* ``<ns>:answer:<key>``: the entry as JSON, written with a TTL (``PX``) so that Redis does the
-  expiry; ``stored_at`` is wall time (seconds since the epoch), so ages agree across hosts.
+* ``<ns>:answer:<key>``: a hash, ``v`` the entry as JSON (with the digest of its content)
+  and ``t`` when Redis stored it, in microseconds on the Redis server's clock (``TIME``
+  inside the script). A read returns the server's time too, so an entry's age is measured on
+  one clock whatever the clocks of the hosts that wrote and read it; it expires by a server
+  TTL (``PEXPIRE``).
 * ``<ns>:answer-lock:<key>``: the fetch lock (``SET NX PX``): one worker fetches a missing
   answer while the others wait a bounded time for the entry, then go themselves.
 
-Any Redis error counts as a miss (and a lock not taken counts as taken by nobody), so an
-unreachable Redis costs upstream calls, never answers. Needs the ``redis`` extra.
+A value read back is untrusted: one without the shape of an answer, or not matching its
+digest, is a miss. A Redis error is raised as :class:`StoreUnavailable` (the router counts it
+as a miss and skips the rest of that question's cache work); after a few failures in a row a
+breaker (``_breaker.py``) stops trying for a short, growing pause. Needs the ``redis`` extra.
 """
 
 from __future__ import annotations
@@ -14,18 +19,41 @@ from __future__ import annotations
 import json
 import logging
 import math
-import time
 import uuid
 from typing import Any
 
 from ..errors import ConfigurationError
 from ._answers import AnswerCache, AnswerEntry
+from ._breaker import Breaker, StoreUnavailable
 from ._redis_client import LoopClients
 from ._redis_wire import describe_server, redact
 
 __all__ = ["RedisAnswerCache"]
 
 logger = logging.getLogger("schemarouter_integrations.stores.redis_answers")
+
+_NOW = """local t = redis.call('TIME')
+local now = string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2]))
+"""
+
+PUT_SCRIPT = (
+    _NOW
+    + """redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 't', now)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+)
+"""Store ARGV[1] stamped on the server's clock, kept ARGV[2] milliseconds."""
+
+GET_SCRIPT = (
+    _NOW
+    + """if redis.call('TYPE', KEYS[1]).ok ~= 'hash' then return {false, false, now} end
+local found = redis.call('HMGET', KEYS[1], 'v', 't')
+return {found[1], found[2], now}
+"""
+)
+"""``[value, stamp, server now]`` (value and stamp nil when there is no entry)."""
 
 _UNLOCK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -41,7 +69,14 @@ class RedisAnswerCache(AnswerCache):
     kind = "redis"
     shared = True
 
-    def __init__(self, url: str, namespace: str = "schemarouter", *, timeout_seconds: float = 2.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        namespace: str = "schemarouter",
+        *,
+        timeout_seconds: float = 2.0,
+        breaker: Breaker | None = None,
+    ) -> None:
         if not isinstance(namespace, str) or not namespace or any(ch.isspace() for ch in namespace):
             raise ConfigurationError("namespace must be a non-empty string without whitespace")
         if not isinstance(timeout_seconds, int | float) or not 0 < timeout_seconds < math.inf:
@@ -51,42 +86,36 @@ class RedisAnswerCache(AnswerCache):
         self.prefix = f"{namespace}:answer:"
         self.lock_prefix = f"{namespace}:answer-lock:"
         self._token = uuid.uuid4().hex
+        self.breaker = breaker or Breaker()
         self.errors = 0
+        self.damaged = 0
+        """Entries read back that had no answer's shape or broke their digest (misses)."""
         self.last_error: str | None = None
 
-    def now(self) -> float:
-        return time.time()
-
     async def get(self, key: str) -> AnswerEntry | None:
+        found = await self._run("eval", GET_SCRIPT, 1, self.prefix + key)
+        value, stamp, now = found
+        if value is None:
+            return None
         try:
-            raw = await self._clients.current().get(self.prefix + key)
-            return None if raw is None else AnswerEntry.from_json(json.loads(raw))
-        except Exception as exc:
-            self._failed(exc)
+            age = max(0.0, (int(now) - int(stamp)) / 1_000_000)
+            return AnswerEntry.from_json(json.loads(value), stored_at=self.now() - age)
+        except (TypeError, ValueError) as exc:
+            self.damaged += 1
+            logger.warning("a damaged answer entry on Redis was ignored (a miss): %s", exc)
             return None
 
     async def put(self, key: str, entry: AnswerEntry, keep_seconds: float) -> None:
         ttl_ms = max(1, math.ceil(keep_seconds * 1000))
-        try:
-            await self._clients.current().set(self.prefix + key, json.dumps(entry.to_json()), px=ttl_ms)
-        except Exception as exc:
-            self._failed(exc)
+        await self._run("eval", PUT_SCRIPT, 1, self.prefix + key, json.dumps(entry.to_json()), ttl_ms)
 
     async def lock(self, key: str, seconds: float) -> bool:
-        try:
-            taken = await self._clients.current().set(
-                self.lock_prefix + key, self._token, nx=True, px=max(1, math.ceil(seconds * 1000))
-            )
-            return bool(taken)
-        except Exception as exc:
-            self._failed(exc)
-            return True  # nobody can be waited for: go upstream
+        px = max(1, math.ceil(seconds * 1000))
+        taken = await self._run("set", self.lock_prefix + key, self._token, nx=True, px=px)
+        return bool(taken)
 
     async def unlock(self, key: str) -> None:
-        try:
-            await self._clients.current().eval(_UNLOCK, 1, self.lock_prefix + key, self._token)
-        except Exception as exc:
-            self._failed(exc)
+        await self._run("eval", _UNLOCK, 1, self.lock_prefix + key, self._token)
 
     async def aclose(self) -> None:
         await self._clients.aclose()
@@ -97,10 +126,22 @@ class RedisAnswerCache(AnswerCache):
             "namespace": self.namespace,
             "server": describe_server(self._clients.url),
             "errors": self.errors,
+            "damaged": self.damaged,
             "last_error": self.last_error,
+            "breaker": self.breaker.status(),
         }
 
-    def _failed(self, exc: Exception) -> None:
-        self.errors += 1
-        self.last_error = redact(self._clients.url, f"{type(exc).__name__}: {exc}")
-        logger.warning("answer cache on Redis failed (counted as a miss): %s", self.last_error)
+    async def _run(self, command: str, *args: Any, **options: Any) -> Any:
+        """One Redis command through the breaker; a failure is :class:`StoreUnavailable`."""
+        self.breaker.check()
+        try:
+            reply = await getattr(self._clients.current(), command)(*args, **options)
+        except Exception as exc:
+            self.errors += 1
+            self.last_error = redact(self._clients.url, f"{type(exc).__name__}: {exc}")
+            self.breaker.failed()
+            level = logging.WARNING if self.breaker.consecutive_failures == 1 else logging.DEBUG
+            logger.log(level, "answer cache on Redis failed (counted as a miss): %s", self.last_error)
+            raise StoreUnavailable(self.last_error) from None
+        self.breaker.succeeded()
+        return reply

@@ -10,6 +10,8 @@ from ._redis_wire import redact
 
 try:
     import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
 except ImportError as exc:  # pragma: no cover - exercised by a test that hides redis
     raise ImportError(
         "the Redis stores need the redis client: pip install 'schemarouter-integrations[redis]'"
@@ -42,6 +44,7 @@ class LoopClients:
             self.url,
             socket_timeout=self.timeout_seconds,
             socket_connect_timeout=self.timeout_seconds,
+            retry=Retry(NoBackoff(), 0),  # one timeout per failed command, never four
         )
         self._clients[id(loop)] = (loop, client)
         return client

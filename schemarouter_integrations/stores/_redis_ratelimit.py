@@ -2,7 +2,9 @@
 
 Key ``<ns>:ratelimit:<key>`` holds the TAT in microseconds on Redis's own clock (``TIME``),
 so workers on different hosts need no synchronised clocks; it expires once the bucket is
-full again. Redis errors let the call go (the provider's own limit still answers).
+full again. Redis errors let the call go (the provider's own limit still answers); after a
+few in a row a breaker (``_breaker.py``) lets calls go without asking Redis for a short,
+growing pause.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ._breaker import Breaker
 from ._ratelimit import RateLimiterBackend
 from ._redis_client import LoopClients
 from ._redis_wire import describe_server, redact
@@ -43,8 +46,16 @@ class RedisRateLimiter(RateLimiterBackend):
     kind = "redis"
     shared = True
 
-    def __init__(self, url: str, namespace: str = "schemarouter", *, timeout_seconds: float = 1.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        namespace: str = "schemarouter",
+        *,
+        timeout_seconds: float = 1.0,
+        breaker: Breaker | None = None,
+    ) -> None:
         self._clients = LoopClients(url, timeout_seconds)
+        self.breaker = breaker or Breaker()
         self.namespace = namespace
         self.prefix = f"{namespace}:ratelimit:"
         self.errors = 0
@@ -53,13 +64,18 @@ class RedisRateLimiter(RateLimiterBackend):
     async def reserve(self, key: str, per_second: float, burst: float, max_wait: float) -> float | None:
         interval = 1_000_000.0 / per_second
         args = (round(interval), round((burst - 1.0) * interval), round(max_wait * 1_000_000))
+        if self.breaker.state == "open":
+            self.breaker.skipped += 1
+            return 0.0
         try:
             waited = await self._clients.current().eval(GCRA_SCRIPT, 1, self.prefix + key, *args)
         except Exception as exc:
+            self.breaker.failed()
             self.errors += 1
             self.last_error = redact(self._clients.url, f"{type(exc).__name__}: {exc}")
             logger.warning("rate limit on Redis failed (the call goes): %s", self.last_error)
             return 0.0
+        self.breaker.succeeded()
         micros = int(waited)
         return None if micros < 0 else micros / 1_000_000
 
@@ -72,4 +88,5 @@ class RedisRateLimiter(RateLimiterBackend):
             "namespace": self.namespace,
             "server": describe_server(self._clients.url),
             "errors": self.errors,
+            "breaker": self.breaker.status(),
         }

@@ -25,6 +25,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra onl
         'MCP routes need the mcp SDK; install the extra: pip install "schemarouter-integrations[mcp]"'
     ) from exc
 
+from ..._caching.keys import answer_scope
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec, ToolSpec
 from ..._contracts.schemas import ARGUMENT_ROLE
 from ..._execution.notes import call_notes
@@ -84,6 +85,9 @@ class McpInvoker:
         self.max_response_bytes = max_response_bytes
         self.list_projections = dict(list_projections or {})
         """Endpoint name -> its projection, for tools whose projection argument takes a list."""
+        target = session.target  # part of the answer key, digested: a URL or command may hold secrets
+        secret = repr(target) if isinstance(target, str | Sequence) else ""
+        self.answer_scope = answer_scope(f"mcp:{session.what}", [*session.headers.items(), ("", secret)])
 
     async def __call__(self, call: ToolCall) -> Any:
         tool = self.tools.get(call.endpoint)
