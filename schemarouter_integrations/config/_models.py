@@ -331,6 +331,7 @@ class RouterConfig(_Model):
         return {
             "allow_private_networks": self.router.allow_private_networks,
             "document_cache": self.document_cache_path,
+            "max_hops": self.router.max_hops,
         }
 
     def with_router(self, **settings: Any) -> RouterConfig:
