@@ -15,7 +15,8 @@ tenant and the true time it answered) and a rate-limited density search that cou
 * a router for the rate-limited search (``RateLimit``, shared through Redis);
 * a chain of routers: outer -> middle -> inner over in-process MCP servers, the inner one
   with two sources, the outer one with an archive of its own. Between 35 % and 55 % of the
-  soak the inner sources are down (an inner outage);
+  soak the inner sources are down, and marked unavailable for that time on the inner router
+  (a known outage: its routes cool down);
 
 and asks bursts of concurrent questions of all three kinds until told to stop. Workers with
 an odd index (half the fleet) run on a clock ``--skew-seconds`` ahead: the wall clock of the
@@ -197,7 +198,7 @@ async def _routers(args: WorkerArgs, stack: contextlib.AsyncExitStack, clock: An
     outer.add_callable(
         _source("archive", down), name="archive", provider="archive", read_only=True, fields=fields
     )
-    return tenants, rate, outer
+    return tenants, rate, outer, inner
 
 
 async def _ask(kind: str, question: Any, tally: Tally, true_time: Any) -> None:
@@ -263,7 +264,7 @@ def _chain_check(result: Any, tally: Tally, true_time: Any) -> None:
     if result.access_path != CHAIN:
         tally.chain_archive += 1
         return
-    chain = list(result.provenance.chain) if result.provenance is not None else []
+    chain = list(getattr(result.provenance, "chain", None) or [])
     if len(chain) == 3 and chain[0] == CHAIN and chain[1] == "inner.data_lookup":
         tally.chain_full += 1
     elif len(tally.chain_short) < 20:
@@ -287,7 +288,7 @@ async def _worker_main(args: WorkerArgs, conn: Connection) -> dict[str, Any]:
     rng = random.Random(c.seed * 1000 + args.index)
     down = [False]
     async with contextlib.AsyncExitStack() as stack:
-        tenants, rate, outer = await _routers(args, stack, clock, down)
+        tenants, rate, outer, inner = await _routers(args, stack, clock, down)
         conn.send(("ready", {"index": args.index}))
         if await anyio.to_thread.run_sync(conn.recv) != "go":
             raise RuntimeError("expected 'go'")
@@ -315,6 +316,9 @@ async def _worker_main(args: WorkerArgs, conn: Connection) -> dict[str, Any]:
 
         while True:
             now = time.monotonic()
+            if not down[0] and outage[0] <= now < outage[1]:  # a known outage: marked, as an operator would
+                for name in ("inner_db", "inner_backup"):
+                    inner.mark_access_unavailable(name, "search", seconds=outage[1] - now, reason="outage")
             down[0] = outage[0] <= now < outage[1]
             async with anyio.create_task_group() as burst:
                 for _ in range(c.burst):
