@@ -72,9 +72,14 @@ dist: setup
 	$(BIN)/twine check --strict dist/*
 
 # The fleet soak: 4 worker processes on one real redis-server (killed with SIGKILL and
-# restarted twice), random faults; a few minutes, exit 1 when an invariant fails.
+# restarted twice), random faults; a few minutes, exit 1 when an invariant fails. Then the
+# stores soak: 4 workers sharing Redis for their answer cache, cooldowns and rate limits for
+# 120 s (Redis killed twice and hung once), two tenants on one namespace, half the workers'
+# clocks 120 s ahead, a router of routers three levels deep with an inner outage; it prints
+# its counts and exits 1 when an invariant fails (tests/support/store_soak.py).
 soak: setup redis
 	$(BIN)/python -m tests.support.fleet_soak --workers 4 --runs 4000 --burst 40 --kills 2 --max-seconds 240
+	$(BIN)/python -m tests.support.store_soak --workers 4 --seconds 120 --kills 2 --hangs 1 --skew-seconds 120
 
 # The single-process soak: 10,000 runs with random faults over 20 routes, no Redis.
 soak-local: setup

@@ -1,15 +1,22 @@
-"""Routers of routers: a lab's router behind an institute's router, over MCP on loopback.
+"""Routers of routers: a lab's router behind an institute's router behind a campus router,
+over MCP on loopback.
 
 Runs offline: ``python cookbook/routers_of_routers.py``. The lab router has two routes to
 its band-gap data (its database and a backup); it is served as an MCP server over
 streamable HTTP (``router_mcp_server``). The institute router adds the lab's server with
-``add_mcp`` beside its own archive. Then the lab database goes down:
+``add_mcp`` beside an archive of its own, and is served in turn; the campus router adds the
+institute's server. Then:
 
-1. the lab falls back to its backup inside itself; the institute sees that as a
-   ``route.inner_fallback`` event on its ``lab`` route (never as its own ``tool.fallback``),
-   and ``ToolResult.provenance`` says which lab route answered;
-2. the lab's backup goes down too: the lab answers "every route unavailable", and the
-   institute falls back across the lab to its archive like across any route.
+1. the lab database goes down: the lab falls back to its backup inside itself; the
+   institute sees that as a ``route.inner_fallback`` event on its ``lab`` route (never as
+   its own ``tool.fallback``), and from the campus ``ToolResult.provenance`` names the
+   innermost answerer and ``provenance.chain`` every level's;
+2. the lab's routes all cool down: the lab answers "unavailable", and the institute falls
+   back across the lab to its archive like across any route (again after a health probe
+   reopens the lab route);
+3. the lab registers the institute's server too, so the two call each other: the hop list
+   each call carries (``schemarouter/hops`` in the MCP request ``_meta``) refuses the loop at
+   its first repeat, and the institute falls back to its archive (reason ``loop``).
 """
 
 from __future__ import annotations
@@ -25,11 +32,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cookbook.services.uvicorn_thread import UvicornThread
 from schemarouter_integrations import PlanRequest, SchemaRouter
+from schemarouter_integrations.adapters import mcp_ping_probe
 from schemarouter_integrations.events import RouteInnerFallbackEvent
 from schemarouter_integrations.mcp import router_mcp_server
 
 DOWN: set[str] = set()
 FIELDS: list[Any] = ["band_gap", {"name": "formula", "identity": True}]
+QUESTION = PlanRequest(
+    query="band gap of Si",
+    arguments={"formula": "Si"},
+    preferred_tools=["lab"],
+    fallback_scope="cross_provider",
+)
 
 
 def source(name: str, band_gap: float) -> Any:
@@ -53,29 +67,32 @@ def lab_router() -> SchemaRouter:
     return lab
 
 
+def served(router: SchemaRouter, servers: list[UvicornThread], **options: Any) -> str:
+    """The router's MCP server over streamable HTTP on loopback: its URL."""
+    server = UvicornThread(router_mcp_server(router, **options).streamable_http_app()).start()
+    for name in ("httpx", "httpx2"):  # one line per MCP request otherwise
+        logging.getLogger(name).setLevel(logging.WARNING)
+    servers.append(server)
+    return server.url + "/mcp"
+
+
 async def main() -> None:
-    lab = lab_router()
-    server = router_mcp_server(lab, preferred_tools=["lab_db"], fallback_scope="same_provider")
-    served = UvicornThread(server.streamable_http_app()).start()
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per MCP request otherwise
-    institute = SchemaRouter()
+    servers: list[UvicornThread] = []
+    lab, institute, campus = lab_router(), SchemaRouter(), SchemaRouter()
     try:
-        await institute.add_mcp(served.url + "/mcp", name="lab", provider="lab", read_only=True)
+        lab_url = served(lab, servers, preferred_tools=["lab_db"], fallback_scope="same_provider")
+        await institute.add_mcp(lab_url, name="lab", provider="lab", read_only=True)
         institute.add_callable(
             source("archive", 0.6), name="archive", provider="institute", read_only=True, fields=FIELDS
         )
-        question = PlanRequest(
-            query="band gap of Si",
-            arguments={"formula": "Si"},
-            preferred_tools=["lab"],
-            fallback_scope="cross_provider",
-        )
+        institute_url = served(institute, servers, preferred_tools=["lab"], fallback_scope="cross_provider")
+        await campus.add_mcp(institute_url, name="institute", provider="institute", read_only=True)
 
-        result = await institute.invoke(question)
+        result = await institute.invoke(QUESTION)
         print(f"All up: answered by {result.access_path}, inside the lab by {result.provenance.answered_by}")  # type: ignore[union-attr]
 
         DOWN.add("lab_db")
-        result = await institute.invoke(question)
+        result = await institute.invoke(QUESTION)
         inner = [e for e in result.events if isinstance(e, RouteInnerFallbackEvent)]
         own = [e for e in result.events if e.type == "tool.fallback"]
         for event in inner:
@@ -83,13 +100,34 @@ async def main() -> None:
             print(f"Inner fallback seen from the institute: {seen}")
         print(f"Institute fallbacks: {len(own)}; records: {result.records}; provenance: {result.provenance}")
 
-        DOWN.add("lab_backup")
-        result = await institute.invoke(question)
-        print(f"Whole lab down: answered by {result.access_path}, route {result.route}")
+        from_campus = await campus.invoke(PlanRequest(query="band gap of Si", arguments={"formula": "Si"}))
+        provenance = from_campus.provenance
+        assert provenance is not None
+        print(f"From the campus: answered inside by {provenance.answered_by}; chain {provenance.chain}")
+        DOWN.clear()
+
+        for path in ("lab_db", "lab_backup"):  # a known outage: the lab's routes cool down
+            lab.mark_access_unavailable(path, "search", seconds=300, reason="maintenance")
+        result = await institute.invoke(QUESTION)
+        print(f"Lab routes cooling: answered by {result.access_path}, route {result.route}")
+        if await mcp_ping_probe(institute, "lab")():  # the lab's server answers: the probe reopens it
+            institute.mark_access_available("lab", "data_lookup")
+        result = await institute.invoke(QUESTION)
+        print(f"After the probe reopened the lab route: answered by {result.access_path}")
+
+        # the lab registers the institute in turn (its own routes still cooling down), so a
+        # question the lab cannot answer itself would go lab -> institute -> lab -> ...
+        await lab.add_mcp(institute_url, name="institute", provider="institute", read_only=True)
+        institute.mark_access_available("lab", "data_lookup")
+        with anyio.fail_after(30):
+            result = await institute.invoke(QUESTION)
+        reasons = [getattr(e, "reason", None) for e in result.events if e.type == "tool.fallback"]
+        print(f"Routers registering each other: answered by {result.access_path}; fallbacks {reasons}")
     finally:
-        await institute.aclose()
-        await lab.aclose()
-        served.stop()
+        for router in (campus, institute, lab):
+            await router.aclose()
+        for server in servers:
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from ._contracts import CooldownPolicy, ToolSpec
 from ._document_cache import DocumentCache
 from ._execution import Executor, RunBudget, RunContext, Sleep
 from ._execution.executor import RUN_EVENTS_ATTRIBUTE, plan_source
+from ._execution.hops import DEFAULT_MAX_HOPS
 from ._execution.scopes import InvocationScope
 from ._execution.sinks import EventBus, EventSink
 from ._health import Probe
@@ -63,7 +64,8 @@ class SchemaRouter(AnswerSettings, DataSources):
     a local one; cloud metadata addresses are refused. ``allow_private_networks=True`` lifts
     the first rule and lets the application give a metadata address itself. ``resolver``
     (an async ``host -> [IP address strings]``, default the system's) answers the check.
-    ``answer_cache`` and ``rate_limiter``: see :class:`._answer_settings.AnswerSettings`.
+    ``answer_cache`` and ``rate_limiter``: see :class:`._answer_settings.AnswerSettings`;
+    ``max_hops``: how many routers a call may have passed through (:mod:`._execution.hops`).
     """
 
     def __init__(
@@ -81,6 +83,7 @@ class SchemaRouter(AnswerSettings, DataSources):
         document_cache: str | os.PathLike[str] | None = None,
         answer_cache: AnswerCache | None = None,
         rate_limiter: RateLimiterBackend | None = None,
+        max_hops: int = DEFAULT_MAX_HOPS,
     ) -> None:
         check_settings(
             cooldown, clock, availability_store, sleep, max_response_bytes, allow_private_networks, resolver
@@ -116,6 +119,7 @@ class SchemaRouter(AnswerSettings, DataSources):
         self._network: NetworkPolicy | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []  # adapters' sessions, run by aclose()
         self._setup_answers(answer_cache, rate_limiter)
+        self._setup_hops(max_hops)
 
     @classmethod
     async def from_config(
@@ -222,11 +226,8 @@ class SchemaRouter(AnswerSettings, DataSources):
     def invoke_sync(
         self, request_or_plan: PlanRequest | Plan | str, *, budget: RunBudget | None = None
     ) -> ToolResult:
-        """:meth:`invoke` for scripts and notebooks, inside or outside a running loop.
-
-        Inside a running loop the run goes to a worker thread with its own loop, so invokers
-        must not depend on the caller's loop; prefer ``await router.invoke(...)`` there.
-        """
+        """:meth:`invoke` for scripts and notebooks, inside or outside a running loop (inside
+        one, the run goes to a worker thread with its own loop: prefer ``await router.invoke``)."""
 
         async def run() -> ToolResult:
             try:
@@ -283,7 +284,6 @@ class SchemaRouter(AnswerSettings, DataSources):
         Cross-provider unless the request says ``same_provider`` (:mod:`._execution.gather`);
         *on_event* sees each event after the sinks. ``AllRoutesUnavailableError``: none answered.
         """
-
         asked = request if isinstance(request, Plan) else as_request(request)
         publish = self.events.publisher(on_event)
         return await self._executor.gatherer.run(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ._contracts import CachePolicy, RateLimit, ToolSpec
 from ._document_cache import DocumentCache, using
+from ._execution.hops import check_max_hops, new_hop_id
 from ._registry import Invoker
 
 if TYPE_CHECKING:
@@ -34,6 +35,11 @@ class DataSources:
     document_cache: DocumentCache | None
     """Documents read while adding a source go through it (see :mod:`._document_cache`)."""
     _closers: list[Callable[[], Awaitable[None]]]
+    max_hops: int
+    """How many routers a call may have passed through before this router's MCP server
+    refuses it (``SchemaRouter(max_hops=...)``; :mod:`._execution.hops`)."""
+    hop_id: str
+    """This router's random id in the hop list of calls between routers."""
 
     if TYPE_CHECKING:  # provided by SchemaRouter
 
@@ -48,6 +54,10 @@ class DataSources:
 
         @property
         def network_policy(self) -> NetworkPolicy: ...
+
+    def _setup_hops(self, max_hops: int) -> None:
+        self.max_hops = check_max_hops(max_hops)
+        self.hop_id = new_hop_id()
 
     async def add_url(
         self,
@@ -189,7 +199,7 @@ class DataSources:
         if isinstance(target, str) and target.startswith(("http://", "https://")):
             await self.network_policy.check_given(target)  # a metadata address is refused
         spec, invoker = await build_mcp_route(
-            target, name=name, max_response_bytes=self.max_response_bytes, **options
+            target, name=name, max_response_bytes=self.max_response_bytes, hop_id=self.hop_id, **options
         )
         self._closers.append(invoker.aclose)
         self.register(spec, invoker)

@@ -22,8 +22,11 @@ Every error the package raises is a :class:`SchemaRouterError`::
     └── InvocationError              an invoker failed
         ├── InvocationUnavailableError      transient: retried, cooled down, fallen back from
         │   ├── AllRoutesUnavailableError   every route of the chain was unavailable
-        │   └── RateLimitedError            the route's rate limit had no turn within its
-        │                                   max wait: passed over for the run (no cooldown)
+        │   ├── RateLimitedError            the route's rate limit had no turn within its
+        │   │                               max wait: passed over for the run (no cooldown)
+        │   └── RoutingLoopError            another router refused the call: it had passed
+        │                                   through that router already, or through more
+        │                                   than max_hops routers (passed over, no cooldown)
         ├── NonRetryableInvocationError     deterministic: ends the run at once
         │   └── InvokerCrashedError         an invoker raised something that is no router error
         └── LocalCapacityError              the router's own HTTP connections stayed busy: the
@@ -62,6 +65,7 @@ __all__ = [
     "PolicyViolationError",
     "RateLimitedError",
     "RegistrationError",
+    "RoutingLoopError",
     "SchemaRouterError",
     "SchemaValidationError",
     "StaleFingerprintError",
@@ -207,6 +211,16 @@ class RateLimitedError(InvocationUnavailableError):
     retrying it or cooling it down. ``reason`` is ``"rate_limited"``."""
 
     reason = "rate_limited"
+
+
+class RoutingLoopError(InvocationUnavailableError):
+    """A router behind an MCP route refused the call as a loop: the call had passed through
+    that router already, or through more than its ``max_hops`` routers (the hop list in the
+    request ``_meta``). The run passes the route over (``tool.fallback`` reason ``"loop"``)
+    without retrying it or cooling it down: the route is not down, this call's path is
+    circular. ``reason`` is ``"loop"``."""
+
+    reason = "loop"
 
 
 class NonRetryableInvocationError(InvocationError):

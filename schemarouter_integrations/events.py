@@ -1,6 +1,5 @@
-"""Typed router events and the result of a run. Every event is a pydantic model and
-serialises to JSON; ``run.end`` carries the run's :class:`ToolResult`. A gather's result
-is a :class:`GatherResult`."""
+"""Typed router events and the result of a run (:class:`ToolResult`, a gather's
+:class:`GatherResult`); every event is a pydantic model and serialises to JSON."""
 
 from __future__ import annotations
 
@@ -117,7 +116,7 @@ class ToolFallbackEvent(RouterEvent):
     to_access_mode: str | None
     scope: CallScope
     same_provider: bool
-    reason: Literal["unavailable", "binding_unavailable", "rate_limited"]
+    reason: Literal["unavailable", "binding_unavailable", "rate_limited", "loop"]
 
 
 class ToolHedgeEvent(RouterEvent):
@@ -295,14 +294,17 @@ AnyRouterEvent = Annotated[
 
 
 class Provenance(BaseModel):
-    """Where an answer relayed from another router (over MCP) came from: that router's
-    ``answered_by`` access path, its ``provider`` and its ``route``."""
+    """Where an answer relayed from other routers (over MCP) came from: the innermost
+    router's ``answered_by`` access path, ``provider`` and ``route``; ``chain`` is every
+    level's ``answered_by``, outermost first (this router's route to the next router, ...,
+    the innermost answerer last)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     answered_by: str
     provider: str | None = None
     route: list[str] = Field(default_factory=list)
+    chain: list[str] = Field(default_factory=list)
 
 
 class ToolResult(BaseModel):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -57,7 +58,8 @@ class RedisServer:
     Attributes: ``host`` (127.0.0.1), ``port`` (fixed for the object's life, so ``restart()``
     comes back on the same port), ``url`` (``redis://127.0.0.1:PORT/0``), ``running``,
     ``startup_seconds``.  Methods: ``start()``, ``stop()``, ``kill()`` (SIGKILL), ``restart()``,
-    ``client(**kw)`` (a ``redis.Redis`` that the server object closes on ``stop()``), ``output()``.
+    ``client(**kw)`` (a ``redis.Redis`` that the server object closes on ``stop()``), ``output()``,
+    ``pause()``/``resume()`` (SIGSTOP/SIGCONT: a hung server).
     """
 
     def __init__(self, binary: str | None = None, *, port: int | None = None) -> None:
@@ -69,6 +71,7 @@ class RedisServer:
         self._proc: subprocess.Popen[bytes] | None = None
         self._clients: list[Any] = []
         self.startup_seconds: float | None = None
+        self.paused = False
 
     @property
     def running(self) -> bool:
@@ -129,9 +132,25 @@ class RedisServer:
         self.startup_seconds = time.monotonic() - started
         return self
 
+    def pause(self) -> None:
+        """Make the server hang (SIGSTOP): it keeps its port and its connections, and the
+        kernel still accepts new ones, but nothing is answered until :meth:`resume`."""
+        if self.running and not self.paused:
+            assert self._proc is not None
+            os.kill(self._proc.pid, signal.SIGSTOP)
+            self.paused = True
+
+    def resume(self) -> None:
+        """Let a paused server run again (SIGCONT); it answers what waited meanwhile."""
+        if self.paused and self._proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._proc.pid, signal.SIGCONT)
+        self.paused = False
+
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server (SIGTERM, then SIGKILL).  Clients stay usable: they reconnect after
         :meth:`start`/:meth:`restart` (commands in between raise ``redis.ConnectionError``)."""
+        self.resume()  # a stopped process does not act on SIGTERM
         proc, self._proc = self._proc, None
         if proc is None:
             return
@@ -152,6 +171,7 @@ class RedisServer:
         goodbye to clients); returns once the port answers no more. :meth:`start` brings it
         back on the same port, empty."""
         proc, self._proc = self._proc, None
+        self.paused = False  # SIGKILL ends a stopped process too
         if proc is None:
             return
         if proc.poll() is None:

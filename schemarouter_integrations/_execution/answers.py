@@ -34,13 +34,13 @@ from .._caching.policies import PolicyBook
 from .._contracts import CachePolicy
 from .._planning import Plan, PlanRequest, ToolCall
 from .._registry import Invoker, Registry
-from ..errors import BudgetExceededError, InvocationUnavailableError, NoRouteError, RateLimitedError
+from ..errors import BudgetExceededError, InvocationUnavailableError, NoRouteError
 from ..events import CacheHitEvent, CacheStaleEvent, RouterEvent
 from ..stores import AnswerCache, AnswerEntry
 from ..stores._breaker import StoreUnavailable
 from .budget import BudgetMeter
 from .context import RunContext
-from .outcomes import Answered, Unavailable
+from .outcomes import Answered, Unavailable, passed_over
 from .preflight import Step
 
 logger = logging.getLogger("schemarouter_integrations.cache")
@@ -205,9 +205,7 @@ class AnswerService:
                 outcome = await flight.wait()
             except InvocationUnavailableError as exc:  # shared unavailability: moves on, no new cooldown
                 ctx.attempt(call.access_path, 1, exc)
-                yield Unavailable(
-                    exc, reason="rate_limited" if isinstance(exc, RateLimitedError) else "unavailable"
-                )
+                yield Unavailable(exc, reason=passed_over(exc) or "unavailable")
                 return
             except Exception as exc:
                 ctx.attempt(call.access_path, 1, exc)

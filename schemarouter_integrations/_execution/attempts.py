@@ -24,7 +24,6 @@ from ..errors import (
     BudgetExceededError,
     InvocationUnavailableError,
     InvokerCrashedError,
-    RateLimitedError,
     SchemaRouterError,
 )
 from ..events import (
@@ -38,7 +37,7 @@ from ..events import (
 from .budget import BudgetMeter
 from .context import RunContext
 from .notes import CallNotes, noting
-from .outcomes import Answered, Unavailable, tool_error_payload
+from .outcomes import Answered, Unavailable, passed_over, tool_error_payload
 from .projection import records_of
 from .retry import backoff_seconds
 from .scopes import InvocationScopes
@@ -164,10 +163,12 @@ class CallAttempts:
         if not isinstance(exc, SchemaRouterError) and self._origin_failing(origin):
             exc = _failing_origin_error(path, origin, exc)
         ctx.attempt(path, attempt, exc)
-        if isinstance(exc, RateLimitedError):
-            if self.failed is None:  # passed over: no retry, no cooldown
+        skipped = passed_over(exc)
+        if skipped is not None:
+            assert isinstance(exc, InvocationUnavailableError)
+            if self.failed is None or skipped == "loop":  # passed over: no retry, no cooldown
                 error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
-                return Verdict((error,), outcome=Unavailable(exc, reason="rate_limited"))
+                return Verdict((error,), outcome=Unavailable(exc, reason=skipped))
             exc, attempt, self.held_back = self.failed, attempt - 1, True  # the retried failure stands
         if not falls_back(exc):
             error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))

@@ -7,10 +7,10 @@ from typing import Any, Literal
 
 from .._caching import CacheHints
 from .._planning import ToolCall
-from ..errors import InvocationUnavailableError
+from ..errors import InvocationUnavailableError, RateLimitedError, RoutingLoopError
 from ..events import Provenance
 
-FallbackReason = Literal["unavailable", "binding_unavailable", "rate_limited"]
+FallbackReason = Literal["unavailable", "binding_unavailable", "rate_limited", "loop"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +27,21 @@ class Answered:
 @dataclass(frozen=True, slots=True)
 class Unavailable:
     """The call's retries are exhausted (or a Retry-After hint is too long to wait for), or
-    its rate limit gave no turn in time (``reason="rate_limited"``: passed over, not cooled)."""
+    its rate limit gave no turn in time (``reason="rate_limited"``: passed over, not cooled),
+    or the router behind it refused a loop (``reason="loop"``: passed over, not cooled)."""
 
     error: InvocationUnavailableError
     reason: FallbackReason = "unavailable"
+
+
+def passed_over(exc: BaseException) -> FallbackReason | None:
+    """The reason a route that raised *exc* is passed over without retry or cooldown
+    (``"rate_limited"``, ``"loop"``), or None when *exc* means nothing of the kind."""
+    if isinstance(exc, RateLimitedError):
+        return "rate_limited"
+    if isinstance(exc, RoutingLoopError):
+        return "loop"
+    return None
 
 
 def tool_error_payload(

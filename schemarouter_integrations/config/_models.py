@@ -333,6 +333,7 @@ class RouterConfig(_Model):
         return {
             "allow_private_networks": self.router.allow_private_networks,
             "document_cache": self.document_cache_path,
+            "max_hops": self.router.max_hops,
         }
 
     @model_validator(mode="after")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from ..stores import AnswerCache, AvailabilityStore, MemoryAnswerCache, MemoryAvailabilityStore
 
@@ -87,11 +87,14 @@ class RouterSettings(_Model):
 
     ``allow_private_networks`` lifts the connection rule for addresses learned from fetched
     documents (``SchemaRouter(allow_private_networks=True)``); ``document_cache`` is a folder
-    (relative to the file) keeping the last good copy of every fetched document.
+    (relative to the file) keeping the last good copy of every fetched document;
+    ``max_hops`` is how many routers a call may have passed through before this router's
+    MCP server refuses it (``SchemaRouter(max_hops=4)``).
     """
 
     allow_private_networks: StrictBool = False
     document_cache: str | None = Field(default=None, min_length=1)
+    max_hops: StrictInt = Field(default=4, ge=1)
     store: str | None = None
     """Where cooldowns, answers and rate limits live across processes: ``sqlite:///<path>`` or
     a Redis URL (the CLI's ``--state FILE`` sets it)."""

@@ -33,15 +33,16 @@ from mcp_types import (
 from .. import __version__
 from .._contracts import CachePolicy, FieldSpec, HedgePolicy
 from .._execution import RunBudget
-from .._execution.context import events_of
-from .._framework import ModelOutcome, ToolOptions, ToolSurface, record_fields, run_for_model
+from .._execution.hops import loop_refusal, read_hops, received, receiving
+from .._framework import ToolOptions, ToolSurface, record_fields, run_for_model
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from ..adapters._mcp.relay import ERROR_META_KEY
-from ..errors import AllRoutesUnavailableError, ConfigurationError, InvocationUnavailableError
-from ..events import ToolFallbackEvent, ToolResult
+from ..errors import ConfigurationError, RoutingLoopError
+from ..events import ToolResult
 from ._listening import Notifier, client_listens
 from ._logging import ClientLogLevels, install_redaction
+from ._results import error_result, outcome_result
 
 __all__ = ["ERROR_META_KEY", "OUTPUT_SCHEMA", "RouterMCPServer", "output_schema", "router_mcp_server"]
 
@@ -98,8 +99,12 @@ PROVENANCE_SCHEMA: dict[str, Any] = {
         "answered_by": {"type": "string"},
         "provider": {"type": ["string", "null"]},
         "route": {"type": "array", "items": {"type": "string"}},
+        "chain": {"type": "array", "items": {"type": "string"}},
     },
-    "description": "For an answer relayed from another router over MCP: that router's answer.",
+    "description": (
+        "For an answer relayed from other routers over MCP: the innermost router's answer, "
+        "and the chain of every level's answerer, outermost first."
+    ),
 }
 
 
@@ -212,6 +217,19 @@ class RouterMCPServer(MCPServer):
             if self._tool_manager.get_tool(name) is None:  # the spec's protocol error, not a result
                 raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
             return await super().call_tool(name, arguments, context)
+        hops = read_hops(_request_meta(context))
+        refused = loop_refusal(hops, self.router.hop_id, self.router.max_hops)
+        if refused is not None:  # a loop, or a chain deeper than max_hops: unavailable here
+            return error_result(f"This data source refused the call: {refused}.", RoutingLoopError(refused))
+        token = receiving(hops)  # the calls of this run's MCP routes carry the hop list on
+        try:
+            return await self._answer(name, arguments, context)
+        finally:
+            received(token)
+
+    async def _answer(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None
+    ) -> CallToolResult | InputRequiredResult:
         self.surface.refresh()
         if self.mode == "gather":
             return await self._gather(arguments, Notifier(context, self.log_levels))
@@ -325,44 +343,9 @@ def router_mcp_server(
     )
 
 
-def outcome_result(outcome: ModelOutcome) -> CallToolResult:
-    """A model outcome as an MCP tool result: structured records, or an ``isError`` message."""
-    result = outcome.result
-    if result is None:
-        return error_result(outcome.content, outcome.exception)
-    fallbacks = [
-        {
-            "from": f"{e.from_tool}.{e.from_endpoint}",
-            "to": f"{e.to_tool}.{e.to_endpoint}",
-            "reason": e.reason,
-            "scope": e.scope,
-        }
-        for e in events_of(result, ToolFallbackEvent)  # builds no other event of a quiet run
-    ]
-    structured: dict[str, Any] = {
-        "records": list(result.records),
-        "answered_by": result.access_path,
-        "provider": result.provider,
-        "access_mode": result.access_mode,
-        "route": list(result.route),
-        "fallbacks": fallbacks,
-    }
-    provenance = getattr(result, "provenance", None)
-    if provenance is not None:
-        structured["provenance"] = provenance.model_dump(mode="json")
-    if result.cached:
-        structured["cache"] = {"stale": result.stale, "age_seconds": result.age_seconds or 0.0}
-    # validated: pydantic-core builds these two small models faster than Trusted can
-    text = TextContent(type="text", text=outcome.content)
-    return CallToolResult(content=[text], structured_content=structured)
-
-
-def error_result(message: str, error: BaseException | None = None) -> CallToolResult:
-    """An ``isError`` result; ``_meta`` says what failed (:data:`ERROR_META_KEY`: the error
-    type, and ``unavailable`` when every route was unavailable, so that a router calling
-    this one over MCP falls back across it like across any unavailable route)."""
-    meta = None
-    if error is not None:
-        unavailable = isinstance(error, AllRoutesUnavailableError | InvocationUnavailableError)
-        meta = {ERROR_META_KEY: {"type": type(error).__name__, "unavailable": unavailable}}
-    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True, _meta=meta)
+def _request_meta(context: Context[Any, Any] | None) -> Any:
+    """The request ``_meta`` of the call *context* serves (None outside a request)."""
+    try:
+        return context.request_context.meta if context is not None else None
+    except ValueError:  # a Context made outside a request
+        return None

@@ -1,5 +1,5 @@
 """A landscape file's ``[router]`` section: the ``SchemaRouter(...)`` settings
-``allow_private_networks`` and ``document_cache``, checked like every other key."""
+``allow_private_networks``, ``document_cache`` and ``max_hops``, checked like every other key."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def problem(text: str) -> LandscapeError:
 def test_without_a_router_section_the_router_defaults_apply() -> None:
     config = parse_config(ROUTE, environ={})
     assert config.router == RouterSettings()
-    assert config.router_options() == {"allow_private_networks": False, "document_cache": None}
+    assert config.router_options() == {"allow_private_networks": False, "document_cache": None, "max_hops": 4}
 
 
 async def test_allow_private_networks_reaches_the_router(tmp_path: Path) -> None:
@@ -100,4 +100,16 @@ def test_the_cli_document_cache_option_keeps_allow_private_networks(tmp_path: Pa
     assert config.router_options() == {
         "allow_private_networks": True,
         "document_cache": (tmp_path / "given").resolve(),
+        "max_hops": 4,
     }
+
+
+async def test_max_hops_reaches_the_router(tmp_path: Path) -> None:
+    async with await SchemaRouter.from_config(landscape(tmp_path, "[router]\nmax_hops = 2\n")) as router:
+        assert router.max_hops == 2
+
+
+def test_max_hops_must_be_a_whole_number_of_one_or_more_named_at_its_line() -> None:
+    for value in ("0", "1.5", '"4"', "true"):
+        error = problem(f"[router]\nmax_hops = {value}\n")
+        assert (error.line, error.key) == (2, "router.max_hops")

@@ -27,13 +27,14 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra onl
 
 from ..._caching.keys import answer_scope
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec, ToolSpec
-from ..._contracts.schemas import ARGUMENT_ROLE
+from ..._execution.hops import HOPS_META_KEY, new_hop_id, outgoing_hops
 from ..._execution.notes import call_notes
 from ..._planning import ToolCall
 from ...errors import (
     InvocationUnavailableError,
     NonRetryableInvocationError,
     RegistrationError,
+    RoutingLoopError,
     SchemaRouterError,
     SchemaValidationError,
 )
@@ -53,7 +54,13 @@ from .._openapi.contract import without_unusable_patterns
 from .._openapi.records import find_records, record_properties
 from .._openapi.schema import SchemaResolver
 from .._options import McpOptions, check_options
-from .relay import PROJECTION_ARGUMENT, relayed_fallbacks, relayed_provenance, relayed_unavailable
+from .relay import (
+    LOOP_REASON,
+    list_projection,
+    relayed_fallbacks,
+    relayed_provenance,
+    relayed_unavailable,
+)
 from .session import McpSession, check_target
 
 __all__ = ["DEFAULT_TIMEOUT_SECONDS", "McpInvoker", "build_mcp_route", "raw_result", "tool_description"]
@@ -79,8 +86,11 @@ class McpInvoker:
         *,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         list_projections: Mapping[str, ServerProjectionSpec] | None = None,
+        hop_id: str | None = None,
     ) -> None:
         self.session = session
+        self.hop_id = hop_id or new_hop_id()
+        """The id of the router this route belongs to, in the hop list of its calls."""
         self.tools = dict(tools)  # endpoint name -> MCP tool name
         self.max_response_bytes = max_response_bytes
         self.list_projections = dict(list_projections or {})
@@ -94,18 +104,22 @@ class McpInvoker:
         if tool is None:
             raise NonRetryableInvocationError(f"this MCP route has no tool for endpoint {call.endpoint!r}")
         arguments = {**call.arguments, **self._projection(call)}
+        meta: Any = {HOPS_META_KEY: outgoing_hops(self.hop_id)}  # the routers this call passed through
         result: CallToolResult = await self.session.run(
-            lambda client: client.call_tool(tool, arguments), doing=f"tools/call {tool}"
+            lambda client: client.call_tool(tool, arguments, meta=meta), doing=f"tools/call {tool}"
         )
         if result.is_error:
             said = f"MCP tool {tool} answered an error: {_text(result)[:500]}"
-            if relayed_unavailable(result.meta):  # another router, every route of it unavailable
+            unavailable = relayed_unavailable(result.meta)  # another router said why
+            if unavailable == LOOP_REASON:
+                raise RoutingLoopError(said)
+            if unavailable is not None:  # no route of the other router was available
                 raise InvocationUnavailableError(said)
             raise NonRetryableInvocationError(said)
         raw = raw_result(result, what=f"MCP tool {tool}", limit=self.max_response_bytes)
         notes = call_notes()
         if notes is not None:
-            notes.provenance = relayed_provenance(raw)
+            notes.provenance = relayed_provenance(raw, via=call.access_path)
             notes.inner_fallbacks = relayed_fallbacks(raw)
         return raw
 
@@ -167,6 +181,7 @@ async def build_mcp_route(
     *,
     name: str,
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    hop_id: str | None = None,
     **options: Unpack[McpOptions],
 ) -> tuple[ToolSpec, McpInvoker]:
     """List the server's tools and build the ToolSpec and invoker; nothing is kept on failure.
@@ -175,7 +190,8 @@ async def build_mcp_route(
     ``"mcp"``), ``tools`` (names to register; default all), ``read_only`` (``True`` or the
     names of the read-only tools), ``fields`` (FieldSpecs or names for every endpoint, or a
     mapping by MCP tool name), ``headers`` (HTTP targets only; sent to that server only),
-    ``timeout_seconds`` (connect and each call; default 30).
+    ``timeout_seconds`` (connect and each call; default 30). *hop_id* names the router in
+    the hop list each call carries (``_execution/hops.py``).
     """
     what = f"add_mcp(name={name!r})"
     check_options(options, McpOptions, what=what)
@@ -210,7 +226,10 @@ async def build_mcp_route(
         await session.aclose()
         raise
     lists = {e.name: e.projection for e in spec.endpoints if e.projection is not None}
-    return spec, McpInvoker(session, names, max_response_bytes=max_response_bytes, list_projections=lists)
+    invoker = McpInvoker(
+        session, names, max_response_bytes=max_response_bytes, list_projections=lists, hop_id=hop_id
+    )
+    return spec, invoker
 
 
 async def _list_tools(client: Client) -> list[Tool]:
@@ -266,7 +285,7 @@ def _endpoint(tool: Tool, endpoint_name: str, read_only: bool | None, fields: An
     input_schema = _inline(tool.input_schema, where, "inputSchema")
     input_schema.pop("title", None)
     input_schema = without_unusable_patterns(input_schema)
-    projection = _list_projection(input_schema)
+    projection = list_projection(input_schema)
     arguments = list(input_schema.get("properties") or {})
     derived, records_path = _fields(tool.output_schema, where)
     override = per_endpoint(fields, tool.name)
@@ -284,31 +303,6 @@ def _endpoint(tool: Tool, endpoint_name: str, read_only: bool | None, fields: An
         )
     except (SchemaRouterError, ValueError) as exc:
         raise RegistrationError(f"{where}: not a valid endpoint: {exc}") from exc
-
-
-def _list_projection(input_schema: dict[str, Any]) -> ServerProjectionSpec | None:
-    """A ``fields`` argument taking a list of strings selects the fields returned (a router's
-    MCP tool has one): it becomes the endpoint's projection, marked as the router's business
-    so that no model is shown it."""
-    properties = input_schema.get("properties")
-    if not isinstance(properties, dict):
-        return None
-    schema = properties.get(PROJECTION_ARGUMENT)
-    if not isinstance(schema, dict) or not _takes_string_list(schema):
-        return None
-    required = input_schema.get("required")
-    if isinstance(required, list) and PROJECTION_ARGUMENT in required:
-        return None
-    properties[PROJECTION_ARGUMENT] = {**schema, ARGUMENT_ROLE: "projection"}
-    return ServerProjectionSpec(parameter=PROJECTION_ARGUMENT)
-
-
-def _takes_string_list(schema: dict[str, Any]) -> bool:
-    options = schema.get("anyOf") or schema.get("oneOf") or [schema]
-    arrays = [o for o in options if isinstance(o, dict) and o.get("type") == "array"]
-    others = [o for o in options if isinstance(o, dict) and o.get("type") not in ("array", "null")]
-    items = arrays[0].get("items") if len(arrays) == 1 else None
-    return isinstance(items, dict) and items.get("type") == "string" and not others
 
 
 def tool_description(tool: Tool) -> str:
