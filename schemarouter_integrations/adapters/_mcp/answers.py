@@ -124,14 +124,15 @@ def found_records(raw: Any, tool: str) -> Any:
 
 
 def _schema_of(value: Any, depth: int) -> dict[str, Any]:
-    """A JSON Schema describing *value* as far as the records rule reads it."""
+    """A JSON Schema describing *value* as far as the records rule reads it (an empty array
+    may hold records: the answer's shape does not change with how many there are)."""
     if depth > _MAX_DEPTH:
         return {}
     if isinstance(value, dict):
         return {"type": "object", "properties": {k: _schema_of(v, depth + 1) for k, v in value.items()}}
     if isinstance(value, list):
         objects = [item for item in value[:_MAX_SAMPLED] if isinstance(item, dict)]
-        if not objects or len(objects) < min(len(value), _MAX_SAMPLED):
+        if len(objects) < min(len(value), _MAX_SAMPLED):  # scalars: no records
             return {"type": "array", "items": {}}
         merged: dict[str, Any] = {}
         for item in objects:
