@@ -25,6 +25,11 @@ def memory_file(tmp_path: Path) -> Path:
     return path
 
 
+def _names_in(path: Path) -> list[str]:
+    """The entity names the memory server wrote to its file."""
+    return [json.loads(line)["name"] for line in path.read_text().splitlines()]
+
+
 async def _router(command: list[str], memory_file: Path) -> SchemaRouter:
     router = SchemaRouter()
     await router.add_mcp(
@@ -61,7 +66,7 @@ async def test_a_tool_answering_entities_answers_them_as_records(
 
     assert result.endpoint == "create_entities"
     assert result.records == [germanium]
-    assert [json.loads(line)["name"] for line in memory_file.read_text().splitlines()] == ["Si", "Ge"]
+    assert _names_in(memory_file) == ["Si", "Ge"]
 
 
 async def test_the_knowledge_graph_resource_is_a_read_only_endpoint(
