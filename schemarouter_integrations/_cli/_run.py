@@ -6,6 +6,7 @@ route unavailable.
 
 from __future__ import annotations
 
+import difflib
 import json
 import time
 from collections.abc import AsyncIterator
@@ -42,6 +43,15 @@ def parse_arguments(pairs: list[str]) -> dict[str, Any]:
         except ValueError:
             arguments[name] = value
     return arguments
+
+
+def check_argument_names(router: SchemaRouter, arguments: dict[str, Any]) -> None:
+    """A usage error (with "did you mean") for an ``--arg`` name no registered route takes."""
+    taken = {name for route in router.registry.routes() for name in route.argument_names}
+    for name in sorted(set(arguments) - taken):
+        close = difflib.get_close_matches(name, sorted(taken), n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise ConfigurationError(f"--arg {name}: no registered route takes an argument {name!r}{hint}")
 
 
 def exit_code(error: BaseException) -> int:
@@ -198,6 +208,7 @@ def _check_import(config: RouterConfig, name: str, route: PythonRoute) -> None:
 
 async def plan(config: RouterConfig, query: str, arguments: dict[str, Any], output: Output) -> int:
     async with opened(config, output) as router:
+        check_argument_names(router, arguments)
         compiled = router.plan_executable(config.tool.request(query, arguments))
     if output.as_json:
         render.print_json({"ok": compiled.primary is not None} | render.plan_data(compiled))
@@ -214,6 +225,7 @@ async def query(
     if no_cache:  # a policy of nothing: no fresh or stale answer, nothing stored
         request = request.model_copy(update={"cache": CachePolicy(ttl_seconds=0)})
     async with opened(config, output) as router:
+        check_argument_names(router, arguments)
         started = time.monotonic()
         with output.progress(f"Asking {question!r} ..."):
             async for event in router.stream(request, budget=config.tool.budget):
@@ -249,6 +261,7 @@ async def query(
 async def gather(config: RouterConfig, question: str, arguments: dict[str, Any], output: Output) -> int:
     request = config.tool.request(question, arguments)
     async with opened(config, output) as router:
+        check_argument_names(router, arguments)
         try:
             with output.progress(f"Gathering {question!r} ..."):
                 result = await router.gather(request, budget=config.tool.budget)

@@ -132,7 +132,7 @@ def read_query(
         window_words = [tokens[i] for i in window]
         key = " ".join(window_words)
         found.append((at, sid, key))
-        terms.append((at, _term(key, {sid}, window_words, index, strong=named)))
+        terms.append((at, _term(key, {sid}, window_words, index, strong=named, by_words=True)))
         for i in window:
             covered[i] = True
     for key, sids in index.unspaced.items():
@@ -273,12 +273,23 @@ def distinct_terms(terms: Iterable[Term]) -> tuple[Term, ...]:
     return tuple(out)
 
 
-def _term(key: str, sids: set[str], window: list[str], index: SurfaceIndex, *, strong: bool = True) -> Term:
+def _term(
+    key: str,
+    sids: set[str],
+    window: list[str],
+    index: SurfaceIndex,
+    *,
+    strong: bool = True,
+    by_words: bool = False,
+) -> Term:
     """The term *key* found at the query words *window*, each word with what it names alone;
-    *strong* unless only a field's description words read it."""
+    *strong* unless only a field's description words read it; *by_words* when a field's words
+    read it (not an exact surface)."""
     ordered = tuple(sorted(sids))
     if len(window) == 1:
-        return Term(key, ordered, (Part(word_forms(window[0]), key, ordered),), strong=strong)
+        return Term(
+            key, ordered, (Part(word_forms(window[0]), key, ordered),), strong=strong, by_words=by_words
+        )
     parts: list[Part] = []
     for word in window:
         if not is_content_word(word):
@@ -287,7 +298,7 @@ def _term(key: str, sids: set[str], window: list[str], index: SurfaceIndex, *, s
         parts.append(
             Part(word_forms(word), alone[0], tuple(sorted(alone[1]))) if alone else Part(word_forms(word))
         )
-    return Term(key, ordered, tuple(parts), strong=strong)
+    return Term(key, ordered, tuple(parts), strong=strong, by_words=by_words)
 
 
 def _lookup(window: list[str], index: SurfaceIndex) -> tuple[str, set[str]] | None:

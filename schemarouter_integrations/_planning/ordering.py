@@ -274,7 +274,9 @@ def _possible(
 
     A route explains a term by its fields (it holds the term's match keys: the field index
     knows which routes do) or as its resource (then a word of the term is one of its words:
-    the lexical postings know which routes hold it). Routes outside this set are ruled out
+    the lexical postings know which routes hold it), or, for a term read through a field's
+    words, by its own fields for the term's words (the routes holding a word's match keys).
+    Routes outside this set are ruled out
     without being looked at, so a cold plan costs the routes that could answer, not the
     registry's size.
     """
@@ -291,6 +293,9 @@ def _possible(
         for part in term.parts:
             for form in part.forms:
                 serving.update(registry.lexicon.paths_with(form))
+            if term.by_words:
+                for _, key in part.sid_keys:
+                    serving.update(index.routes_by_key.get(key, ()))
         possible = serving if possible is None else possible & serving
         if not possible:
             break

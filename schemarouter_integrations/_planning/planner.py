@@ -47,10 +47,10 @@ Each call's evidence names, per semantic id of the need, the field that serves i
 or alias that matched: the surface the request used ("탄성계수") when that surface names a field of
 this semantic id on the route, else the route's best match for the id.
 
-A tool named in ``preferred_tools`` that is not registered is no silence: the plan carries a
-warning (``Plan.warnings``, shown by ``explain()``) and the logger
-``schemarouter_integrations.planning`` says so once per set of such names until the
-contracts change.
+A tool named in ``preferred_tools`` that is not registered (or only pending: declared by the
+landscape, its source not read yet) is no silence: the plan carries a warning
+(``Plan.warnings``, shown by ``explain()``) and the logger ``schemarouter_integrations.planning``
+says so once per set of such names until the contracts change.
 
 Checks run lazily, cheapest first, and the walk stops once the chain is full; candidates never
 reached get their rejection reason only when ``Plan.rejected`` is read. A plan therefore costs a
@@ -73,7 +73,7 @@ from .need import Need
 from .ordering import Candidate, Ordering, build_ordering
 from .partial import build_partial
 from .reading import Reading, read_request
-from .rejections import Rejections, Shown, closeness
+from .rejections import Rejections, Shown, closeness, not_preferred
 
 logger = logging.getLogger("schemarouter_integrations.planning")
 
@@ -214,11 +214,7 @@ def _warnings(request: PlanRequest, walk: _Walk) -> list[str]:
     missing = tuple(name for name in dict.fromkeys(request.preferred_tools) if registry.tool(name) is None)
     if not missing:
         return []
-    out = [
-        f"preferred tool {name!r} is not registered, so nothing was preferred for it; "
-        "check the name or register it"
-        for name in missing
-    ]
+    out = [not_preferred(name, pending=registry.is_pending(name)) for name in missing]
     if missing not in walk.cache.warned:
         walk.cache.warned.add(missing)
         logger.warning("plan for %r: %s", request.query, "; ".join(out))

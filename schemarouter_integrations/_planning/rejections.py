@@ -18,6 +18,20 @@ from .ordering import Candidate, Ordering
 Rejections = list[tuple[str, str, str]]
 
 
+def not_preferred(name: str, *, pending: bool) -> str:
+    """The warning for a preferred tool that is not registered: pending (declared, its source
+    not read yet, retried in the background) or unknown."""
+    if pending:
+        return (
+            f"preferred tool {name!r} is pending (declared but not registered yet: its source "
+            "could not be read; retried in the background), so nothing was preferred for it"
+        )
+    return (
+        f"preferred tool {name!r} is not registered, so nothing was preferred for it; "
+        "check the name or register it"
+    )
+
+
 def closeness(rejection: tuple[str, str, str]) -> tuple[int, int]:
     """How close a route the walk rejected is to answering (lower first): a cooldown (it
     answers when it reopens), then arguments that break its input schema (a value to fix),

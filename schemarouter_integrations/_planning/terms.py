@@ -14,7 +14,14 @@ A *term* is a stretch of the query that names a field surface somewhere in the r
    ``issues/list-for-repo`` (whose records *are* issues), "customer emails" on Stripe's
    ``GetCustomers`` (customer: its resource, emails: its ``email`` field), "open issues"
    on the issues listing (issues: its resource, open: its description). The words that
-   are the route's fields enter its need; the others do not (the records are that thing).
+   are the route's fields enter its need; the others do not (the records are that thing);
+3. **by its own words**, for a term that only the words of some field read (``_registry/
+   fieldwords.py``: "entities named" read as another tool's ``entityName``): the query's
+   words are matched against this route's own vocabulary instead. Each word of the term that
+   names a field surface on its own must be a field of the route, at least one is, and the
+   other words name no field anywhere ("entities": the route's ``entities`` field; "named":
+   nothing). The term is then served by those fields, at 1 point per semantic id, so a route
+   that serves the term's own field ranks first.
 
 A route that explains neither way does not serve the query. Explicit ``fields=`` terms and
 terms of unspaced scripts have no words to read as a resource: only fields explain them.
@@ -59,6 +66,9 @@ class Term:
     sids: tuple[str, ...]
     parts: tuple[Part, ...] = ()
     strong: bool = True
+    by_words: bool = False
+    """Read through the words of a field (not an exact surface): other routes may read its
+    words by their own vocabulary (see the module docstring)."""
     sid_keys: tuple[tuple[str, str], ...] = field(init=False, compare=False, repr=False)
     """``(sid, surface_key(sid))`` pairs, computed once (route matches are keyed by them)."""
 
@@ -104,7 +114,15 @@ def explain(route: Route, terms: Sequence[Term]) -> Explanation | list[str]:
             continue
         parts = _as_resource(route, term)
         if parts is None:
-            missing.extend(sid for sid, key in term.sid_keys if key not in matches)
+            own = _own_words(route, term)
+            if own is None:
+                missing.extend(sid for sid, key in term.sid_keys if key not in matches)
+                continue
+            for sid, surface, match in own:
+                if sid not in evidence:
+                    evidence[sid] = match
+                    points += 1
+                pairs.append((sid, surface))
             continue
         points += 2 * len(term.sids)
         for part, found in parts:
@@ -201,6 +219,22 @@ def _served(
             return None
         out.append((sid, match))
     return out
+
+
+def _own_words(route: Route, term: Term) -> list[tuple[str, str, FieldMatch]] | None:
+    """A term read through another field's words, read by *route*'s own fields instead: each
+    word that names a field surface alone is a field of the route, and at least one is."""
+    if not term.by_words or len(term.parts) < 2:
+        return None
+    out: list[tuple[str, str, FieldMatch]] = []
+    for part in term.parts:
+        if not part.sids:
+            continue  # a word no field names alone ("named"): no need of this route
+        served = _served(route.matches, part.sid_keys)
+        if served is None:
+            return None
+        out.extend((sid, part.key, match) for sid, match in served)
+    return out or None
 
 
 def _as_resource(route: Route, term: Term) -> list[tuple[Part, list[tuple[str, FieldMatch]]]] | None:

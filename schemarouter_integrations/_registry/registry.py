@@ -121,6 +121,7 @@ class Registry:
         self._derived: dict[Callable[[], object], object] = {}
         self._path_origins: dict[str, str] = {}
         self._origin_paths: dict[str, set[str]] = {}
+        self._pending: set[str] = set()
 
     # -- contracts -------------------------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -133,6 +134,7 @@ class Registry:
         if invoker is not None:
             _check_invoker(spec.name, invoker)
         self.remove_routes(spec.name)
+        self._pending.discard(spec.name)
         self._tools[spec.name] = spec
         for endpoint in spec.endpoints:
             route = Route.build(spec, endpoint)
@@ -145,6 +147,15 @@ class Registry:
         self._changed()
         if invoker is not None:  # checked above
             self._bind(spec, invoker)
+
+    def mark_pending(self, name: str) -> None:
+        """Note that tool *name* is declared but not registered yet (its source could not be
+        read; it is retried): planning names it as pending. Registering it clears the mark."""
+        self._pending.add(name)
+        self._changed()
+
+    def is_pending(self, name: str) -> bool:
+        return name in self._pending
 
     def remove_tool(self, name: str) -> ToolSpec:
         if name not in self._tools:

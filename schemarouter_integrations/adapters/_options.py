@@ -115,6 +115,7 @@ class McpOptions(TypedDict, total=False):
     read_only: bool | Sequence[str] | None
     fields: FieldsOption | None
     headers: Mapping[str, str] | None
+    env: Mapping[str, str] | None
     timeout_seconds: float
 
 

@@ -85,6 +85,7 @@ async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig,
         describe = partial(_reason, _route_secrets(config, route))
         reason = describe(exc)
         router._pending.add(name, reason, partial(_register, router, config, name, route), describe)
+        router.registry.mark_pending(name)
         logger.warning(
             "%s: not registered yet, retried in the background: %s", config.where("routes", name), reason
         )
@@ -99,17 +100,14 @@ def _reason(secrets: tuple[str, ...], exc: BaseException) -> str:
 
 
 def _route_secrets(config: RouterConfig, route: RouteConfig) -> tuple[str, ...]:
-    """The route's header values, and the values from the environment placed where a message
-    may show them (a URL's query or user info, an MCP command's arguments)."""
-    headers: list[Any] = list(getattr(route, "headers", {}).values())
+    """The route's header and ``env`` values, and every value from the environment placed in
+    its URL or command line (masked wherever a message shows them, as the routes table does)."""
+    headers: list[Any] = [*getattr(route, "headers", {}).values(), *getattr(route, "env", {}).values()]
     if isinstance(route, OptimadeFederationRoute):
         headers = [value for sent in route.headers.values() for value in sent.values()]
     secrets = [value.get_secret_value() for value in headers]
     target = getattr(route, "url", None) or getattr(route, "target", None) or ""
-    if isinstance(target, list):
-        places = target[1:]
-    else:  # the query, and the user info (with the host) of an http(s) URL
-        places = [target.partition("?")[2], target.partition("://")[2].partition("/")[0]]
+    places = target if isinstance(target, list) else [target]
     secrets += [value for value in config.substituted_values if any(value in place for place in places)]
     return tuple(secrets)
 
@@ -253,6 +251,7 @@ async def _add_mcp(router: Any, name: str, route: McpRoute) -> None:
         read_only=route.read_only,
         fields=route.fields,
         headers={k: v.get_secret_value() for k, v in route.headers.items()} or None,
+        env={k: v.get_secret_value() for k, v in route.env.items()} or None,
         timeout_seconds=route.timeout_seconds,
     )
     if route.probe is None:

@@ -244,7 +244,8 @@ class PythonRoute(_Route):
 class McpRoute(_Route):
     """``kind = "mcp"``: an MCP server (a command line, a streamable-HTTP URL) whose tools
     become endpoints; ``read_only`` is the application's word (``true`` or tool names);
-    ``probe = "ping"`` pings the session."""
+    ``env`` sets environment variables of a command-line server; ``probe = "ping"`` pings
+    the session."""
 
     kind: Literal["mcp"]
     target: str | list[str]
@@ -253,6 +254,7 @@ class McpRoute(_Route):
     read_only: bool | list[str] | None = None
     fields: list[FieldSpec] | None = None
     headers: dict[str, SecretStr] = Field(default_factory=dict)
+    env: dict[str, SecretStr] = Field(default_factory=dict)
     timeout_seconds: float = Field(default=30.0, gt=0.0, allow_inf_nan=False)
     probe: Literal["ping"] | None = None
 

@@ -6,6 +6,10 @@
 * :func:`node_modules` - npm packages (the TypeScript MCP SDK, the MCP Inspector) installed
   with ``npm ci`` from the lock file kept in ``tests/hosts/node/``, into ``.cache/node-hosts``;
   node itself must be on the PATH (``make test`` installs it with apt when missing).
+* :func:`third_party_mcp_servers` and :func:`mcp_time_python` - MCP servers nobody on this
+  project wrote, used as routes: npm ``@modelcontextprotocol/server-everything`` and
+  ``server-memory`` (lock in ``tests/servers/third_party_mcp/``, into ``.cache/mcp-servers``)
+  and PyPI ``mcp-server-time`` (a venv of its own, ``.cache/mcp-time-venv``).
 
 Each is rebuilt only when its pinned requirements change (a stamp file keeps them). When one
 cannot be built the caller skips with the reason, except under ``CI=true``, where it fails
@@ -29,6 +33,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache"
 NODE_SOURCE = ROOT / "tests" / "hosts" / "node"
+THIRD_PARTY_MCP_SOURCE = ROOT / "tests" / "servers" / "third_party_mcp"
 T = TypeVar("T")
 
 PHOENIX = ("arize-phoenix==20.26.1",)
@@ -37,6 +42,8 @@ LANGCHAIN_MCP = ("langchain-mcp-adapters==0.3.2", "mcp>=1.24,<2")
 """``langchain-mcp-adapters`` needs mcp 1.x (it imports ``mcp.shared.context.RequestContext``,
 gone in mcp 2; 0.3.2 declares ``mcp>=1.24,<2``, 0.3.1 only ``mcp>=1.24`` and so installs beside
 mcp 2 and fails on import), while our ``mcp`` extra is mcp 2: it lives in a venv of its own."""
+MCP_TIME = ("mcp-server-time==2026.10.19",)
+"""The MCP project's reference time server, with the ``mcp`` and ``tzdata`` it pins itself."""
 
 
 class EnvironmentUnavailable(Exception):
@@ -87,19 +94,29 @@ def venv_python(name: str, requirements: Sequence[str], modules: Sequence[str], 
 
 def node_modules() -> Path:
     """``.cache/node-hosts`` with the npm packages of ``tests/hosts/node/package-lock.json``."""
+    return _npm_installed(NODE_SOURCE, CACHE / "node-hosts", "the node hosts")
+
+
+def third_party_mcp_servers() -> Path:
+    """``.cache/mcp-servers`` with the npm MCP servers of ``tests/servers/third_party_mcp/``
+    (their commands in ``node_modules/.bin``)."""
+    return _npm_installed(THIRD_PARTY_MCP_SOURCE, CACHE / "mcp-servers", "the third-party MCP servers")
+
+
+def _npm_installed(source: Path, target: Path, what: str) -> Path:
+    """*target* with the npm packages of *source*'s lock file (``npm ci`` when it changed)."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         raise EnvironmentUnavailable("node and npm are not on the PATH (`make test` installs them with apt)")
-    target = CACHE / "node-hosts"
-    lock = (NODE_SOURCE / "package-lock.json").read_bytes()
-    digest = hashlib.sha256((NODE_SOURCE / "package.json").read_bytes() + lock).hexdigest()
+    lock = (source / "package-lock.json").read_bytes()
+    digest = hashlib.sha256((source / "package.json").read_bytes() + lock).hexdigest()
     stamp = target / ".installed"
     if stamp.exists() and stamp.read_text() == digest and (target / "node_modules").is_dir():
         return target
     target.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(NODE_SOURCE / name, target / name)
-    _run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], "npm ci of the node hosts", target)
+        shutil.copyfile(source / name, target / name)
+    _run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], f"npm ci of {what}", target)
     stamp.write_text(digest)
     return target
 
@@ -123,6 +140,12 @@ def langchain_mcp_python() -> Path:
     return venv_python("langchain-mcp-venv", LANGCHAIN_MCP, modules, "SCHEMAROUTER_LANGCHAIN_MCP_PYTHON")
 
 
+def mcp_time_python() -> Path:
+    """The interpreter of the ``mcp-server-time`` environment (``SCHEMAROUTER_MCP_TIME_PYTHON``
+    overrides); the server runs as ``python -m mcp_server_time``."""
+    return venv_python("mcp-time-venv", MCP_TIME, ["mcp_server_time"], "SCHEMAROUTER_MCP_TIME_PYTHON")
+
+
 def main() -> None:
     """Build every environment that is missing (``make host-envs``) and say how long each took."""
     failed = False
@@ -130,6 +153,8 @@ def main() -> None:
         ("Arize Phoenix", phoenix_python),
         ("langchain-mcp-adapters with mcp 1.x", langchain_mcp_python),
         ("node MCP hosts", node_modules),
+        ("third-party MCP servers (npm)", third_party_mcp_servers),
+        ("mcp-server-time", mcp_time_python),
     ):
         started = time.monotonic()
         try:

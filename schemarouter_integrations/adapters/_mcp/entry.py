@@ -10,7 +10,8 @@ A landscape file says, for example::
     tools = ["search_materials"]
     read_only = true                              # or ["search_materials"]
     fields = ["band_gap", { name = "formula", aliases = ["chemical formula"] }]
-    headers = { Authorization = "Bearer ${MCP_TOKEN}" }
+    headers = { Authorization = "Bearer ${MCP_TOKEN}" }  # URL targets
+    env = { MEMORY_FILE_PATH = "/var/lib/memory.jsonl" }  # command-line targets
     timeout = 30
 
 :func:`mcp_route_arguments` checks such a table and returns the keyword arguments of
@@ -39,6 +40,7 @@ MCP_ENTRY_KEYS = frozenset(
         "read_only",
         "fields",
         "headers",
+        "env",
         "timeout",
     }
 )
@@ -73,6 +75,13 @@ def mcp_route_arguments(entry: Mapping[str, Any], *, where: str = "mcp route") -
         ):
             raise ConfigurationError(f"{where}: headers must be a table of strings")
         out["headers"] = dict(headers)
+    env = entry.get("env")
+    if env is not None:
+        if not isinstance(env, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in env.items()
+        ):
+            raise ConfigurationError(f"{where}: env must be a table of strings")
+        out["env"] = dict(env)
     timeout = entry.get("timeout", entry.get("timeout_seconds"))
     if timeout is not None:
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout < math.inf:

@@ -3,7 +3,9 @@
 ``inputSchema`` becomes the endpoint's ``input_schema`` (references inlined), the
 ``outputSchema`` gives the fields and where the records sit (``{"records": [...]}`` ->
 ``records_path=["records"]``), and a call answers the ``structuredContent`` (or the JSON
-of its text content). ``read_only`` is the application's word only: ``True`` for every
+of its text content; text of a tool without fields is a ``{"text": ...}`` record, see
+``answers.py``). The server's resources are read-only endpoints too (``resources.py``).
+``read_only`` is the application's word only: ``True`` for every
 selected tool, or the names of the read-only ones. The server's own annotations
 (``readOnlyHint``, ...) are hints from a remote party; they are shown in the endpoint
 description and never decide anything, so an MCP tool the application did not classify
@@ -12,13 +14,13 @@ stays unclassified and is never an automatic fallback.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
 try:
     from mcp import Client
+    from mcp.shared.exceptions import MCPError
     from mcp_types import CallToolResult, TextContent, Tool
 except ImportError as exc:  # pragma: no cover - exercised without the extra only
     raise ImportError(
@@ -36,7 +38,6 @@ from ...errors import (
     RegistrationError,
     RoutingLoopError,
     SchemaRouterError,
-    SchemaValidationError,
 )
 from .._fields import (
     coerce_fields,
@@ -54,6 +55,8 @@ from .._openapi.contract import without_unusable_patterns
 from .._openapi.records import find_records, record_properties
 from .._openapi.schema import SchemaResolver
 from .._options import McpOptions, check_options
+from .answers import AnswerReading, raw_result
+from .checks import checked_env, checked_headers, listed_names, readers_of
 from .relay import (
     LOOP_REASON,
     list_projection,
@@ -61,6 +64,7 @@ from .relay import (
     relayed_provenance,
     relayed_unavailable,
 )
+from .resources import Listed, ResourceRef, list_resources, read_resource, resource_endpoints
 from .session import McpSession, check_target
 
 __all__ = ["DEFAULT_TIMEOUT_SECONDS", "McpInvoker", "build_mcp_route", "raw_result", "tool_description"]
@@ -87,6 +91,8 @@ class McpInvoker:
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         list_projections: Mapping[str, ServerProjectionSpec] | None = None,
         hop_id: str | None = None,
+        readings: Mapping[str, AnswerReading] | None = None,
+        resources: Mapping[str, ResourceRef] | None = None,
     ) -> None:
         self.session = session
         self.hop_id = hop_id or new_hop_id()
@@ -97,9 +103,15 @@ class McpInvoker:
         """Endpoint name -> its projection, for tools whose projection argument takes a list."""
         target = session.target  # part of the answer key, digested: a URL or command may hold secrets
         secret = repr(target) if isinstance(target, str | Sequence) else ""
-        self.answer_scope = answer_scope(f"mcp:{session.what}", [*session.headers.items(), ("", secret)])
+        credentials = [*session.headers.items(), ("", secret), *sorted(session.env.items())]
+        self.answer_scope = answer_scope(f"mcp:{session.what}", credentials)
+        self.readings = dict(readings or {})  # endpoint name -> how its tool's answers are read
+        self.resources = dict(resources or {})  # endpoint name -> the resource it reads
 
     async def __call__(self, call: ToolCall) -> Any:
+        resource = self.resources.get(call.endpoint)
+        if resource is not None:
+            return await read_resource(self.session, resource, call.arguments, limit=self.max_response_bytes)
         tool = self.tools.get(call.endpoint)
         if tool is None:
             raise NonRetryableInvocationError(f"this MCP route has no tool for endpoint {call.endpoint!r}")
@@ -116,7 +128,8 @@ class McpInvoker:
             if unavailable is not None:  # no route of the other router was available
                 raise InvocationUnavailableError(said)
             raise NonRetryableInvocationError(said)
-        raw = raw_result(result, what=f"MCP tool {tool}", limit=self.max_response_bytes)
+        reading = self.readings.get(call.endpoint) or AnswerReading(tool, described=True, text_records=False)
+        raw = reading.read(result, what=f"MCP tool {tool}", limit=self.max_response_bytes)
         notes = call_notes()
         if notes is not None:
             notes.provenance = relayed_provenance(raw, via=call.access_path)
@@ -135,47 +148,6 @@ class McpInvoker:
         await self.session.aclose()
 
 
-def raw_result(result: CallToolResult, *, what: str = "the MCP tool", limit: int | None = None) -> Any:
-    """The raw response of a tool result: its structured content, else its JSON text content.
-
-    Content larger than *limit* bytes (the router's ``max_response_bytes``, as for HTTP
-    bodies) is a ``NonRetryableInvocationError``; text that is not JSON is a
-    ``SchemaValidationError`` about the response (a data route answers data).
-    """
-    text = _text(result)
-    if limit is not None:
-        size = len(text.encode("utf-8", errors="surrogatepass"))
-        if result.structured_content is not None and size <= limit:
-            size += _json_size(result.structured_content, limit)
-        if size > limit:
-            raise NonRetryableInvocationError(
-                f"{what}: the answer is larger than the limit of {limit} bytes (max_response_bytes)"
-            )
-    if result.structured_content is not None:
-        return result.structured_content
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise SchemaValidationError(
-            f"{what} answered JSON nested too deeply to read", subject="response"
-        ) from None
-    except ValueError:
-        shown = " ".join(text.split())[:80]
-        raise SchemaValidationError(
-            f"{what} answered text that is not JSON ({len(text)} characters: {shown!r})", subject="response"
-        ) from None
-
-
-def _json_size(value: Any, limit: int) -> int:
-    """The size of *value* as JSON, counted up to just past *limit* (then it stops)."""
-    size = 0
-    for piece in json.JSONEncoder(ensure_ascii=False, default=str).iterencode(value):
-        size += len(piece.encode("utf-8", errors="surrogatepass"))
-        if size > limit:
-            break
-    return size
-
-
 async def build_mcp_route(
     target: Any,
     *,
@@ -190,8 +162,9 @@ async def build_mcp_route(
     ``"mcp"``), ``tools`` (names to register; default all), ``read_only`` (``True`` or the
     names of the read-only tools), ``fields`` (FieldSpecs or names for every endpoint, or a
     mapping by MCP tool name), ``headers`` (HTTP targets only; sent to that server only),
-    ``timeout_seconds`` (connect and each call; default 30). *hop_id* names the router in
-    the hop list each call carries (``_execution/hops.py``).
+    ``env`` (command-line targets only: environment variables of the server process, over
+    the SDK's default environment), ``timeout_seconds`` (connect and each call; default 30).
+    *hop_id* names the router in the hop list each call carries (``_execution/hops.py``).
     """
     what = f"add_mcp(name={name!r})"
     check_options(options, McpOptions, what=what)
@@ -204,11 +177,21 @@ async def build_mcp_route(
         raise RegistrationError(f"{what}: timeout_seconds must be a number of seconds")
     if not 0 < timeout_seconds < math.inf:
         raise RegistrationError(f"{what}: timeout_seconds must be a positive, finite number of seconds")
-    session = McpSession(checked, headers=_headers(headers, what), timeout_seconds=float(timeout_seconds))
+    env = options.get("env")
+    if env and (isinstance(checked, str) or not isinstance(checked, Sequence)):
+        raise RegistrationError(f"{what}: env= applies to a command-line target only")
+    session = McpSession(
+        checked,
+        headers=checked_headers(headers, what),
+        timeout_seconds=float(timeout_seconds),
+        env=checked_env(env, what),
+    )
     try:
         listed = await session.run(_list_tools, doing="tools/list")
-        spec, names = _contract(
+        resources = await session.run(_list_resources, doing="resources/list")
+        spec, names, refs = _contract(
             listed,
+            resources,
             name,
             options.get("provider"),
             options.get("access_mode", "mcp"),
@@ -226,8 +209,20 @@ async def build_mcp_route(
         await session.aclose()
         raise
     lists = {e.name: e.projection for e in spec.endpoints if e.projection is not None}
+    described = {tool.name for tool in listed if isinstance(tool.output_schema, dict)}
+    readings = {
+        e.name: AnswerReading(names[e.name], names[e.name] in described, text_records=not e.fields)
+        for e in spec.endpoints
+        if e.name in names
+    }
     invoker = McpInvoker(
-        session, names, max_response_bytes=max_response_bytes, list_projections=lists, hop_id=hop_id
+        session,
+        names,
+        max_response_bytes=max_response_bytes,
+        list_projections=lists,
+        hop_id=hop_id,
+        readings=readings,
+        resources=refs,
     )
     return spec, invoker
 
@@ -244,8 +239,17 @@ async def _list_tools(client: Client) -> list[Tool]:
     return found
 
 
+async def _list_resources(client: Client) -> Listed:
+    """The server's resources; none when it refuses to list them (its tools still register)."""
+    try:
+        return await list_resources(client)
+    except MCPError:
+        return [], []
+
+
 def _contract(
     listed: list[Tool],
+    resources: Listed,
     name: str,
     provider: str | None,
     access_mode: str | None,
@@ -253,15 +257,15 @@ def _contract(
     read_only: bool | Sequence[str] | None,
     fields: Any,
     what: str,
-) -> tuple[ToolSpec, dict[str, str]]:
+) -> tuple[ToolSpec, dict[str, str], dict[str, ResourceRef]]:
     by_name = {tool.name: tool for tool in listed}
-    chosen = _names(tools, "tools", what)
+    chosen = listed_names(tools, "tools", what)
     if chosen is not None and set(chosen) - set(by_name):
         raise unknown_names(f"{what}: tools=", "MCP tool", set(chosen) - set(by_name), by_name)
     selected = [by_name[n] for n in chosen] if chosen is not None else listed
-    if not selected:
-        raise RegistrationError(f"{what}: the server lists no tool to register")
-    readers = _readers(read_only, {t.name for t in selected}, what)
+    if not selected and not any(resources):
+        raise RegistrationError(f"{what}: the server lists no tool or resource to register")
+    readers = readers_of(read_only, {t.name for t in selected}, what)
     if isinstance(fields, Mapping) and set(fields) - {t.name for t in selected}:
         raise unknown_names(f"{what}: fields=", "MCP tool", set(fields) - {t.name for t in selected}, by_name)
     taken: set[str] = set()
@@ -271,13 +275,15 @@ def _contract(
         endpoint_name = unique_name(tool.name if is_valid_name(tool.name) else safe_name(tool.name), taken)
         names[endpoint_name] = tool.name
         endpoints.append(_endpoint(tool, endpoint_name, readers(tool.name), fields, what))
+    read, refs = resource_endpoints(resources, taken)
+    endpoints.extend(read)
     try:
         spec = ToolSpec(name=name, provider=provider, access_mode=access_mode, endpoints=endpoints)
     except SchemaRouterError as exc:
         raise RegistrationError(f"{what}: not a valid contract: {exc}") from exc
     except ValueError as exc:
         raise RegistrationError(f"{what}: not a valid contract: {exc}") from exc
-    return spec, names
+    return spec, names, refs
 
 
 def _endpoint(tool: Tool, endpoint_name: str, read_only: bool | None, fields: Any, what: str) -> EndpointSpec:
@@ -287,7 +293,7 @@ def _endpoint(tool: Tool, endpoint_name: str, read_only: bool | None, fields: An
     input_schema = without_unusable_patterns(input_schema)
     projection = list_projection(input_schema)
     arguments = list(input_schema.get("properties") or {})
-    derived, records_path = _fields(tool.output_schema, where)
+    derived, records_path = _fields(tool.output_schema, tool.name)
     override = per_endpoint(fields, tool.name)
     if override is not None:
         derived = merge_fields(derived, coerce_fields(override, what=where))
@@ -318,12 +324,13 @@ def tool_description(tool: Tool) -> str:
     return f"MCP tool {tool.name}{said}" + (f": {text}" if text else "")
 
 
-def _fields(output_schema: Any, where: str) -> tuple[tuple[FieldSpec, ...], list[str] | None]:
-    """Fields and records path from an ``outputSchema`` (none: the records are not described)."""
+def _fields(output_schema: Any, tool_name: str) -> tuple[tuple[FieldSpec, ...], list[str] | None]:
+    """Fields and records path from an ``outputSchema`` (none: the records are not described);
+    the tool's name names the resource of its records (the rule of OpenAPI responses)."""
     if not isinstance(output_schema, dict):
         return (), None
     resolver = _resolver(output_schema)
-    records = find_records(resolver, output_schema)
+    records = find_records(resolver, output_schema, "", tool_name)
     out: list[FieldSpec] = []
     for prop in record_properties(resolver, records):
         node = resolver.concrete(prop.schema)
@@ -351,39 +358,6 @@ def _inline(schema: Any, where: str, part: str) -> dict[str, Any]:
 
 def _resolver(schema: dict[str, Any]) -> SchemaResolver:
     return SchemaResolver(schema, "urn:schemarouter:mcp-tool", "3.1")
-
-
-def _readers(read_only: bool | Sequence[str] | None, selected: set[str], what: str) -> Any:
-    """``tool name -> read_only`` from the application's word."""
-    if read_only is None or isinstance(read_only, bool):
-        return lambda _name: read_only
-    named = _names(read_only, "read_only", what) or []
-    if set(named) - selected:
-        raise unknown_names(f"{what}: read_only=", "selected MCP tool", set(named) - selected, selected)
-    return lambda tool_name: True if tool_name in named else None
-
-
-def _names(value: Any, option: str, what: str) -> list[str] | None:
-    if value is None:
-        return None
-    if (
-        isinstance(value, str)
-        or not isinstance(value, Sequence)
-        or not all(isinstance(v, str) for v in value)
-    ):
-        raise RegistrationError(f"{what}: {option}= must be a list of MCP tool names")
-    return list(dict.fromkeys(value))
-
-
-def _headers(headers: Mapping[str, str] | None, what: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in (headers or {}).items():
-        if not isinstance(key, str) or not isinstance(value, str):
-            raise RegistrationError(f"{what}: headers must map header names to string values")
-        if any(ch in key + value for ch in "\r\n\0"):
-            raise RegistrationError(f"{what}: header {key!r} contains a line break or NUL")
-        out[key] = value
-    return out
 
 
 def _text(result: CallToolResult) -> str:

@@ -99,9 +99,12 @@ class McpSession:
         *,
         headers: Mapping[str, str] | None = None,
         timeout_seconds: float = 30.0,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.target = target
         self.headers = dict(headers or {})
+        self.env = dict(env or {})
+        """Environment variables of a stdio server, over the SDK's default environment."""
         self.timeout_seconds = timeout_seconds
         self.what = describe_target(target)
         self._owned: _Owned | None = None
@@ -187,8 +190,12 @@ class McpSession:
                 httpx2.AsyncClient(headers=self.headers, timeout=self.timeout_seconds)
             )
             return streamable_http_client(target, http_client=http)
+        from mcp.client.stdio import get_default_environment
+
         command, *args = target
-        return StdioServerParameters(command=command, args=args)
+        return StdioServerParameters(
+            command=command, args=args, env={**get_default_environment(), **self.env}
+        )
 
 
 def mcp_failure(
