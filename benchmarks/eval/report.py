@@ -118,7 +118,7 @@ def failure(question: QuestionOutcome, registered: bool = True) -> str | None:
     for step in question.steps:
         if step.unanswerable:
             if not step.right_operation:
-                return "answered a question no operation answers, without saying what is missing"
+                return "answered a question no operation answers (with other data)"
             if not step.names_missing:
                 return "refused, but without naming what is missing"
         elif step.chosen is None and step.plan_ms is None:
@@ -268,7 +268,7 @@ def _plot(table: list[Row]) -> bool:
         axes.bar(xs, [100 * r.share if r.asked else 0 for r in ratios], width, label=label)
     axes.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
     axes.set_ylabel("% of questions")
-    axes.set_ylim(0, 105)
+    axes.set_ylim(0, 120)
     axes.legend(fontsize=7, ncols=4, loc="upper center")
     axes.set_title("make eval: the router's reading of real questions, per document")
     figure.tight_layout()

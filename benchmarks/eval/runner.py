@@ -225,7 +225,7 @@ async def _ask_step(
     expected = _expected(target, step)
     if expect.unanswerable:
         right = refused(answered, missing, chosen)
-        named: bool | None = names_missing(content, expect.missing)
+        named: bool | None = names_missing(content, expect.missing, query=step.ask)
     else:
         right = operation_right(chosen, expected)
         named = None

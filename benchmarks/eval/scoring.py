@@ -91,10 +91,11 @@ def _words(text: str) -> str:
     return " " + re.sub(r"[\W_]+", " ", text.casefold()).strip() + " "
 
 
-def names_missing(text: str, missing: Iterable[str]) -> bool:
+def names_missing(text: str, missing: Iterable[str], query: str = "") -> bool:
     """Whether *text* names every missing term: the phrase itself, or each of its words of
-    three letters or more (as a word or a word's start: "elastic" names "elasticity")."""
-    said = _words(text)
+    three letters or more (as a word or a word's start: "elastic" names "elasticity"). The
+    *query* quoted back in the text names nothing."""
+    said = _words(text.replace(query, " ") if query else text)
     for term in missing:
         phrase = _words(term).strip()
         if f" {phrase}" in said:

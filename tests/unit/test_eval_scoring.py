@@ -67,6 +67,13 @@ def test_a_refusal_that_names_something_else_does_not_count() -> None:
     assert not names_missing("Answered by x.y. Records (2)", ["lyrics"])
 
 
+def test_the_query_quoted_back_names_nothing() -> None:
+    query = "expression of BRCA1 in breast tissue in TPM"
+    said = f"No data source can answer this request right now: no eligible route for '{query}'"
+    assert not names_missing(said, ["expression"], query=query)
+    assert names_missing(f"{said}; nothing serves 'expression'", ["expression"], query=query)
+
+
 def test_the_planned_operation_must_be_an_expected_one() -> None:
     assert operation_right("get_an_artist", ["get_an_artist", "get_multiple_artists"])
     assert not operation_right("get_an_artists_related_artists", ["get_an_artist"])
