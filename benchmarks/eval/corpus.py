@@ -3,8 +3,8 @@
 Layout (``benchmarks/eval/``): ``corpus/<doc>/`` holds the document as published
 (``openapi.json`` or ``openapi.yaml``), ``SOURCE.md`` and optionally ``data/*.json`` (answers the
 loopback server gives: ``{"operation": <operationId or "get /path">, "source": ..., "body": ...}``);
-``questions/<doc>.yaml`` holds the questions (format: ``/EVAL_FORMAT`` in the docs page
-``docs/evaluation.md``). :func:`load_questions` reads and checks them.
+``questions/<doc>.yaml`` holds the questions (format: ``benchmarks/eval/README.md``).
+:func:`load_questions` reads and checks them.
 """
 
 from __future__ import annotations
