@@ -9,7 +9,7 @@ DEMO_VENV := .venv-demo
 DEMO_STAMP := $(DEMO_VENV)/.installed
 UV_TOOL := .cache/uv-tool
 
-.PHONY: setup demo test lint typecheck unit dist docs docs-serve bench anchor-venv mp-venv node host-envs soak soak-local redis clean
+.PHONY: setup demo test lint typecheck unit dist docs docs-serve bench eval anchor-venv mp-venv node host-envs soak soak-local redis clean
 
 # --compile-bytecode: the machine sets PYTHONDONTWRITEBYTECODE=1, so without .pyc files from the
 # install every Python process of the suite (each xdist worker, CLI run, cookbook script)
@@ -84,6 +84,13 @@ soak: setup redis
 # The single-process soak: 10,000 runs with random faults over 20 routes, no Redis.
 soak-local: setup
 	$(BIN)/python -m tests.support.soak --runs 10000 --burst 200
+
+# The evaluation corpus (benchmarks/eval/): real OpenAPI/OPTIMADE documents served over loopback,
+# every question asked through the LangChain tool as a model asks it; writes benchmarks/EVAL.md,
+# docs/evaluation.md with its plot, and benchmarks/eval/results/latest.json. A few minutes at most;
+# not part of `make test` (its smoke subset is: tests/integration/test_eval_smoke.py).
+eval: setup mp-venv
+	$(BIN)/python -m benchmarks.eval
 
 # The anchor (PyPI schemarouter 0.17.0) lives only in its own venv, created when missing;
 # when it cannot be installed, the anchor rows of the benchmark are skipped with the reason.
