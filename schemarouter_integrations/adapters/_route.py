@@ -41,6 +41,21 @@ class UrlRegistration:
     options: UrlOptions
 
 
+NOTE_REASON_CHARS = 160
+"""How much of a left-out endpoint's reason the tool description keeps (the log has all)."""
+
+
+def left_out_note(failed: Mapping[str, str]) -> str:
+    """``Left out: name (reason); ...`` for the end of a tool's description ("" for none)."""
+    if not failed:
+        return ""
+    parts = []
+    for name, reason in failed.items():
+        shown = reason if len(reason) <= NOTE_REASON_CHARS else reason[: NOTE_REASON_CHARS - 1] + "…"
+        parts.append(f"{name} ({shown})")
+    return "Left out: " + "; ".join(parts) + "."
+
+
 class RouteBuilder(Generic[Options]):
     """Builds the contract of one ``add_url`` route from the endpoints its adapter found.
 
@@ -141,6 +156,8 @@ class HttpInvoker(ABC, Generic[Endpoint]):
     def __init__(self, target: HttpTarget, endpoints: Mapping[str, Endpoint]) -> None:
         self.target = target
         self.endpoints = dict(endpoints)
+        self.left_out: dict[str, str] = {}
+        """What registration left out of the document (operation or entry type -> why)."""
 
     async def __call__(self, call: ToolCall) -> Any:
         return await self.send(call.endpoint, call.arguments, extra_params=call.server_projection)

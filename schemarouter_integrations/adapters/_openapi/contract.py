@@ -7,6 +7,7 @@ parameters and body, records and fields from its success response) and the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,6 +21,7 @@ from ..._contracts.schemas import ARGUMENT_ROLE
 from ...errors import RegistrationError
 from .._fields import (
     as_dict,
+    coerce_fields,
     complete_projection,
     per_endpoint,
     safe_name,
@@ -41,6 +43,7 @@ from .servers import server_base
 from .shaping import field_selection_parameter, list_schema, list_separator, one_or_many_schema
 from .texts import operation_description, operation_keywords
 
+logger = logging.getLogger("schemarouter_integrations.adapters.openapi")
 _READ_ONLY_METHODS = frozenset({"get", "head"})
 FIELD_SCHEMA_DEPTH = 0
 """How deep a field's ``json_schema`` describes nested values. A field's schema is the shape
@@ -63,6 +66,8 @@ class ContractBuilder:
     secret_headers: set[str] = field(repr=False)
     route: RouteBuilder[OpenApiOptions]
     _fields: dict[tuple[Any, ...], FieldSpec] = field(default_factory=dict, init=False, repr=False)
+    left_out: dict[str, str] = field(default_factory=dict, init=False)
+    """Each operation left out (by operationId, or ``"<method> <path>"``) and why."""
 
     @property
     def options(self) -> OpenApiOptions:
@@ -74,22 +79,60 @@ class ContractBuilder:
         return {record.endpoint: record.label for record in self.records}
 
     def build(self) -> tuple[list[EndpointSpec], dict[str, Operation]]:
-        """The endpoint contracts and operations of the chosen operations."""
+        """The endpoint contracts and operations of the chosen operations.
+
+        An operation the document describes wrongly (an unresolvable ``$ref``, a property
+        without a name, a schema that is not JSON Schema, servers on another origin) is left
+        out, logged and kept in :attr:`left_out`; the others register. When every chosen
+        operation is left out, the first one's ``RegistrationError`` is raised.
+        """
         chosen = select_operations(self.records, self.options.get("operations"), self.options.get("tags"))
+        self._check_options()
         endpoints: list[EndpointSpec] = []
         operations: dict[str, Operation] = {}
+        first: RegistrationError | None = None
         for record in chosen:
             where = f"operation {record.label!r}"
-            if not record.path.startswith("/"):
-                raise RegistrationError(f"{where}: path {record.path!r} must start with '/'")
-            servers = record.servers or self.document.get("servers")
-            base = server_base(servers, document_url=self.url, base_url=self.base_url, where=where)
-            spec, operation = self._endpoint(record, base, where)
+            try:
+                spec, operation = self._operation(record, where)
+            except (RegistrationError, ValidationError, ValueError, TypeError, AttributeError) as exc:
+                error = exc if isinstance(exc, RegistrationError) else RegistrationError(f"{where}: {exc}")
+                first = first or error
+                reason = str(error).removeprefix(f"{where}: ").removeprefix(f"{where} ")
+                self.left_out[record.label] = reason
+                logger.warning("%s: %s left out: %s", public_url(self.url), where, reason)
+                continue
             endpoints.append(spec)
             operations[record.endpoint] = operation
         if not endpoints:
+            if first is not None:
+                raise first
             raise RegistrationError(f"the OpenAPI document at {public_url(self.url)} has no operations")
         return endpoints, operations
+
+    def _operation(self, record: OperationRecord, where: str) -> tuple[EndpointSpec, Operation]:
+        if not record.path.startswith("/"):
+            raise RegistrationError(f"{where}: path {record.path!r} must start with '/'")
+        servers = record.servers or self.document.get("servers")
+        base = server_base(servers, document_url=self.url, base_url=self.base_url, where=where)
+        return self._endpoint(record, base, where)
+
+    def _check_options(self) -> None:
+        """The application's options, refused before any operation is built (an operation
+        that fails later fails because of its document, and is left out alone)."""
+        read_only = self.options.get("read_only")
+        if read_only is not None and not isinstance(read_only, Mapping):
+            raise RegistrationError("read_only= must map operation names to True/False/None")
+        projection = self.options.get("projection")
+        given = projection.values() if isinstance(projection, Mapping) else [projection]
+        if any(p is not None and p is not False and not isinstance(p, ServerProjectionSpec) for p in given):
+            raise RegistrationError(
+                "projection= must be a ServerProjectionSpec, False or None (or a mapping of them)"
+            )
+        fields = self.options.get("fields")
+        for value in fields.values() if isinstance(fields, Mapping) else [] if fields is None else [fields]:
+            coerce_fields(value, what=f"add_url(name={self.route.registration.name!r})")
+        self._list_separators  # noqa: B018 (checked once, here)
 
     def _endpoint(self, record: OperationRecord, base: str, where: str) -> tuple[EndpointSpec, Operation]:
         projection = self._projection(record)
@@ -288,7 +331,12 @@ class ContractBuilder:
             try:
                 cached = FieldSpec(name=name, path=wire, description=description, json_schema=json_schema)
             except ValidationError:  # not JSON Schema after all
-                cached = FieldSpec(name=name, path=wire, description=description)
+                try:
+                    cached = FieldSpec(name=name, path=wire, description=description)
+                except ValidationError as exc:
+                    problem = exc.errors()[0].get("msg", "invalid") if exc.errors() else "invalid"
+                    problem = f"response property {name!r} cannot be a field ({problem})"
+                    raise RegistrationError(problem) from None
             self._fields[key] = cached
         return cached
 

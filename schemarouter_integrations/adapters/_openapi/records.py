@@ -130,7 +130,7 @@ def find_records(
 ) -> Records:
     """Where the records sit in a response of *schema* (see the module docstring) of the
     operation at *path* named *operation_id* (the words that name its resource)."""
-    node = resolver.concrete(schema)
+    node = _object_branch(resolver, resolver.concrete(schema))
     items = _array_items(resolver, node)
     if items is not None:
         return Records(None, items)
@@ -157,6 +157,18 @@ def find_records(
     if len(holders) == 1:
         return Records((holders[0].name,), holders[0].items)
     return Records(None, tuple(v for v in variants(resolver, node) if is_object_like(v)))
+
+
+def _object_branch(resolver: SchemaResolver, node: dict[str, Any]) -> dict[str, Any]:
+    """The one object alternative of ``anyOf``/``oneOf`` an object or plain values (a model or
+    a message string), read like that object; any other *node* as it is."""
+    options = variants(resolver, node)
+    objects = [v for v in options if is_object_like(v) and not _is_array(resolver, v)]
+    if len(options) < 2 or len(objects) != 1:
+        return node
+    scalars = [types_of(v) for v in options if v is not objects[0]]
+    plain = all(kinds and kinds <= {"string", "number", "integer", "boolean", "null"} for kinds in scalars)
+    return objects[0] if plain else node
 
 
 def _arrays(resolver: SchemaResolver, members: dict[str, Any]) -> list[_Array]:
