@@ -23,6 +23,7 @@ from .._fields import (
     as_dict,
     coerce_fields,
     complete_projection,
+    is_identity_name,
     per_endpoint,
     safe_name,
     short_description,
@@ -35,8 +36,9 @@ from .._options import OpenApiOptions
 from .._roles import argument_role
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
+from .nesting import without_taken_leaves
 from .operations import OperationRecord, parameter_key, parameter_schema
-from .records import find_records, record_properties, records_at
+from .records import RecordProperty, find_records, record_properties, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
 from .servers import server_base
@@ -108,7 +110,7 @@ class ContractBuilder:
             if first is not None:
                 raise first
             raise RegistrationError(f"the OpenAPI document at {public_url(self.url)} has no operations")
-        return endpoints, operations
+        return without_taken_leaves(endpoints), operations
 
     def _operation(self, record: OperationRecord, where: str) -> tuple[EndpointSpec, Operation]:
         if not record.path.startswith("/"):
@@ -305,21 +307,26 @@ class ContractBuilder:
             records = find_records(self.resolver, schema, record.path, named)
         else:
             records = records_at(self.resolver, schema, list(chosen))
-        fields = tuple(
-            self._field(p.name, p.path, p.schema) for p in record_properties(self.resolver, records)
-        )
+        found = record_properties(self.resolver, records)
+        # a nested id (`owner.id`) identifies its record only when the record has none of its own
+        own_id = any(is_identity_name(p.name) for p in found if not _nested(p))
+        fields = tuple(self._field(p, identity=False if own_id and _nested(p) else None) for p in found)
         output_schema = None
         if self.options.get("validate_output"):
             output_schema = self._inline(schema, f"{where}, response schema")
         return (None if records.path is None else list(records.path)), fields, output_schema
 
-    def _field(self, name: str, path: tuple[str, ...], schema: Any) -> FieldSpec:
+    def _field(self, prop: RecordProperty, *, identity: bool | None) -> FieldSpec:
+        name, path, schema = prop.name, prop.path, prop.schema
         outer, concrete = as_dict(self.resolver.deref(schema)), self.resolver.concrete(schema)
         description = short_description(
             outer.get("description"), concrete.get("description"), outer.get("title"), concrete.get("title")
         )
         wire = None if path == (name,) else list(path)
-        key = (name, path if wire is not None else None, description, id(schema))
+        extra: dict[str, Any] = {"aliases": [prop.alias]} if prop.alias else {}
+        if identity is not None:
+            extra["identity"] = identity
+        key = (name, path if wire is not None else None, description, id(schema), prop.alias, identity)
         cached = self._fields.get(key)  # operations often share one record schema
         if cached is None:
             try:
@@ -329,10 +336,12 @@ class ContractBuilder:
             except RegistrationError:
                 json_schema = None  # recursive or too large: the field exists all the same
             try:
-                cached = FieldSpec(name=name, path=wire, description=description, json_schema=json_schema)
+                cached = FieldSpec(
+                    name=name, path=wire, description=description, json_schema=json_schema, **extra
+                )
             except ValidationError:  # not JSON Schema after all
                 try:
-                    cached = FieldSpec(name=name, path=wire, description=description)
+                    cached = FieldSpec(name=name, path=wire, description=description, **extra)
                 except ValidationError as exc:
                     problem = exc.errors()[0].get("msg", "invalid") if exc.errors() else "invalid"
                     problem = f"response property {name!r} cannot be a field ({problem})"
@@ -345,6 +354,11 @@ class ContractBuilder:
             return self.resolver.inline(schema)  # checked as JSON Schema by EndpointSpec
         except RegistrationError as exc:
             raise RegistrationError(f"{where}: {exc}") from exc
+
+
+def _nested(prop: RecordProperty) -> bool:
+    """Whether *prop* sits inside one of its record's objects (``gene.chromosomes``)."""
+    return "." in prop.name and len(prop.path) > 1
 
 
 def without_unusable_patterns(schema: dict[str, Any]) -> dict[str, Any]:
