@@ -10,7 +10,8 @@ from ..._contracts.schemas import ARGUMENT_ROLE
 from .._fields import complete_projection, short_description
 from .._options import OptimadeOptions
 from .._route import RouteBuilder
-from .canonical import CANONICAL_ALIASES, lookup
+from .canonical import CANONICAL_ALIASES, canonical_table, lookup
+from .filter import SUBJECT_ARGUMENTS
 
 _STRING = {"type": "string", "minLength": 1}
 IDENTITY_PROPERTIES = frozenset({"id", "chemical_formula_reduced"})
@@ -28,7 +29,7 @@ def entry_endpoint(
 ) -> EndpointSpec:
     """The search endpoint of one entry type; ``fields=`` as a list applies to structures."""
     names = (endpoint, entry)
-    canonical = route.options.get("canonical_fields")
+    canonical = canonical_table(route.options.get("field_aliases"), route.options.get("canonical_fields"))
     fields = route.fields(
         entry_fields(properties, prefix, canonical),
         names,
@@ -107,7 +108,15 @@ def input_schema(entry: str, properties: Mapping[str, Any]) -> dict[str, Any]:
     """Canonical arguments of one entry listing."""
     schema: dict[str, Any] = {}
     if entry == "structures" or "chemical_formula_reduced" in properties:
-        schema["formula"] = {**_STRING, "description": "Reduced chemical formula, e.g. Si or GaAs"}
+        schema["formula"] = {
+            "anyOf": [_STRING, {"type": "array", "items": _STRING, "minItems": 1}],
+            "description": "Reduced chemical formula, e.g. Si or GaAs; several: a list or 'Si,GaAs'",
+        }
+    for argument in sorted(a for a, p in SUBJECT_ARGUMENTS.items() if p == "id"):
+        schema[argument] = {
+            "anyOf": [_STRING, {"type": "array", "items": _STRING, "minItems": 1}],
+            "description": "Entry ids (the database's own), one or a list",
+        }
     if entry == "structures" or "elements" in properties:
         schema["elements"] = {
             "anyOf": [{"type": "array", "items": _STRING, "minItems": 1}, _STRING],
