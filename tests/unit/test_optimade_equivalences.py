@@ -110,3 +110,31 @@ async def test_material_ids_reach_the_servers_id_filter() -> None:
     spec, invoker, server = await build(routes)
     await invoker.send(spec.endpoints[0].name, {"material_ids": ["mp-149", "mp-2534"]})
     assert server.requests[-1].url.params["filter"] == '(id="mp-149" OR id="mp-2534")'
+
+
+def test_range_filters_of_a_canonical_field_go_on_its_property() -> None:
+    bounds = {"band_gap_min": ("_oqmd_band_gap", ">="), "band_gap_max": ("_oqmd_band_gap", "<=")}
+    found = build_filter({"band_gap_min": 1, "band_gap_max": 2.5, "formula": "GaAs"}, bounds)
+    assert found == 'chemical_formula_reduced="AsGa" AND _oqmd_band_gap>=1 AND _oqmd_band_gap<=2.5'
+
+
+async def test_a_route_takes_the_range_filters_of_the_canonical_fields_it_reads_whole() -> None:
+    routes = {
+        f"{BASE}/v1/info": info(entries=("structures",)),
+        f"{BASE}/v1/info/structures": entry_info(OQMD_PROPERTIES),
+        f"{BASE}/v1/structures": {"data": [], "links": {"next": None}},
+    }
+    spec, invoker, server = await build(routes)
+    arguments = set(spec.endpoints[0].input_schema["properties"])
+    assert {"band_gap_min", "energy_above_hull_max", "formation_energy_per_atom_min"} <= arguments
+    await invoker.send(spec.endpoints[0].name, {"energy_above_hull_max": 0.05})
+    assert server.requests[-1].url.params["filter"] == "_oqmd_stability<=0.05"
+
+
+async def test_a_key_inside_an_object_takes_no_range_filter() -> None:
+    routes = {
+        f"{BASE}/v1/info": info(entries=("structures",)),
+        f"{BASE}/v1/info/structures": entry_info(MP_PROPERTIES),
+    }
+    spec, _, _ = await build(routes)
+    assert "energy_above_hull_max" not in spec.endpoints[0].input_schema["properties"]

@@ -31,7 +31,7 @@ from .._fields import as_dict, safe_name, short_description
 from .._http import HttpTarget, public_url
 from .._options import OptimadeOptions
 from .._route import RouteBuilder, UrlRegistration, left_out_note
-from .contract import entry_endpoint
+from .contract import entry_endpoint, range_bounds, route_table
 from .discovery import discover, entry_properties, entry_types
 from .invoker import OptimadeInvoker
 
@@ -95,7 +95,11 @@ async def build_optimade_route(
     )
     for entry, reason in failed.items():
         logger.warning("%s: entry type %r left out: %s", where, entry, reason)
-    invoker = OptimadeInvoker(target, base, entries, max_pages=max_pages, page_limit=page_limit)
+    table = route_table(route)
+    bounds = {e.name: range_bounds(e.fields, table) for e in endpoints}
+    invoker = OptimadeInvoker(
+        target, base, entries, max_pages=max_pages, page_limit=page_limit, bounds=bounds
+    )
     invoker.left_out.update(failed)
     return spec, invoker
 

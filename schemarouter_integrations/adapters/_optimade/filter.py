@@ -97,6 +97,13 @@ def subject_clause(argument: str, prop: str, value: Any) -> str:
     return clauses[0] if len(clauses) == 1 else "(" + " OR ".join(clauses) + ")"
 
 
+def number_literal(argument: str, value: Any) -> str:
+    """A finite number as an OPTIMADE number literal."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SchemaValidationError(f"{argument} must be a finite number")
+    return repr(value) if isinstance(value, float) else str(value)
+
+
 def check_raw_filter(text: str) -> str:
     """*text* stripped, after checking its parentheses and string literals are balanced."""
     depth = 0
@@ -125,8 +132,11 @@ def check_raw_filter(text: str) -> str:
     return text.strip()
 
 
-def build_filter(arguments: Mapping[str, Any]) -> str | None:
-    """The ``filter`` query parameter for canonical *arguments* (None when nothing filters)."""
+def build_filter(
+    arguments: Mapping[str, Any], bounds: Mapping[str, tuple[str, str]] | None = None
+) -> str | None:
+    """The ``filter`` query parameter for canonical *arguments* (None when nothing filters);
+    *bounds* maps each range argument to its property and operator (``_oqmd_band_gap``, ``>=``)."""
     clauses: list[str] = []
     raw = arguments.get("filter")
     if raw is not None:
@@ -139,6 +149,10 @@ def build_filter(arguments: Mapping[str, Any]) -> str | None:
         given = arguments.get(argument)
         if given is not None:
             clauses.append(subject_clause(argument, prop, given))
+    for argument, (wire, operator) in (bounds or {}).items():
+        bound = arguments.get(argument)
+        if bound is not None:
+            clauses.append(f"{wire}{operator}{number_literal(argument, bound)}")
     elements = arguments.get("elements")
     if elements is not None:
         symbols = ",".join(string_literal(s) for s in element_list(elements))

@@ -84,6 +84,14 @@ async def test_material_ids_reach_optimades_id(mp_down: SchemaRouter) -> None:
     assert set(by_formula(result, "formation_energy_per_atom")) == {"Si", "AsGa"}
 
 
+async def test_a_range_filter_goes_to_oqmd_on_its_own_property(mp_down: SchemaRouter) -> None:
+    request = ask("band gaps of Ga compounds above 1 eV", elements=["Ga"], band_gap_min=1.0)
+    result = await mp_down.invoke(request)
+    assert result.tool == "oqmd", result.route
+    gaps = by_formula(result, "band_gap")
+    assert gaps and all(gap >= 1.0 for gap in gaps.values()), result.records
+
+
 async def test_a_filter_no_fallback_takes_is_named_in_the_error(mp_down: SchemaRouter) -> None:
     with pytest.raises(AllRoutesUnavailableError) as raised:
         await mp_down.invoke(ask("band gap of stable materials", formula="Si", is_stable=True))
