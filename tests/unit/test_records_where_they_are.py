@@ -129,7 +129,7 @@ async def test_a_field_inside_a_records_object_is_a_field_by_its_dotted_name() -
     assert reports is not None
     chromosomes = next(f for f in reports.fields if f.name == "gene.chromosomes")
     assert chromosomes.wire_path == ["gene", "chromosomes"]
-    assert chromosomes.aliases == ["chromosomes"]
+    assert chromosomes.sid == "chromosomes"
 
 
 async def test_a_question_for_a_genes_chromosome_is_answered_from_inside_the_report() -> None:
@@ -182,7 +182,7 @@ async def test_the_objects_of_a_resource_with_values_of_its_own_stay_inside_thei
     assert not [f.name for f in track.fields if "." in f.name]
 
 
-async def test_a_leaf_name_another_record_has_as_its_own_field_is_no_alias() -> None:
+async def test_a_nested_field_means_what_its_leaf_name_means_elsewhere_in_the_document() -> None:
     wrapper = {"type": "object", "properties": {"gene": GENE}}
     genes = {"type": "array", "items": {"type": "object", "properties": {"symbol": {"type": "string"}}}}
     doc = document(
@@ -192,8 +192,18 @@ async def test_a_leaf_name_another_record_has_as_its_own_field_is_no_alias() -> 
         }
     )
     spec, _, _ = await build({DOC_URL: doc})
+    reports, listing = spec.endpoint("reports"), spec.endpoint("genes")
+    assert reports is not None and listing is not None
+    assert {f.name: f.sid for f in reports.fields}["gene.symbol"] == listing.fields[0].sid == "symbol"
+
+
+async def test_a_leaf_name_two_objects_of_a_record_share_keeps_the_dotted_name() -> None:
+    other = {"type": "object", "properties": {"symbol": {"type": "string"}}}
+    wrapper = {"type": "object", "properties": {"gene": GENE, "ortholog": other}}
+    doc = document({"/reports": get("reports", schema={"type": "array", "items": wrapper})})
+    spec, _, _ = await build({DOC_URL: doc})
     reports = spec.endpoint("reports")
     assert reports is not None
-    aliases = {f.name: f.aliases for f in reports.fields}
-    assert aliases["gene.symbol"] == []
-    assert aliases["gene.chromosomes"] == ["chromosomes"]
+    sids = {f.name: f.sid for f in reports.fields}
+    assert sids["gene.symbol"] == "gene.symbol" and sids["ortholog.symbol"] == "ortholog.symbol"
+    assert sids["gene.chromosomes"] == "chromosomes"

@@ -36,7 +36,6 @@ from .._options import OpenApiOptions
 from .._roles import argument_role
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
-from .nesting import without_taken_leaves
 from .operations import OperationRecord, parameter_key, parameter_schema
 from .records import RecordProperty, find_records, record_properties, records_at
 from .schema import SchemaResolver
@@ -110,7 +109,7 @@ class ContractBuilder:
             if first is not None:
                 raise first
             raise RegistrationError(f"the OpenAPI document at {public_url(self.url)} has no operations")
-        return without_taken_leaves(endpoints), operations
+        return endpoints, operations
 
     def _operation(self, record: OperationRecord, where: str) -> tuple[EndpointSpec, Operation]:
         if not record.path.startswith("/"):
@@ -323,7 +322,7 @@ class ContractBuilder:
             outer.get("description"), concrete.get("description"), outer.get("title"), concrete.get("title")
         )
         wire = None if path == (name,) else list(path)
-        extra: dict[str, Any] = {"aliases": [prop.alias]} if prop.alias else {}
+        extra: dict[str, Any] = {"semantic_id": prop.alias} if prop.alias else {}
         if identity is not None:
             extra["identity"] = identity
         key = (name, path if wire is not None else None, description, id(schema), prop.alias, identity)

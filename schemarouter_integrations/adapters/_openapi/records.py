@@ -101,7 +101,8 @@ class RecordProperty:
     schema: Any
     alias: str | None = None
     """The leaf name of a nested field (``chromosomes`` for ``gene.chromosomes``), when no
-    other field of the record has it."""
+    other field of the record has it: the field's semantic id, so it means what a field of
+    that name means (asked for as ``chromosomes``, served where another record has it whole)."""
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,8 @@ def record_properties(resolver: SchemaResolver, records: Records) -> list[Record
 
 def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> list[RecordProperty]:
     """The fields inside a record's objects, one level down: ``gene.chromosomes`` at
-    ``["gene", "chromosomes"]``, with the leaf name as alias when no other field has it. At
+    ``["gene", "chromosomes"]``, its leaf name its semantic id when no other field of the
+    record has that name. At
     most :data:`MAX_NESTED_FIELDS` per record, in document order; lists are values, never
     opened, nor is an object that may come as a plain value instead (an expandable id).
 
