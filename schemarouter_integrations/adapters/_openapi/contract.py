@@ -322,10 +322,10 @@ class ContractBuilder:
             outer.get("description"), concrete.get("description"), outer.get("title"), concrete.get("title")
         )
         wire = None if path == (name,) else list(path)
-        extra: dict[str, Any] = {"semantic_id": prop.alias} if prop.alias else {}
+        extra: dict[str, Any] = {"semantic_id": prop.meaning} if prop.meaning else {}
         if identity is not None:
             extra["identity"] = identity
-        key = (name, path if wire is not None else None, description, id(schema), prop.alias, identity)
+        key = (name, path if wire is not None else None, description, id(schema), prop.meaning, identity)
         cached = self._fields.get(key)  # operations often share one record schema
         if cached is None:
             try:

@@ -99,7 +99,7 @@ class RecordProperty:
     name: str
     path: tuple[str, ...]
     schema: Any
-    alias: str | None = None
+    meaning: str | None = None
     """The leaf name of a nested field (``chromosomes`` for ``gene.chromosomes``), when no
     other field of the record has it: the field's semantic id, so it means what a field of
     that name means (asked for as ``chromosomes``, served where another record has it whole)."""
@@ -310,8 +310,8 @@ def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> li
     unique: dict[str, RecordProperty] = {}
     for prop in found:
         leaf = prop.path[-1]
-        alias = leaf if leaves[leaf] == 1 and leaf not in names else None
-        unique.setdefault(prop.name, RecordProperty(prop.name, prop.path, prop.schema, alias))
+        meaning = leaf if leaves[leaf] == 1 and leaf not in names else None
+        unique.setdefault(prop.name, RecordProperty(prop.name, prop.path, prop.schema, meaning))
     return list(unique.values())
 
 
