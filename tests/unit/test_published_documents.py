@@ -308,3 +308,21 @@ def test_scalar_arguments_are_read_as_the_declared_type(declared: Any, given: An
 def test_a_value_that_would_change_is_left_as_it_is(declared: Any, given: Any) -> None:
     schema = {"type": "object", "properties": {"x": declared}}
     assert coerced_arguments(schema, {"x": given}) == {"x": given}
+
+
+async def test_a_recursive_request_body_registers_its_operation() -> None:
+    expression = {
+        "type": "object",
+        "properties": {
+            "field": {"type": "string"},
+            "and": {"type": "array", "items": {"$ref": "#/components/schemas/Expression"}},
+        },
+    }
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Expression"}}}}
+    op = {"operationId": "search", "requestBody": body, "responses": ok({"type": "array", "items": ITEM})}
+    doc = document({"/search": {"post": op}}, components={"schemas": {"Expression": expression}})
+    spec, invoker, _ = await build({DOC_URL: doc})
+    search = spec.endpoint("search")
+    assert search is not None and invoker.left_out == {}
+    inner = search.input_schema["properties"]["and"]["items"]  # an expression, inlined once
+    assert inner["properties"]["and"]["items"] == {"type": "object"}  # where it recurs: summarised

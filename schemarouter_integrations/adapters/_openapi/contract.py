@@ -350,7 +350,7 @@ class ContractBuilder:
 
     def _inline(self, schema: Any, where: str) -> dict[str, Any]:
         try:
-            return self.resolver.inline(schema)  # checked as JSON Schema by EndpointSpec
+            return self.resolver.inline(schema, recursive=True)  # checked as JSON Schema by EndpointSpec
         except RegistrationError as exc:
             raise RegistrationError(f"{where}: {exc}") from exc
 

@@ -102,6 +102,8 @@ class SchemaResolver:
         self._shown = shown or repr
         self._lookups: dict[str, tuple[str, Any]] = {}
         self._finding: set[str] = set()
+        self._entered: dict[str, int] = {}
+        self._recursive = False
         self._budget = 0
         self._annotations = True
 
@@ -169,19 +171,26 @@ class SchemaResolver:
         return node
 
     # -- schemas ---------------------------------------------------------------------
-    def inline(self, schema: Any, *, depth: int | None = None, annotations: bool = True) -> dict[str, Any]:
+    def inline(
+        self, schema: Any, *, depth: int | None = None, annotations: bool = True, recursive: bool = False
+    ) -> dict[str, Any]:
         """A self-contained JSON Schema (2020-12): references inlined, OpenAPI-isms removed.
 
         With *depth*, values nested deeper than *depth* levels (object properties, array
         items) are summarised by their ``type``, ``title``, ``description`` and ``format``.
         ``annotations=False`` keeps only what constrains values: titles, descriptions,
         examples, defaults and ``x-`` extensions are left out (the shape of a value, which
-        many fields share).
-        Raises :class:`SchemaCycleError` for recursive schemas and ``RegistrationError``
+        many fields share). ``recursive=True`` inlines a recursive schema (a filter expression
+        whose ``and`` items are expressions) once, the value where it recurs summarised like
+        a value deeper than *depth*.
+        Raises :class:`SchemaCycleError` for recursive schemas (without ``recursive``, and
+        always for a cycle that never descends into a nested value) and ``RegistrationError``
         for schemas too large to inline.
         """
         self._budget = MAX_INLINED_NODES
         self._annotations = annotations
+        self._recursive = recursive
+        self._entered.clear()
         try:
             result = self._inline(schema, (), MAX_INLINED_NODES if depth is None else depth)
         except RecursionError:
@@ -199,8 +208,14 @@ class SchemaResolver:
         if _is_ref(node):
             key, found = self._lookup(node["$ref"])
             if key in stack:
+                if self._recursive and depth < self._entered[key]:  # it recurs inside itself
+                    return self._summary(found)
                 raise SchemaCycleError(_cycle_message([*stack, key]))
-            target = self._inline(found, (*stack, key), depth)
+            self._entered[key] = depth
+            try:
+                target = self._inline(found, (*stack, key), depth)
+            finally:
+                del self._entered[key]
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             if self.version == "3.0" or not siblings or not isinstance(target, dict):
                 return target
@@ -221,6 +236,16 @@ class SchemaResolver:
             else:
                 out[key] = self._inline(value, stack, depth)
         return normalise_schema(out, self.version)
+
+    def _summary(self, node: Any) -> dict[str, Any]:
+        """A value's ``type``, ``title``, ``description`` and ``format`` (what a value nested
+        deeper than asked keeps)."""
+        try:
+            found = self.deref(node)
+        except SchemaCycleError:
+            return {}
+        kept = _SUMMARY if self._annotations else _SUMMARY - _ANNOTATIONS
+        return normalise_schema({k: v for k, v in as_mapping(found).items() if k in kept}, self.version)
 
     # -- object schemas --------------------------------------------------------------
     def properties(self, schema: Any) -> dict[str, Any]:
@@ -331,6 +356,10 @@ def flag_of(value: Any) -> bool | None:
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     return None
+
+
+def as_mapping(node: Any) -> dict[str, Any]:
+    return node if isinstance(node, dict) else {}
 
 
 def _is_ref(node: Any) -> bool:
