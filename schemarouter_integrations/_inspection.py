@@ -29,6 +29,9 @@ class ExecutionSnapshot(BaseModel):
 
 
 class ToolSnapshot(BaseModel):
+    """One registered tool. ``left_out``: what its document described but registration left
+    out (an OpenAPI operation, an OPTIMADE entry type) and why."""
+
     model_config = ConfigDict(frozen=True)
 
     provider: str | None
@@ -37,6 +40,7 @@ class ToolSnapshot(BaseModel):
     endpoints: list[str]
     read_only: dict[str, bool | None]
     origin: str | None = None
+    left_out: dict[str, str] = Field(default_factory=dict)
 
 
 class ProbeSnapshot(BaseModel):
@@ -160,6 +164,7 @@ def router_snapshot(
                 endpoints=[e.name for e in spec.endpoints],
                 read_only={e.name: e.read_only for e in spec.endpoints},
                 origin=spec.origin,
+                left_out=_left_out(registry, name, spec.fingerprint),
             )
             for name, spec in sorted(registry.tools.items())
         },
@@ -167,3 +172,12 @@ def router_snapshot(
         pending=pending or {},
         documents=documents or DocumentsSnapshot(),
     )
+
+
+def _left_out(registry: Registry, name: str, fingerprint: str) -> dict[str, str]:
+    """What the invoker bound to the tool's current contract says registration left out."""
+    binding = registry.binding(name)
+    if binding is None or binding.fingerprint != fingerprint:
+        return {}
+    left_out = getattr(binding.invoker, "left_out", None)
+    return dict(left_out) if isinstance(left_out, dict) else {}

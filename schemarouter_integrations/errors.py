@@ -291,13 +291,21 @@ _trusted_attempt: _Trusted[AttemptRecord] = _Trusted(AttemptRecord)
 
 
 class AllRoutesUnavailableError(InvocationUnavailableError):
-    """Every route in the chain was unavailable; ``attempts`` holds each attempt's error."""
+    """Every route in the chain was unavailable; ``attempts`` holds each attempt's error.
+
+    ``refused_arguments`` maps each route the plan left out because it cannot take the
+    request's arguments (a filter it does not have) to that reason, so the caller can ask
+    again without the filter."""
 
     def __init__(self, message: str, *, attempts: Sequence[AttemptRecord]) -> None:
         super().__init__(message)
         self.attempts = tuple(attempts)
+        self.refused_arguments: dict[str, str] = {}
 
     def __str__(self) -> str:
         lines = [super().__str__()]
         lines.extend(f"  - {attempt.describe()}" for attempt in self.attempts)
+        if self.refused_arguments:
+            lines.append("not tried, since they cannot take the arguments asked with:")
+            lines.extend(f"  - {path}: {reason}" for path, reason in self.refused_arguments.items())
         return "\n".join(lines)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .._bounded import BoundedCache
+from .coercion import coerced_arguments as coerced_arguments
 from .fast_check import fast_is_valid
 from .fingerprint import canonical_json, fingerprint_of
 from .patterns import pattern_problem, patterns_in, search

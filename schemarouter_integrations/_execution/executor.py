@@ -19,7 +19,7 @@ from .._planning import Plan, PlanRequest, ToolCall
 from .._planning.requests import as_request
 from .._ratelimit import RateGate
 from .._registry import Registry
-from ..errors import SchemaRouterError
+from ..errors import AllRoutesUnavailableError, SchemaRouterError
 from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
 from .answers import AnswerService
 from .budget import BudgetMeter, RunBudget
@@ -182,6 +182,8 @@ class Executor:
     async def _failed(self, plan: Plan | None, exc: Exception, ctx: RunContext) -> list[RouterEvent]:
         """The last events of a run that raised *exc*: ``run.error``, or, when every route was
         unavailable and an older answer serves, ``cache.stale`` and ``run.end``."""
+        if isinstance(exc, AllRoutesUnavailableError) and plan is not None:
+            exc.refused_arguments = refused_arguments(plan)
         stale = None
         if self.answers is not None and plan is not None:
             stale = await self.answers.stale(plan.request, exc, ctx)
@@ -193,6 +195,17 @@ class Executor:
             RunEndEvent, tool=call.tool, endpoint=call.endpoint, fallbacks=ctx.fallbacks(), result=result
         )
         return [event, end]
+
+
+ARGUMENTS_REFUSED = ("does not accept argument", "arguments do not fit")
+"""How planning's reasons for a route that cannot take the request's arguments begin."""
+
+
+def refused_arguments(plan: Plan) -> dict[str, str]:
+    """The routes *plan* left out for a filter they do not take, with that reason."""
+    return {
+        f"{r.tool}.{r.endpoint}": r.reason for r in plan.rejected if r.reason.startswith(ARGUMENTS_REFUSED)
+    }
 
 
 def _result_of(call: ToolCall, plan: Plan, ctx: RunContext, **extra: Any) -> ToolResult:

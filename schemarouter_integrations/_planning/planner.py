@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._bounded import BoundedCache
-from .._contracts.schemas import LIST_SEPARATOR, argument_problem
+from .._contracts.schemas import LIST_SEPARATOR, argument_problem, coerced_arguments
 from .._registry import FieldMatch, Registry, Route
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
@@ -146,7 +146,7 @@ class _Walk:
         return verdicts.put(key, self._judge_arguments(route))
 
     def _judge_arguments(self, route: Route) -> str | None:
-        arguments = self.request.arguments
+        arguments = coerced_arguments(route.endpoint.input_schema, self.request.arguments)
         dropped = sorted(set(arguments) - route.argument_names)
         if dropped:
             return f"does not accept argument(s) {dropped}; dropping them would answer another question"
@@ -316,7 +316,7 @@ def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Ca
         "access_mode": route.tool.access_mode,
         "tool_fingerprint": route.tool.fingerprint,
         "endpoint_fingerprint": endpoint.fingerprint,
-        "arguments": dict(request.arguments),
+        "arguments": coerced_arguments(endpoint.input_schema, request.arguments),
         "selected_fields": selected,
         "server_projection": projection,
         "scope": scope,

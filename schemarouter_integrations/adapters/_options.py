@@ -80,7 +80,9 @@ class OptimadeOptions(HttpOptions, total=False):
     """``add_url(kind="optimade", ...)``; mappings are keyed by endpoint name or entry type.
 
     ``canonical_fields`` maps canonical field names to provider property names
-    (``{"band_gap": ["_gnome_bandgap"]}``): a listed property named there becomes that field.
+    (``{"band_gap": ["_gnome_bandgap"]}``): a listed property named there becomes that field
+    (default: the equivalence table, :data:`~._optimade.canonical.CANONICAL_FIELDS`);
+    ``field_aliases`` extends that table (``{"band_gap": ["_mydb_gap"]}``).
     ``page_limit`` is the page size asked of the database (``None``: its default); it is the
     application's setting, never shown to a model (a request's ``page_limit`` argument wins).
     """
@@ -89,6 +91,7 @@ class OptimadeOptions(HttpOptions, total=False):
     page_limit: int | None
     entries: str | Iterable[str] | None
     canonical_fields: Mapping[str, Sequence[str]] | None
+    field_aliases: Mapping[str, str | Sequence[str]] | None
 
 
 class UrlOptions(OpenApiOptions, OptimadeOptions, total=False):

@@ -42,6 +42,21 @@ class UrlRegistration:
     options: UrlOptions
 
 
+NOTE_REASON_CHARS = 160
+"""How much of a left-out endpoint's reason the tool description keeps (the log has all)."""
+
+
+def left_out_note(failed: Mapping[str, str]) -> str:
+    """``Left out: name (reason); ...`` for the end of a tool's description ("" for none)."""
+    if not failed:
+        return ""
+    parts = []
+    for name, reason in failed.items():
+        shown = reason if len(reason) <= NOTE_REASON_CHARS else reason[: NOTE_REASON_CHARS - 1] + "…"
+        parts.append(f"{name} ({shown})")
+    return "Left out: " + "; ".join(parts) + "."
+
+
 class RouteBuilder(Generic[Options]):
     """Builds the contract of one ``add_url`` route from the endpoints its adapter found.
 
@@ -144,6 +159,8 @@ class HttpInvoker(ABC, Generic[Endpoint]):
         self.endpoints = dict(endpoints)
         self.answer_scope = answer_scope(target.origin, target.headers)
         """Where the calls go and a digest of the credentials sent (part of the answer key)."""
+        self.left_out: dict[str, str] = {}
+        """What registration left out of the document (operation or entry type -> why)."""
 
     async def __call__(self, call: ToolCall) -> Any:
         return await self.send(call.endpoint, call.arguments, extra_params=call.server_projection)

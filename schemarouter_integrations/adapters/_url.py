@@ -17,6 +17,7 @@ from .._contracts import ToolSpec
 from .._registry import Invoker
 from ..errors import RegistrationError
 from ._http import DEFAULT_MAX_RESPONSE_BYTES, ClientSource, HttpTarget, origin_of
+from ._local_documents import api_base_of, is_local_document, load_local_document_set
 from ._network import NetworkPolicy
 from ._openapi import build_openapi_route
 from ._openapi.servers import validate_base_url
@@ -69,6 +70,12 @@ async def build_url_route(
         raise RegistrationError("max_response_bytes must be positive")
     if not isinstance(url, str):
         raise RegistrationError(f"add_url() needs the URL as a string, got {type(url).__name__}")
+    if kind == "openapi" and is_local_document(url):
+        return await _local_openapi_route(
+            url, UrlRegistration(kind, name, provider, access_mode, options), client=client,
+            headers=headers, base_url=base_url, timeout_seconds=timeout_seconds,
+            max_response_bytes=max_response_bytes, network=network,
+        )  # fmt: skip
     try:
         home = origin_of(url)
     except (ValueError, httpx.InvalidURL) as exc:
@@ -94,6 +101,29 @@ async def build_url_route(
     )
     return await build_openapi_route(
         url, registration, target=target, document_target=document_target, base_url=api, network=checker
+    )
+
+
+async def _local_openapi_route(
+    url: str,
+    registration: UrlRegistration,
+    *,
+    client: ClientSource,
+    headers: Mapping[str, str] | None,
+    base_url: str | None,
+    timeout_seconds: float,
+    max_response_bytes: int,
+    network: NetworkPolicy | None,
+) -> tuple[ToolSpec, Invoker]:
+    """An OpenAPI document in a local file (see :mod:`._local_documents`)."""
+    secrets = check_headers(headers)
+    loaded = await load_local_document_set(url, max_bytes=max_response_bytes)
+    api = validate_base_url(api_base_of(loaded.document, base_url))
+    checker = (network or NetworkPolicy()).checker()
+    await checker.check_given(api)
+    target = HttpTarget(client, origin_of(api), secrets, timeout_seconds, max_response_bytes)
+    return await build_openapi_route(
+        loaded.url, registration, target=target, document_target=target, base_url=api, loaded=loaded
     )
 
 

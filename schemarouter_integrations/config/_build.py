@@ -165,7 +165,7 @@ async def _add_url(router: Any, name: str, route: OpenApiRoute | OptimadeRoute) 
             if getattr(route, key) is not None:
                 options[key] = getattr(route, key)
     else:
-        for key in ("entries", "max_pages", "page_limit"):
+        for key in ("entries", "max_pages", "page_limit", "field_aliases"):
             if getattr(route, key) is not None:
                 options[key] = getattr(route, key)
     spec = await router.add_url(

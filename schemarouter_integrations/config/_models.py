@@ -197,6 +197,8 @@ class OptimadeRoute(_HttpRoute):
     max_pages: int | None = Field(default=None, ge=1)
     page_limit: int | None = Field(default=None, ge=1, le=10_000)
     """Entries per page asked of the database (default: the database's own)."""
+    field_aliases: dict[str, list[str]] | None = None
+    """Extends the OPTIMADE equivalence table (canonical field -> provider properties)."""
     probe: Literal["info"] | None = None
 
 

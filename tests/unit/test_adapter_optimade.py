@@ -226,8 +226,10 @@ async def test_fields_mapping_targets_endpoints_and_refuses_unknown_ones() -> No
 async def test_canonical_arguments_form_a_closed_schema() -> None:
     spec, _, _ = await build(standard_routes())
     structures, references = spec.endpoints
-    assert set(structures.input_schema["properties"]) == {"formula", "elements", "filter", "page_limit"}
-    assert set(references.input_schema["properties"]) == {"filter", "page_limit"}
+    assert set(structures.input_schema["properties"]) == {
+        "formula", "elements", "ids", "material_ids", "band_gap_min", "band_gap_max", "filter", "page_limit",
+    }  # fmt: skip
+    assert set(references.input_schema["properties"]) == {"ids", "material_ids", "filter", "page_limit"}
     assert structures.input_schema["additionalProperties"] is False
 
 

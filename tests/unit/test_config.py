@@ -290,3 +290,15 @@ async def test_a_landscape_optimade_route_passes_its_page_limit() -> None:
     await _add_url(router, "oqmd", route)  # type: ignore[arg-type]
     (sent,) = router.calls
     assert sent["page_limit"] == 25
+
+
+async def test_a_landscape_optimade_route_passes_its_field_aliases() -> None:
+    from schemarouter_integrations.config._build import _add_url
+
+    text = '[routes.oqmd]\nkind = "optimade"\nurl = "http://127.0.0.1:9"\n'
+    text += 'field_aliases = { band_gap = ["_mydb_gap"] }\n'
+    route = parse_config(text).routes["oqmd"]
+    router = RecordingRouter()
+    await _add_url(router, "oqmd", route)  # type: ignore[arg-type]
+    (sent,) = router.calls
+    assert sent["field_aliases"] == {"band_gap": ["_mydb_gap"]}

@@ -28,7 +28,7 @@ def test_the_table_names_the_band_gap_formation_energy_and_hull_distance_of_know
         "_mcloudarchive_band_gap",
         "_twodmatpedia_band_gap",
     } <= set(CANONICAL_FIELDS["band_gap"])
-    assert "_oqmd_delta_e" in CANONICAL_FIELDS["formation_energy"]
+    assert "_oqmd_delta_e" in CANONICAL_FIELDS["formation_energy_per_atom"]
     assert {"_oqmd_stability", "_alexandria_hull_distance"} <= set(CANONICAL_FIELDS["energy_above_hull"])
 
 
@@ -38,7 +38,7 @@ def test_a_listed_property_becomes_the_canonical_field_and_keeps_its_names_as_al
     assert {"_gnome_bandgap", "bandgap"} <= set(fields["band_gap"].aliases)
     assert fields["energy_above_hull"].wire_path == ["_odbx_thermodynamics", "hull_distance"]
     assert fields["other"].wire_path == ["_gnome_other"]  # the _<prefix>_<name> rule stays
-    assert "formation_energy" not in fields  # not listed: never assumed
+    assert "formation_energy_per_atom" not in fields  # not listed: never assumed
 
 
 def test_without_a_table_the_prefix_rule_alone_applies() -> None:

@@ -367,6 +367,6 @@ def test_plan_reflects_a_registry_change_at_once() -> None:
 def test_argument_checks_are_remembered_per_argument_set() -> None:
     router, _ = seed_router()
     good = router.plan(SEED_REQUEST)
-    bad = router.plan(SEED_REQUEST.model_copy(update={"arguments": {"formula": 14}}))
+    bad = router.plan(SEED_REQUEST.model_copy(update={"arguments": {"formula": {"not": "a formula"}}}))
     assert good.primary is not None and bad.primary is None
     assert router.plan(SEED_REQUEST).primary is not None

@@ -15,12 +15,12 @@ from collections.abc import Iterable
 
 from ..._contracts import ToolSpec
 from ...errors import RegistrationError
-from .._documents import load_document_set
+from .._documents import DocumentSet, load_document_set
 from .._fields import as_dict, short_description
 from .._http import HttpTarget, origin_of, public_url
 from .._network import NetworkChecker, NetworkPolicy
 from .._options import OpenApiOptions
-from .._route import RouteBuilder, UrlRegistration
+from .._route import RouteBuilder, UrlRegistration, left_out_note
 from .contract import ContractBuilder
 from .invoker import OpenApiInvoker
 from .operations import openapi_version, walk_operations
@@ -40,22 +40,25 @@ async def build_openapi_route(
     document_target: HttpTarget,
     base_url: str | None,
     network: NetworkChecker | None = None,
+    loaded: DocumentSet | None = None,
 ) -> tuple[ToolSpec, OpenApiInvoker]:
     """Read the OpenAPI document at *url* and build the tool contract and its invoker.
 
     The ``servers`` the document names are learned from it: each base URL chosen there is
     checked by *network* (``base_url=`` is the application's and is not) before it is used.
+    *loaded* is the document when already read (a local file).
     """
     route = RouteBuilder(registration, OpenApiOptions, noun="operation", keyed=_KEYED)
     where = public_url(url)
     checker = network or NetworkPolicy().checker()
-    loaded = await load_document_set(
-        document_target,
-        url,
-        failure="could not fetch the OpenAPI document",
-        allow_origins=ref_origins(route.options.get("allow_ref_origins")),
-        network=checker,
-    )
+    if loaded is None:
+        loaded = await load_document_set(
+            document_target,
+            url,
+            failure="could not fetch the OpenAPI document",
+            allow_origins=ref_origins(route.options.get("allow_ref_origins")),
+            network=checker,
+        )
     document = loaded.document
     if not isinstance(document, dict):
         raise RegistrationError(f"{where} is not an OpenAPI document (not an object)")
@@ -79,8 +82,11 @@ async def build_openapi_route(
         endpoints=endpoints,
         known=builder.known,
         origin=target.origin,
+        note=left_out_note(builder.left_out),
     )
-    return spec, OpenApiInvoker(target, operations)
+    invoker = OpenApiInvoker(target, operations)
+    invoker.left_out.update(builder.left_out)
+    return spec, invoker
 
 
 def ref_origins(option: Iterable[str] | str | None) -> frozenset[str]:

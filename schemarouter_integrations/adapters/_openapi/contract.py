@@ -7,6 +7,7 @@ parameters and body, records and fields from its success response) and the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,7 +21,9 @@ from ..._contracts.schemas import ARGUMENT_ROLE
 from ...errors import RegistrationError
 from .._fields import (
     as_dict,
+    coerce_fields,
     complete_projection,
+    is_identity_name,
     per_endpoint,
     safe_name,
     short_description,
@@ -34,13 +37,14 @@ from .._roles import argument_role
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
-from .records import find_records, record_properties, records_at
+from .records import RecordProperty, find_records, record_properties, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
 from .servers import server_base
 from .shaping import field_selection_parameter, list_schema, list_separator, one_or_many_schema
 from .texts import operation_description, operation_keywords
 
+logger = logging.getLogger("schemarouter_integrations.adapters.openapi")
 _READ_ONLY_METHODS = frozenset({"get", "head"})
 FIELD_SCHEMA_DEPTH = 0
 """How deep a field's ``json_schema`` describes nested values. A field's schema is the shape
@@ -63,6 +67,8 @@ class ContractBuilder:
     secret_headers: set[str] = field(repr=False)
     route: RouteBuilder[OpenApiOptions]
     _fields: dict[tuple[Any, ...], FieldSpec] = field(default_factory=dict, init=False, repr=False)
+    left_out: dict[str, str] = field(default_factory=dict, init=False)
+    """Each operation left out (by operationId, or ``"<method> <path>"``) and why."""
 
     @property
     def options(self) -> OpenApiOptions:
@@ -74,22 +80,60 @@ class ContractBuilder:
         return {record.endpoint: record.label for record in self.records}
 
     def build(self) -> tuple[list[EndpointSpec], dict[str, Operation]]:
-        """The endpoint contracts and operations of the chosen operations."""
+        """The endpoint contracts and operations of the chosen operations.
+
+        An operation the document describes wrongly (an unresolvable ``$ref``, a property
+        without a name, a schema that is not JSON Schema, servers on another origin) is left
+        out, logged and kept in :attr:`left_out`; the others register. When every chosen
+        operation is left out, the first one's ``RegistrationError`` is raised.
+        """
         chosen = select_operations(self.records, self.options.get("operations"), self.options.get("tags"))
+        self._check_options()
         endpoints: list[EndpointSpec] = []
         operations: dict[str, Operation] = {}
+        first: RegistrationError | None = None
         for record in chosen:
             where = f"operation {record.label!r}"
-            if not record.path.startswith("/"):
-                raise RegistrationError(f"{where}: path {record.path!r} must start with '/'")
-            servers = record.servers or self.document.get("servers")
-            base = server_base(servers, document_url=self.url, base_url=self.base_url, where=where)
-            spec, operation = self._endpoint(record, base, where)
+            try:
+                spec, operation = self._operation(record, where)
+            except (RegistrationError, ValidationError, ValueError, TypeError, AttributeError) as exc:
+                error = exc if isinstance(exc, RegistrationError) else RegistrationError(f"{where}: {exc}")
+                first = first or error
+                reason = str(error).removeprefix(f"{where}: ").removeprefix(f"{where} ")
+                self.left_out[record.label] = reason
+                logger.warning("%s: %s left out: %s", public_url(self.url), where, reason)
+                continue
             endpoints.append(spec)
             operations[record.endpoint] = operation
         if not endpoints:
+            if first is not None:
+                raise first
             raise RegistrationError(f"the OpenAPI document at {public_url(self.url)} has no operations")
         return endpoints, operations
+
+    def _operation(self, record: OperationRecord, where: str) -> tuple[EndpointSpec, Operation]:
+        if not record.path.startswith("/"):
+            raise RegistrationError(f"{where}: path {record.path!r} must start with '/'")
+        servers = record.servers or self.document.get("servers")
+        base = server_base(servers, document_url=self.url, base_url=self.base_url, where=where)
+        return self._endpoint(record, base, where)
+
+    def _check_options(self) -> None:
+        """The application's options, refused before any operation is built (an operation
+        that fails later fails because of its document, and is left out alone)."""
+        read_only = self.options.get("read_only")
+        if read_only is not None and not isinstance(read_only, Mapping):
+            raise RegistrationError("read_only= must map operation names to True/False/None")
+        projection = self.options.get("projection")
+        given = projection.values() if isinstance(projection, Mapping) else [projection]
+        if any(p is not None and p is not False and not isinstance(p, ServerProjectionSpec) for p in given):
+            raise RegistrationError(
+                "projection= must be a ServerProjectionSpec, False or None (or a mapping of them)"
+            )
+        fields = self.options.get("fields")
+        for value in fields.values() if isinstance(fields, Mapping) else [] if fields is None else [fields]:
+            coerce_fields(value, what=f"add_url(name={self.route.registration.name!r})")
+        self._list_separators  # noqa: B018 (checked once, here)
 
     def _endpoint(self, record: OperationRecord, base: str, where: str) -> tuple[EndpointSpec, Operation]:
         projection = self._projection(record)
@@ -262,21 +306,26 @@ class ContractBuilder:
             records = find_records(self.resolver, schema, record.path, named)
         else:
             records = records_at(self.resolver, schema, list(chosen))
-        fields = tuple(
-            self._field(p.name, p.path, p.schema) for p in record_properties(self.resolver, records)
-        )
+        found = record_properties(self.resolver, records)
+        # a nested id (`owner.id`) identifies its record only when the record has none of its own
+        own_id = any(is_identity_name(p.name) for p in found if not _nested(p))
+        fields = tuple(self._field(p, identity=False if own_id and _nested(p) else None) for p in found)
         output_schema = None
         if self.options.get("validate_output"):
             output_schema = self._inline(schema, f"{where}, response schema")
         return (None if records.path is None else list(records.path)), fields, output_schema
 
-    def _field(self, name: str, path: tuple[str, ...], schema: Any) -> FieldSpec:
+    def _field(self, prop: RecordProperty, *, identity: bool | None) -> FieldSpec:
+        name, path, schema = prop.name, prop.path, prop.schema
         outer, concrete = as_dict(self.resolver.deref(schema)), self.resolver.concrete(schema)
         description = short_description(
             outer.get("description"), concrete.get("description"), outer.get("title"), concrete.get("title")
         )
         wire = None if path == (name,) else list(path)
-        key = (name, path if wire is not None else None, description, id(schema))
+        extra: dict[str, Any] = {"semantic_id": prop.meaning} if prop.meaning else {}
+        if identity is not None:
+            extra["identity"] = identity
+        key = (name, path if wire is not None else None, description, id(schema), prop.meaning, identity)
         cached = self._fields.get(key)  # operations often share one record schema
         if cached is None:
             try:
@@ -286,17 +335,29 @@ class ContractBuilder:
             except RegistrationError:
                 json_schema = None  # recursive or too large: the field exists all the same
             try:
-                cached = FieldSpec(name=name, path=wire, description=description, json_schema=json_schema)
+                cached = FieldSpec(
+                    name=name, path=wire, description=description, json_schema=json_schema, **extra
+                )
             except ValidationError:  # not JSON Schema after all
-                cached = FieldSpec(name=name, path=wire, description=description)
+                try:
+                    cached = FieldSpec(name=name, path=wire, description=description, **extra)
+                except ValidationError as exc:
+                    problem = exc.errors()[0].get("msg", "invalid") if exc.errors() else "invalid"
+                    problem = f"response property {name!r} cannot be a field ({problem})"
+                    raise RegistrationError(problem) from None
             self._fields[key] = cached
         return cached
 
     def _inline(self, schema: Any, where: str) -> dict[str, Any]:
         try:
-            return self.resolver.inline(schema)  # checked as JSON Schema by EndpointSpec
+            return self.resolver.inline(schema, recursive=True)  # checked as JSON Schema by EndpointSpec
         except RegistrationError as exc:
             raise RegistrationError(f"{where}: {exc}") from exc
+
+
+def _nested(prop: RecordProperty) -> bool:
+    """Whether *prop* sits inside one of its record's objects (``gene.chromosomes``)."""
+    return "." in prop.name and len(prop.path) > 1
 
 
 def without_unusable_patterns(schema: dict[str, Any]) -> dict[str, Any]:

@@ -10,16 +10,17 @@ resolved twice and an operation that is never built is never resolved."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from ...errors import RegistrationError
 from .._fields import is_valid_name, safe_name, unique_name
-from .schema import SchemaResolver
+from .schema import SchemaResolver, flag_of
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_OBJECT_FLAGS = ("required", "explode", "allowEmptyValue", "allowReserved", "deprecated")
 
 
 def openapi_version(document: Mapping[str, Any]) -> str:
@@ -67,11 +68,12 @@ class OperationRecord:
     def parameters(self) -> tuple[dict[str, Any], ...]:
         """Path-item and operation parameters, resolved; the operation's win per (name, in)."""
         merged: dict[tuple[str, str], dict[str, Any]] = {}
-        for source in (self.item.get("parameters"), self.operation.get("parameters")):
+        for listed in (self.item.get("parameters"), self.operation.get("parameters")):
+            source = self.resolver.deref(listed)
             for raw in source if isinstance(source, list) else ():
                 param = self.resolver.deref(raw)
                 if isinstance(param, dict) and isinstance(param.get("name"), str):
-                    merged[parameter_key(param)] = param
+                    merged[parameter_key(param)] = flags_as_written(param)
         return tuple(merged.values())
 
     @cached_property
@@ -85,30 +87,31 @@ class OperationRecord:
     def request_body(self) -> tuple[dict[str, Any], Any] | None:
         """The request body object and the schema of its JSON media type, if any."""
         body = self.resolver.deref(self.operation.get("requestBody"))
-        schema = json_schema_of(body) if isinstance(body, dict) else None
+        schema = json_schema_of(body, self.resolver) if isinstance(body, dict) else None
+        body = flags_as_written(body) if isinstance(body, dict) else body
         return None if schema is None else (body, schema)
 
     @cached_property
     def response_schema(self) -> Any:
         """The JSON schema of the success response (200, else the first 2xx, else 2XX), if any."""
-        responses = self.operation.get("responses")
+        responses = self.resolver.deref(self.operation.get("responses"))
         responses = {str(k): v for k, v in responses.items()} if isinstance(responses, dict) else {}
         codes = ["200", *sorted(c for c in responses if c.startswith("2") and c != "200"), "2XX"]
         chosen = next((responses[c] for c in codes if c in responses), None)
         response = self.resolver.deref(chosen)
-        return json_schema_of(response) if isinstance(response, dict) else None
+        return json_schema_of(response, self.resolver) if isinstance(response, dict) else None
 
 
 def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> Iterator[OperationRecord]:
     """Every operation of *document*, in order, each named once."""
     found: list[tuple[str, str, dict[str, Any], dict[str, Any], str]] = []
-    paths = document.get("paths")
+    paths = resolver.deref(document.get("paths"))  # a whole-object $ref too
     for path, raw_item in paths.items() if isinstance(paths, dict) else ():
         item = resolver.deref(raw_item)
         if not isinstance(item, dict):
             continue
         for method in METHODS:
-            operation = item.get(method)
+            operation = resolver.deref(item.get(method))
             if isinstance(operation, dict):
                 original = operation.get("operationId")
                 label = original if isinstance(original, str) and original else f"{method} {path}"
@@ -124,6 +127,22 @@ def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> It
         raw_tags = operation.get("tags")
         tags = tuple(t for t in raw_tags if isinstance(t, str)) if isinstance(raw_tags, list) else ()
         yield OperationRecord(path, method, endpoint, label, tags, operation, item, resolver)
+
+
+def flags_as_written(node: dict[str, Any]) -> dict[str, Any]:
+    """A parameter or request body with ``required``/``explode``/... written as strings
+    (``required: "true"``) read as booleans; a flag that is neither is left out."""
+    if not any(isinstance(node.get(k), str) for k in _OBJECT_FLAGS):
+        return node
+    out = dict(node)
+    for key in _OBJECT_FLAGS:
+        if isinstance(out.get(key), str):
+            flag = flag_of(out[key])
+            if flag is None:
+                del out[key]
+            else:
+                out[key] = flag
+    return out
 
 
 def parameter_key(param: Mapping[str, Any]) -> tuple[str, str]:
@@ -143,14 +162,21 @@ def parameter_schema(param: Mapping[str, Any]) -> Any:
     return {}
 
 
-def json_schema_of(container: Mapping[str, Any]) -> Any:
-    """The schema of the JSON media type of a response or request body, if any."""
-    content = container.get("content")
+def json_schema_of(container: Mapping[str, Any], resolver: SchemaResolver | None = None) -> Any:
+    """The schema of the JSON media type of a response or request body, if any (the
+    ``content`` and media objects may be whole-object ``$ref``s when *resolver* is given)."""
+    deref: Callable[[Any], Any] = resolver.deref if resolver is not None else _as_it_is
+    content = deref(container.get("content"))
     if not isinstance(content, dict):
         return None
     media = content.get("application/json")
     if media is None:
         media = next((v for k, v in content.items() if "json" in str(k).lower()), None)
+    media = deref(media)
     if not isinstance(media, dict) or "schema" not in media:
         return None
     return media["schema"]
+
+
+def _as_it_is(node: Any) -> Any:
+    return node

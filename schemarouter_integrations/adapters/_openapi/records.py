@@ -7,17 +7,21 @@ first match wins:
 1. a bare array (also ``anyOf`` of several arrays): the records are its items;
 2. an object with a ``data`` member holding objects (a list, or a lone object that is one
    record): the records are at ``data`` (the envelope of JSON:API, OPTIMADE, Stripe, ...);
-3. an envelope (an object whose members besides its arrays are at most
-   :data:`ENVELOPE_MEMBERS` and none of them an identifier such as ``id``, ``name``,
-   ``sha``: counts, cursors, a query echo) with an array of objects named like the
-   operation's resource: the records are that array. The resource names are the path's
+3. an array of objects named like the operation's resource: the records are that array (in
+   any object, an envelope or a resource). The resource names are the path's
    last literal segment and the operationId; an array's name matches when its words,
    singular or plural, are a run of the words of one of them (``materials`` for
    ``/materials`` or ``listMaterials``, ``workflow_runs`` for ``listWorkflowRunsForRepo``),
    even a side name below (``listMessages`` answering ``{messages, nextPageToken}``, the
    code-owner errors of ``/codeowners/errors``). Among several: the longest match, then the
    most properties, then the first in the document;
-4. otherwise side arrays never hold the records: a member whose name has one of the words
+4. an object that is not an envelope (an envelope's members besides its arrays are at most
+   :data:`ENVELOPE_MEMBERS` and none of them an identifier such as ``id``, ``name``, ``sha``:
+   counts, cursors, a query echo) and has more than the id it answers for besides its arrays
+   (``{id, logos: [...]}`` is an envelope all the same) is one record, a resource with lists inside (Spotify's
+   ``/me`` with its ``images``, a track with its ``artists``), unless one array has a usual
+   holder name (``{id, results: [...]}``: the records are ``results``);
+5. in an envelope, side arrays never hold the records: a member whose name has one of the words
    ``messages``, ``errors``, ``warnings``, ``links``, ``included``, ``meta``, ``metadata``,
    ``notices``, ``diagnostics``, ``debug``, ``jsonapi`` (singular or plural, in any case or
    separator: ``validationErrors``, ``_links``). Of the other arrays of objects, one alone
@@ -25,7 +29,7 @@ first match wins:
    several, a usual holder name wins (``items``, ``results``, ``records``, ...), else, in an
    envelope that carries a side member (it says it wraps a response), the array of objects
    with the most properties, the first in the document on a tie;
-5. any other object is one record: a resource with arrays inside (a commit with its
+6. any other object is one record: a resource with arrays inside (a commit with its
    ``files`` and ``parents``, a team with ``members`` and ``projects``) stays one record.
 
 ``records_path=`` overrides all of this (:func:`records_at`). A record given as
@@ -38,6 +42,7 @@ is read as the invoker returns it: ``id`` and ``type`` at the top, each attribut
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -70,6 +75,10 @@ ENVELOPE_MEMBERS = 8
 """The most members besides its arrays that an envelope has (counts, cursors, a query echo)."""
 _JSONAPI_SKIPPED = frozenset({"attributes", "relationships", "links", "meta"})
 _MAX_VARIANTS = 16
+MAX_NESTED_FIELDS = 64
+WRAPPER_VALUES = 2
+"""The most plain values of its own a record whose objects' members are fields may have."""
+"""The most fields one record gives from inside its objects (see :func:`nested_properties`)."""
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[^\W_]+")
 _PARAMETER = re.compile(r"^\{.*\}$|^:")
@@ -90,6 +99,10 @@ class RecordProperty:
     name: str
     path: tuple[str, ...]
     schema: Any
+    meaning: str | None = None
+    """The leaf name of a nested field (``chromosomes`` for ``gene.chromosomes``), when no
+    other field of the record has it: the field's semantic id, so it means what a field of
+    that name means (asked for as ``chromosomes``, served where another record has it whole)."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +143,7 @@ def find_records(
 ) -> Records:
     """Where the records sit in a response of *schema* (see the module docstring) of the
     operation at *path* named *operation_id* (the words that name its resource)."""
-    node = resolver.concrete(schema)
+    node = _object_branch(resolver, resolver.concrete(schema))
     items = _array_items(resolver, node)
     if items is not None:
         return Records(None, items)
@@ -143,20 +156,36 @@ def find_records(
         if held:
             return Records(("data",), held)
     arrays = _arrays(resolver, members)
-    envelope = _is_envelope(members, arrays)
-    if envelope and arrays:
+    if arrays:
         named = _resource_array(arrays, resource_names(path, operation_id))
         if named is not None:
             return Records((named.name,), named.items)
+    if _is_resource(members, arrays):  # a resource with lists inside: one record
+        listed = [a for a in arrays if a.items and a.name in _USUAL_HOLDERS]
+        if len(listed) == 1:  # {id, results: [...]}: the results of the resource asked about
+            return Records((listed[0].name,), listed[0].items)
+        return Records(None, tuple(v for v in variants(resolver, node) if is_object_like(v)))
     holders = [a for a in arrays if a.items and not _is_side(a.name)]
     if len(holders) > 1:
         usual = next((a for name in _USUAL_HOLDERS for a in holders if a.name == name), None)
-        wraps = envelope and any(_is_side(name) for name in members)
+        wraps = any(_is_side(name) for name in members)
         widest = max(holders, key=lambda a: (a.width, -a.position)) if wraps else None
         holders = [usual] if usual is not None else [widest] if widest is not None else []
     if len(holders) == 1:
         return Records((holders[0].name,), holders[0].items)
     return Records(None, tuple(v for v in variants(resolver, node) if is_object_like(v)))
+
+
+def _object_branch(resolver: SchemaResolver, node: dict[str, Any]) -> dict[str, Any]:
+    """The one object alternative of ``anyOf``/``oneOf`` an object or plain values (a model or
+    a message string), read like that object; any other *node* as it is."""
+    options = variants(resolver, node)
+    objects = [v for v in options if is_object_like(v) and not _is_array(resolver, v)]
+    if len(options) < 2 or len(objects) != 1:
+        return node
+    scalars = [types_of(v) for v in options if v is not objects[0]]
+    plain = all(kinds and kinds <= {"string", "number", "integer", "boolean", "null"} for kinds in scalars)
+    return objects[0] if plain else node
 
 
 def _arrays(resolver: SchemaResolver, members: dict[str, Any]) -> list[_Array]:
@@ -174,6 +203,12 @@ def _is_envelope(members: dict[str, Any], arrays: list[_Array]) -> bool:
     return len(others) <= ENVELOPE_MEMBERS and not any(
         " ".join(name_words(name)) in _IDENTIFIERS for name in others
     )
+
+
+def _is_resource(members: dict[str, Any], arrays: list[_Array]) -> bool:
+    """Whether an object describes a resource: not an envelope, and more than the id it
+    answers for besides its arrays (``{id, logos: [...]}`` echoes the id it was asked for)."""
+    return not _is_envelope(members, arrays) and len(set(members) - {a.name for a in arrays}) > 1
 
 
 def _resource_array(arrays: Iterable[_Array], resource: Sequence[Sequence[str]]) -> _Array | None:
@@ -240,7 +275,53 @@ def record_properties(resolver: SchemaResolver, records: Records) -> list[Record
                 top = found.get(name)
                 field = name if top is None or top.path[0] == "attributes" else f"attributes_{name}"
                 found.setdefault(field, RecordProperty(field, ("attributes", name), member))
-    return list(found.values())
+    return [*found.values(), *nested_properties(resolver, list(found.values()))]
+
+
+def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> list[RecordProperty]:
+    """The fields inside a record's objects, one level down: ``gene.chromosomes`` at
+    ``["gene", "chromosomes"]``, its leaf name its semantic id when no other field of the
+    record has that name. At
+    most :data:`MAX_NESTED_FIELDS` per record, in document order; lists are values, never
+    opened, nor is an object that may come as a plain value instead (an expandable id).
+
+    Only a record that keeps its data in its objects has them: at most
+    :data:`WRAPPER_VALUES` plain values of its own (NCBI Datasets' gene report ``{gene: {...},
+    query: [...]}``). The members of a resource's own objects (an issue's ``user.login``, a
+    charge's ``customer.email``) stay inside their field: named as fields they would answer
+    questions about the resource they only point at."""
+    plain = [
+        p
+        for p in top
+        if not _opens(resolver, p.schema) and not _is_array(resolver, resolver.concrete(p.schema))
+    ]
+    if len(plain) > WRAPPER_VALUES:
+        return []
+    found: list[RecordProperty] = []
+    for parent in top:
+        if not _opens(resolver, parent.schema):
+            continue
+        for variant in variants(resolver, resolver.concrete(parent.schema)):
+            for name, member in resolver.properties(variant).items():
+                if name and len(found) < MAX_NESTED_FIELDS:
+                    found.append(RecordProperty(f"{parent.name}.{name}", (*parent.path, name), member))
+    names = {p.name for p in top} | {p.name for p in found}
+    leaves = Counter(p.path[-1] for p in found)
+    unique: dict[str, RecordProperty] = {}
+    for prop in found:
+        leaf = prop.path[-1]
+        meaning = leaf if leaves[leaf] == 1 and leaf not in names else None
+        unique.setdefault(prop.name, RecordProperty(prop.name, prop.path, prop.schema, meaning))
+    return list(unique.values())
+
+
+def _opens(resolver: SchemaResolver, schema: Any) -> bool:
+    """Whether *schema* is an object whose members can be fields: every alternative an object."""
+    node = resolver.concrete(schema)
+    options = variants(resolver, node)
+    return all(is_object_like(v) and not _is_array(resolver, v) for v in options) and any(
+        resolver.properties(v) for v in options
+    )
 
 
 def variants(resolver: SchemaResolver, node: dict[str, Any], depth: int = 0) -> list[dict[str, Any]]:

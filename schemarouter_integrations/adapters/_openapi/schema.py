@@ -15,6 +15,7 @@ document cannot blow up registration.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
@@ -48,6 +49,23 @@ _ANNOTATIONS = frozenset(
 """Keywords that describe rather than constrain (dropped by ``inline(..., annotations=False)``)."""
 
 
+NUMBER_KEYWORDS = (
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+    "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains",
+)  # fmt: skip
+"""Schema keywords whose value is a number (3.0's boolean exclusive bounds are flags too)."""
+FLAG_KEYWORDS = (
+    "nullable", "uniqueItems", "readOnly", "writeOnly", "deprecated", "additionalProperties",
+    "unevaluatedProperties", "unevaluatedItems",
+)  # fmt: skip
+"""Keywords that take a boolean (the last three a schema or a boolean)."""
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?[0-9]+[eE][+-]?[0-9]+")
+
+
+_MISSING: Any = object()
+
+
 class SchemaCycleError(RegistrationError):
     """A ``$ref`` cycle: the schema refers back to itself."""
 
@@ -79,9 +97,13 @@ class SchemaResolver:
         resources += [(file, Resource.opaque(data)) for file, data in (files or {}).items()]
         registry: Registry[Any] = Registry().with_resources(resources)
         self._resolver = registry.resolver(base_uri=url)
+        self._files: dict[str, Any] = dict(files or {})
         self._problems = dict(problems or {})
         self._shown = shown or repr
         self._lookups: dict[str, tuple[str, Any]] = {}
+        self._finding: set[str] = set()
+        self._entered: dict[str, int] = {}
+        self._recursive = False
         self._budget = 0
         self._annotations = True
 
@@ -94,33 +116,48 @@ class SchemaResolver:
         """``(key, node)``: the absolute reference and the node it points at, kept."""
         known = self._lookups.get(ref)
         if known is None:
-            known = self._lookups[ref] = (urljoin(self.url, ref), self._find(ref))
+            if ref in self._finding:  # its pointer passes through a $ref that leads back to it
+                raise SchemaCycleError(f"$ref cycle: {ref.split('#', 1)[-1] or ref}")
+            self._finding.add(ref)
+            try:
+                known = self._lookups[ref] = (urljoin(self.url, ref), self._find(ref))
+            finally:
+                self._finding.discard(ref)
         return known
 
     def _find(self, ref: str) -> Any:
-        if ref.startswith("#/") or ref == "#":
-            node: Any = self._document
-            for raw in ref[2:].split("/") if ref != "#" else ():
-                key = unquote(raw).replace("~1", "/").replace("~0", "~")
-                if isinstance(node, dict) and key in node:
-                    node = node[key]
-                elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-                    node = node[int(key)]
-                else:
-                    break
-            else:
-                return node
         absolute = urljoin(self.url, ref)
+        file, fragment = urldefrag(absolute)
+        data = self._document if file == self.url else self._files.get(file, _MISSING)
+        if data is not _MISSING and (not fragment or fragment.startswith("/")):
+            found = self._pointer(data, fragment)
+            if found is not _MISSING:
+                return found
         shown = repr(ref) if ref.startswith("#") else self._shown(absolute)
-        problem = self._problems.get(urldefrag(absolute).url)
+        problem = self._problems.get(file)
         if problem is not None:
             raise RegistrationError(f"cannot resolve $ref {shown}: {problem}")
         try:
             return self._resolver.lookup(absolute).contents
         except Unresolvable:
-            home = ref.startswith("#") or urldefrag(absolute).url == self.url
+            home = ref.startswith("#") or file == self.url
             where = "this document" if home else "that file"
             raise RegistrationError(f"cannot resolve $ref {shown}: it points at nothing in {where}") from None
+
+    def _pointer(self, node: Any, pointer: str) -> Any:
+        """The node at JSON *pointer* in *node*, through whole objects given as ``$ref``
+        (``"paths": {"$ref": "./paths.json"}``, ``"schemas": {"$ref": "#/x-schemas"}``)."""
+        for raw in pointer[1:].split("/") if pointer else ():
+            key = unquote(raw).replace("~1", "/").replace("~0", "~")
+            if _is_ref(node) and key not in node:
+                node = self.deref(node)
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+                node = node[int(key)]
+            else:
+                return _MISSING
+        return node
 
     def deref(self, node: Any, seen: tuple[str, ...] = ()) -> Any:
         """Follow a chain of ``$ref`` until a node that is not a reference."""
@@ -134,19 +171,26 @@ class SchemaResolver:
         return node
 
     # -- schemas ---------------------------------------------------------------------
-    def inline(self, schema: Any, *, depth: int | None = None, annotations: bool = True) -> dict[str, Any]:
+    def inline(
+        self, schema: Any, *, depth: int | None = None, annotations: bool = True, recursive: bool = False
+    ) -> dict[str, Any]:
         """A self-contained JSON Schema (2020-12): references inlined, OpenAPI-isms removed.
 
         With *depth*, values nested deeper than *depth* levels (object properties, array
         items) are summarised by their ``type``, ``title``, ``description`` and ``format``.
         ``annotations=False`` keeps only what constrains values: titles, descriptions,
         examples, defaults and ``x-`` extensions are left out (the shape of a value, which
-        many fields share).
-        Raises :class:`SchemaCycleError` for recursive schemas and ``RegistrationError``
+        many fields share). ``recursive=True`` inlines a recursive schema (a filter expression
+        whose ``and`` items are expressions) once, the value where it recurs summarised like
+        a value deeper than *depth*.
+        Raises :class:`SchemaCycleError` for recursive schemas (without ``recursive``, and
+        always for a cycle that never descends into a nested value) and ``RegistrationError``
         for schemas too large to inline.
         """
         self._budget = MAX_INLINED_NODES
         self._annotations = annotations
+        self._recursive = recursive
+        self._entered.clear()
         try:
             result = self._inline(schema, (), MAX_INLINED_NODES if depth is None else depth)
         except RecursionError:
@@ -164,8 +208,14 @@ class SchemaResolver:
         if _is_ref(node):
             key, found = self._lookup(node["$ref"])
             if key in stack:
+                if self._recursive and depth < self._entered[key]:  # it recurs inside itself
+                    return self._summary(found)
                 raise SchemaCycleError(_cycle_message([*stack, key]))
-            target = self._inline(found, (*stack, key), depth)
+            self._entered[key] = depth
+            try:
+                target = self._inline(found, (*stack, key), depth)
+            finally:
+                del self._entered[key]
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             if self.version == "3.0" or not siblings or not isinstance(target, dict):
                 return target
@@ -186,6 +236,16 @@ class SchemaResolver:
             else:
                 out[key] = self._inline(value, stack, depth)
         return normalise_schema(out, self.version)
+
+    def _summary(self, node: Any) -> dict[str, Any]:
+        """A value's ``type``, ``title``, ``description`` and ``format`` (what a value nested
+        deeper than asked keeps)."""
+        try:
+            found = self.deref(node)
+        except SchemaCycleError:
+            return {}
+        kept = _SUMMARY if self._annotations else _SUMMARY - _ANNOTATIONS
+        return normalise_schema({k: v for k, v in as_mapping(found).items() if k in kept}, self.version)
 
     # -- object schemas --------------------------------------------------------------
     def properties(self, schema: Any) -> dict[str, Any]:
@@ -224,10 +284,12 @@ class SchemaResolver:
 def normalise_schema(schema: dict[str, Any], version: str) -> dict[str, Any]:
     """Turn one OpenAPI schema object into JSON Schema 2020-12 (children already done).
 
-    3.0: ``nullable: true`` becomes a ``"null"`` type (or an ``anyOf`` with null), and the
-    boolean ``exclusiveMinimum``/``exclusiveMaximum`` become numbers. OpenAPI-only keywords
-    (``discriminator``, ``xml``, ...) are dropped.
+    Numbers and booleans written as strings (``maximum: "50"``, ``nullable: "true"``) read as
+    what they mean (:func:`as_written`). 3.0: ``nullable: true`` becomes a ``"null"`` type (or
+    an ``anyOf`` with null), and the boolean ``exclusiveMinimum``/``exclusiveMaximum`` become
+    numbers. OpenAPI-only keywords (``discriminator``, ``xml``, ...) are dropped.
     """
+    schema = as_written(schema)
     out = {k: v for k, v in schema.items() if k not in _OPENAPI_ONLY}
     if version != "3.0":
         return out
@@ -246,6 +308,58 @@ def normalise_schema(schema: dict[str, Any], version: str) -> dict[str, Any]:
         elif kind is None:
             out = {"anyOf": [out, {"type": "null"}]}
     return out
+
+
+def as_written(schema: dict[str, Any]) -> dict[str, Any]:
+    """*schema* with numbers and booleans its publisher wrote as strings read as such.
+
+    A number keyword (``maximum: "50"``) whose text is not a number, or a flag
+    (``nullable: "yes"``) that is neither true nor false, is left out: it cannot constrain
+    anything, and the server checks what it meant all the same.
+    """
+    if not any(isinstance(schema.get(k), str) for k in (*NUMBER_KEYWORDS, *FLAG_KEYWORDS)):
+        return schema
+    out = dict(schema)
+    for key in NUMBER_KEYWORDS:
+        if isinstance(out.get(key), str):
+            number: int | float | bool | None = number_of(out[key])
+            if number is None and key.startswith("exclusive"):
+                number = flag_of(out[key])  # 3.0 writes exclusive bounds as flags
+            if number is None:
+                del out[key]
+            else:
+                out[key] = number
+    for key in FLAG_KEYWORDS:
+        if isinstance(out.get(key), str):
+            flag = flag_of(out[key])
+            if flag is None:
+                del out[key]
+            else:
+                out[key] = flag
+    return out
+
+
+def number_of(text: str) -> int | float | None:
+    """The number a string writes (``"50"`` -> 50, ``"0.5"`` -> 0.5), or None."""
+    written = text.strip()
+    if _INTEGER.fullmatch(written):
+        return int(written)
+    if _DECIMAL.fullmatch(written):
+        return float(written)
+    return None
+
+
+def flag_of(value: Any) -> bool | None:
+    """A boolean as written: ``True``/``False`` or ``"true"``/``"false"`` (any case), else None."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+def as_mapping(node: Any) -> dict[str, Any]:
+    return node if isinstance(node, dict) else {}
 
 
 def _is_ref(node: Any) -> bool:

@@ -73,3 +73,17 @@ def _host(url: str) -> str:
         return httpx.URL(url).host or url
     except httpx.InvalidURL:
         return url
+
+
+def first_absolute_server(servers: Any) -> str | None:
+    """The first ``servers`` entry that is an absolute http(s) URL (variables at their
+    defaults), without query or fragment or a trailing ``/``; None when there is none."""
+    for entry in servers if isinstance(servers, list) else ():
+        if isinstance(entry, dict) and isinstance(entry.get("url"), str):
+            url = _substitute(entry["url"], entry.get("variables"))
+            try:
+                origin_of(url)
+            except ValueError:
+                continue
+            return str(httpx.URL(url).copy_with(query=None, fragment=None)).rstrip("/")
+    return None

@@ -30,16 +30,14 @@ from .._documents import DocumentError
 from .._fields import as_dict, safe_name, short_description
 from .._http import HttpTarget, public_url
 from .._options import OptimadeOptions
-from .._route import RouteBuilder, UrlRegistration
-from .contract import entry_endpoint
+from .._route import RouteBuilder, UrlRegistration, left_out_note
+from .contract import entry_endpoint, range_bounds, route_table
 from .discovery import discover, entry_properties, entry_types
 from .invoker import OptimadeInvoker
 
 __all__ = ["DEFAULT_MAX_PAGES", "OptimadeInvoker", "build_optimade_route"]
 
 DEFAULT_MAX_PAGES = 5
-NOTE_REASON_CHARS = 160
-"""How much of a left-out entry type's reason the tool description keeps (the log has all)."""
 logger = logging.getLogger("schemarouter_integrations.adapters.optimade")
 _KEYED = ("fields", "retry", "cost_units")
 """The options that may be a mapping keyed by endpoint or entry type."""
@@ -93,11 +91,17 @@ async def build_optimade_route(
         endpoints=endpoints,
         known=entries,
         origin=target.origin,
-        note=_left_out_note(failed),
+        note=left_out_note(failed),
     )
     for entry, reason in failed.items():
         logger.warning("%s: entry type %r left out: %s", where, entry, reason)
-    return spec, OptimadeInvoker(target, base, entries, max_pages=max_pages, page_limit=page_limit)
+    table = route_table(route)
+    bounds = {e.name: range_bounds(e.fields, table) for e in endpoints}
+    invoker = OptimadeInvoker(
+        target, base, entries, max_pages=max_pages, page_limit=page_limit, bounds=bounds
+    )
+    invoker.left_out.update(failed)
+    return spec, invoker
 
 
 async def _entry_properties(
@@ -131,13 +135,3 @@ async def _entry_properties(
 def _reason(exc: RegistrationError) -> str:
     """Why an entry type failed, without the URL prefix a document error carries."""
     return exc.reason if isinstance(exc, DocumentError) else str(exc)
-
-
-def _left_out_note(failed: dict[str, str]) -> str:
-    if not failed:
-        return ""
-    parts = []
-    for entry, reason in failed.items():
-        shown = reason if len(reason) <= NOTE_REASON_CHARS else reason[: NOTE_REASON_CHARS - 1] + "…"
-        parts.append(f"{entry} ({shown})")
-    return "Left out: " + "; ".join(parts) + "."

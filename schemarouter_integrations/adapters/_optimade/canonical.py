@@ -3,9 +3,14 @@
 Each database names its own properties ``_<prefix>_<name>``; the same quantity is
 ``_oqmd_band_gap`` in one and ``_gnome_bandgap`` in another. :data:`CANONICAL_FIELDS` maps a
 canonical field to the wire names known in the field (read from the databases' own clients;
-see ``PROVIDER_FIELDS.md`` in the project's fixtures). A mapping is applied only to a
-property that the database's ``/info/<entry>`` lists, never assumed; a wire name with a dot
-(``_odbx_thermodynamics.hull_distance``) reads a key inside an object property.
+see ``PROVIDER_FIELDS.md`` in the project's fixtures). The canonical names are those of the
+source users ask first, the Materials Project's REST API (``formation_energy_per_atom``,
+``energy_above_hull``, ``band_gap``), so a question put to it falls back to the OPTIMADE
+databases that hold the same quantity. A mapping is applied only to a property that the
+database's ``/info/<entry>`` lists, never assumed; a wire name with a dot
+(``_odbx_thermodynamics.hull_distance``, ``_mp_stability.gga_gga+u_r2scan.energy_above_hull``)
+reads keys inside an object property, and where several wire names of one canonical field sit
+in the same property the first listed is read.
 """
 
 from __future__ import annotations
@@ -25,18 +30,26 @@ CANONICAL_FIELDS: dict[str, tuple[str, ...]] = {
         "_mcloudarchive_band_gap",
         "_twodmatpedia_band_gap",
     ),
-    "formation_energy": ("_oqmd_delta_e",),
+    "formation_energy_per_atom": (
+        "_oqmd_delta_e",
+        "_mp_stability.gga_gga+u_r2scan.formation_energy_per_atom",
+        "_mp_stability.gga_gga+u.formation_energy_per_atom",
+        "_mp_stability.r2scan.formation_energy_per_atom",
+    ),
     "energy_above_hull": (
         "_oqmd_stability",
         "_alexandria_hull_distance",
         "_odbx_thermodynamics.hull_distance",
+        "_mp_stability.gga_gga+u_r2scan.energy_above_hull",
+        "_mp_stability.gga_gga+u.energy_above_hull",
+        "_mp_stability.r2scan.energy_above_hull",
     ),
 }
 """Canonical field -> provider wire names (eV for band gaps, eV/atom for the energies)."""
 
 CANONICAL_ALIASES: dict[str, tuple[str, ...]] = {
     "band_gap": ("band gap", "bandgap", "gap"),
-    "formation_energy": ("formation energy", "formation energy per atom", "delta_e"),
+    "formation_energy_per_atom": ("formation energy", "formation_energy", "delta_e"),
     "energy_above_hull": ("energy above hull", "hull distance", "stability", "e_above_hull"),
 }
 """Words that name each canonical field besides its own name."""
@@ -50,9 +63,12 @@ class CanonicalName:
     path: tuple[str, ...]
 
 
-def canonical_table(extra: Mapping[str, str | Sequence[str]] | None = None) -> dict[str, tuple[str, ...]]:
-    """:data:`CANONICAL_FIELDS` extended by *extra* (``{"band_gap": ["_mydb_gap"]}``)."""
-    table = dict(CANONICAL_FIELDS)
+def canonical_table(
+    extra: Mapping[str, str | Sequence[str]] | None = None,
+    base: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, tuple[str, ...]]:
+    """*base* (default :data:`CANONICAL_FIELDS`) extended by *extra* (``{"band_gap": ["_mydb_gap"]}``)."""
+    table = {name: tuple(wires) for name, wires in (CANONICAL_FIELDS if base is None else base).items()}
     for name, wires in (extra or {}).items():
         listed = (wires,) if isinstance(wires, str) else tuple(wires)
         if not isinstance(name, str) or not name or not all(isinstance(w, str) and w for w in listed):
@@ -69,6 +85,7 @@ def lookup(
     for name in sorted(table):
         for wire in table[name]:
             head, *rest = wire.split(".")
-            if head in properties:
-                out.setdefault(head, []).append(CanonicalName(name, (head, *rest)))
-    return out
+            served = out.setdefault(head, []) if head in properties else None
+            if served is not None and all(c.name != name for c in served):  # the first listed wins
+                served.append(CanonicalName(name, (head, *rest)))
+    return {head: served for head, served in out.items() if served}

@@ -10,7 +10,8 @@ from ..._contracts.schemas import ARGUMENT_ROLE
 from .._fields import complete_projection, short_description
 from .._options import OptimadeOptions
 from .._route import RouteBuilder
-from .canonical import CANONICAL_ALIASES, lookup
+from .canonical import CANONICAL_ALIASES, canonical_table, lookup
+from .filter import SUBJECT_ARGUMENTS
 
 _STRING = {"type": "string", "minLength": 1}
 IDENTITY_PROPERTIES = frozenset({"id", "chemical_formula_reduced"})
@@ -28,13 +29,14 @@ def entry_endpoint(
 ) -> EndpointSpec:
     """The search endpoint of one entry type; ``fields=`` as a list applies to structures."""
     names = (endpoint, entry)
-    canonical = route.options.get("canonical_fields")
+    canonical = route_table(route)
     fields = route.fields(
         entry_fields(properties, prefix, canonical),
         names,
         applies=entry == "structures",
         what=f"endpoint {endpoint!r}",
     )
+    bounds = range_bounds(fields, canonical)
     return route.endpoint(
         endpoint,
         names,
@@ -42,7 +44,7 @@ def entry_endpoint(
         fields=fields,
         projection=complete_projection(ServerProjectionSpec(parameter="response_fields"), fields),
         description=f"Search OPTIMADE {entry} (filter, projection through response_fields)",
-        input_schema=input_schema(entry, properties),
+        input_schema=input_schema(entry, properties, bounds),
         read_only=True,
         records_path=["data"],
     )
@@ -103,16 +105,52 @@ def _canonical_field(name: str, path: list[str], names: Sequence[str], descripti
     return FieldSpec(name=name, semantic_id=name, path=path, aliases=list(aliases), description=description)
 
 
-def input_schema(entry: str, properties: Mapping[str, Any]) -> dict[str, Any]:
-    """Canonical arguments of one entry listing."""
+def route_table(route: RouteBuilder[OptimadeOptions]) -> dict[str, tuple[str, ...]]:
+    """The equivalence table of a route: ``canonical_fields=`` (default the shared table)
+    extended by ``field_aliases=``."""
+    return canonical_table(route.options.get("field_aliases"), route.options.get("canonical_fields"))
+
+
+def range_bounds(
+    fields: Sequence[FieldSpec], table: Mapping[str, Sequence[str]]
+) -> dict[str, tuple[str, str]]:
+    """``<field>_min``/``<field>_max`` -> (property, ``>=``/``<=``) for each canonical field the
+    route reads from a whole property (``band_gap_min`` -> ``_oqmd_band_gap>=``), as the
+    Materials Project's REST API names its range filters; a key inside an object cannot be
+    filtered on."""
+    out: dict[str, tuple[str, str]] = {}
+    for field in fields:
+        path = field.wire_path
+        if field.name in table and len(path) == 1:
+            out[f"{field.name}_min"] = (path[0], ">=")
+            out[f"{field.name}_max"] = (path[0], "<=")
+    return out
+
+
+def input_schema(
+    entry: str, properties: Mapping[str, Any], bounds: Mapping[str, tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """Canonical arguments of one entry listing (*bounds*: its range filters)."""
     schema: dict[str, Any] = {}
     if entry == "structures" or "chemical_formula_reduced" in properties:
-        schema["formula"] = {**_STRING, "description": "Reduced chemical formula, e.g. Si or GaAs"}
+        schema["formula"] = {
+            "anyOf": [_STRING, {"type": "array", "items": _STRING, "minItems": 1}],
+            "description": "Reduced chemical formula, e.g. Si or GaAs; several: a list or 'Si,GaAs'",
+        }
+    for argument in sorted(a for a, p in SUBJECT_ARGUMENTS.items() if p == "id"):
+        schema[argument] = {
+            "anyOf": [_STRING, {"type": "array", "items": _STRING, "minItems": 1}],
+            "description": "Entry ids (the database's own), one or a list",
+        }
     if entry == "structures" or "elements" in properties:
         schema["elements"] = {
             "anyOf": [{"type": "array", "items": _STRING, "minItems": 1}, _STRING],
             "description": "Elements that must all be present: a list or 'Ga,As'",
         }
+    for argument, (wire, operator) in (bounds or {}).items():
+        which = "Least" if operator == ">=" else "Greatest"
+        field = argument.rsplit("_", 1)[0]
+        schema[argument] = {"type": "number", "description": f"{which} {field} (sent as {wire}{operator})"}
     schema["filter"] = {"type": "string", "description": "Raw OPTIMADE filter, AND-ed with the rest"}
     schema["page_limit"] = {
         "type": "integer",

@@ -4,6 +4,11 @@ Every value is written as an OPTIMADE string literal: ``"`` and ``\\`` are escap
 control characters are refused, so ``Si" OR nelements>0`` stays one string. The raw
 ``filter`` argument is filter syntax by design; it is AND-ed in parentheses after checking
 that its parentheses and string literals are balanced, so it cannot reach past them.
+
+Arguments go in OPTIMADE's own form (:data:`SUBJECT_ARGUMENTS`): a list of subjects, or
+several in one comma-separated text as other APIs take them (``"Si,GaAs"``), becomes ``OR``
+clauses (``(chemical_formula_reduced="Si" OR chemical_formula_reduced="AsGa")``), never one
+value; identity arguments (``material_ids=["mp-149"]``) filter on the entry's ``id``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,13 @@ from typing import Any
 from ...errors import SchemaValidationError
 
 _FORMULA = re.compile(r"(?:[A-Z][a-z]?\d*)+")
+SUBJECT_ARGUMENTS: dict[str, str] = {
+    "formula": "chemical_formula_reduced",
+    "ids": "id",
+    "material_ids": "id",
+}
+"""Argument -> the OPTIMADE property it names subjects by (one value, a list, or a
+comma-separated text of them): formulas by their reduced formula, identities by ``id``."""
 _TERM = re.compile(r"([A-Z][a-z]?)(\d*)")
 
 
@@ -65,6 +77,33 @@ def element_list(value: Any) -> list[str]:
     return out
 
 
+def subjects(argument: str, value: Any) -> list[str]:
+    """The subjects *value* names: one text, a list of texts, or a comma-separated text."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    if not all(isinstance(item, str) for item in items):
+        raise SchemaValidationError(f"{argument} must be text or a list of texts")
+    out = [part.strip() for item in items for part in item.split(",") if part.strip()]
+    if not out:
+        raise SchemaValidationError(f"{argument} names nothing")
+    return list(dict.fromkeys(out))
+
+
+def subject_clause(argument: str, prop: str, value: Any) -> str:
+    """``prop="x"``, or ``(prop="x" OR prop="y")`` for several subjects."""
+    named = subjects(argument, value)
+    if prop == "chemical_formula_reduced":
+        named = list(dict.fromkeys(reduced_formula(f) for f in named))
+    clauses = [f"{prop}={string_literal(v)}" for v in named]
+    return clauses[0] if len(clauses) == 1 else "(" + " OR ".join(clauses) + ")"
+
+
+def number_literal(argument: str, value: Any) -> str:
+    """A finite number as an OPTIMADE number literal."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SchemaValidationError(f"{argument} must be a finite number")
+    return repr(value) if isinstance(value, float) else str(value)
+
+
 def check_raw_filter(text: str) -> str:
     """*text* stripped, after checking its parentheses and string literals are balanced."""
     depth = 0
@@ -93,8 +132,11 @@ def check_raw_filter(text: str) -> str:
     return text.strip()
 
 
-def build_filter(arguments: Mapping[str, Any]) -> str | None:
-    """The ``filter`` query parameter for canonical *arguments* (None when nothing filters)."""
+def build_filter(
+    arguments: Mapping[str, Any], bounds: Mapping[str, tuple[str, str]] | None = None
+) -> str | None:
+    """The ``filter`` query parameter for canonical *arguments* (None when nothing filters);
+    *bounds* maps each range argument to its property and operator (``_oqmd_band_gap``, ``>=``)."""
     clauses: list[str] = []
     raw = arguments.get("filter")
     if raw is not None:
@@ -103,11 +145,14 @@ def build_filter(arguments: Mapping[str, Any]) -> str | None:
         checked = check_raw_filter(raw)
         if checked:
             clauses.append(f"({checked})")
-    formula = arguments.get("formula")
-    if formula is not None:
-        if not isinstance(formula, str):
-            raise SchemaValidationError("formula must be a string")
-        clauses.append(f"chemical_formula_reduced={string_literal(reduced_formula(formula))}")
+    for argument, prop in SUBJECT_ARGUMENTS.items():
+        given = arguments.get(argument)
+        if given is not None:
+            clauses.append(subject_clause(argument, prop, given))
+    for argument, (wire, operator) in (bounds or {}).items():
+        bound = arguments.get(argument)
+        if bound is not None:
+            clauses.append(f"{wire}{operator}{number_literal(argument, bound)}")
     elements = arguments.get("elements")
     if elements is not None:
         symbols = ",".join(string_literal(s) for s in element_list(elements))

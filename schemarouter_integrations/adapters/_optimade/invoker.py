@@ -38,8 +38,11 @@ class OptimadeInvoker(HttpInvoker[str]):
         *,
         max_pages: int,
         page_limit: int | None = None,
+        bounds: Mapping[str, Mapping[str, tuple[str, str]]] | None = None,
     ) -> None:
         super().__init__(target, entries)
+        self.bounds = {name: dict(b) for name, b in (bounds or {}).items()}
+        """Each endpoint's range arguments: argument -> (property, operator)."""
         self.base = base
         self.max_pages = max_pages
         self.page_limit = page_limit
@@ -69,7 +72,7 @@ class OptimadeInvoker(HttpInvoker[str]):
         answer as :class:`CacheHints`."""
         entry = self.endpoint(endpoint)
         params: list[tuple[str, str]] = []
-        query_filter = build_filter(arguments)
+        query_filter = build_filter(arguments, self.bounds.get(endpoint))
         if query_filter:
             params.append(("filter", query_filter))
         page_limit = arguments.get("page_limit", self.page_limit)
