@@ -49,7 +49,6 @@ def test_a_short_fleet_soak_keeps_every_invariant_through_two_redis_kills() -> N
 # while Redis is killed once and hung once, two tenants on one namespace, two workers' clocks
 # 120 s ahead, a router of routers three levels deep whose inner sources go down.
 STORES = StoreSoakConfig(workers=4, seconds=20.0, burst=10, kills=1, hangs=1, outage_seconds=3.0, seed=3)
-NEEDS_STORES = "the Redis answer cache and rate limits of this branch; fixed where the stores work lands"
 
 
 @pytest.fixture(scope="module")
@@ -83,18 +82,15 @@ def test_the_chain_of_routers_answers_across_the_inner_outage_naming_all_three_l
     assert held(stores_report, "answers through the chain name all three levels")
 
 
-@pytest.mark.xfail(reason=f"answer keys without origin and credentials: {NEEDS_STORES}")
 def test_no_tenant_is_served_the_other_tenants_answer(stores_report: StoreSoakReport) -> None:
     assert held(stores_report, "no wrong tenant's answer")
 
 
-@pytest.mark.xfail(reason=f"entries aged on the writer's clock: {NEEDS_STORES}")
 def test_no_answer_older_than_its_ttl_is_served_as_fresh_across_skewed_clocks(
     stores_report: StoreSoakReport,
 ) -> None:
     assert held(stores_report, "no answer older than its TTL served as fresh")
 
 
-@pytest.mark.xfail(reason=f"the shared rate limit lets calls go while Redis fails: {NEEDS_STORES}")
 def test_the_rate_limited_service_never_answers_429(stores_report: StoreSoakReport) -> None:
     assert held(stores_report, "no 429 from the rate-limited service")

@@ -78,7 +78,7 @@ class StoreSoakConfig:
     ttl_seconds: float = 1.0
     stale_seconds: float = 30.0
     rate_per_second: float = 10.0
-    rate_burst: int = 2
+    rate_burst: int = 4  # at least the workers: each keeps 1/workers of it while Redis is away
     skewed_tenant_share: float = 0.02
     """The share of tenant questions on a skewed worker (0.5 elsewhere): a host whose clock runs
     ahead writes some answers that the rest of the fleet reads, rather than rewriting each
@@ -140,7 +140,7 @@ async def _routers(args: WorkerArgs, stack: contextlib.AsyncExitStack, clock: An
     """The tenant routers, the rate router and the chain's outer router, all entered."""
     from schemarouter_integrations import CachePolicy, CooldownPolicy, RateLimit, SchemaRouter
     from schemarouter_integrations.mcp import router_mcp_server
-    from schemarouter_integrations.stores import RedisAnswerCache, RedisAvailabilityStore
+    from schemarouter_integrations.stores import RedisAnswerCache, RedisAvailabilityStore, RedisRateLimiter
     from tests.support.store_soak_apps import TENANT_KEY_HEADER
 
     c = args.config
@@ -175,7 +175,12 @@ async def _routers(args: WorkerArgs, stack: contextlib.AsyncExitStack, clock: An
             cache=CachePolicy(ttl_seconds=c.ttl_seconds, stale_if_error_seconds=c.stale_seconds),
         )
         tenants[tenant] = router
-    rate = await entered(SchemaRouter(cooldown=cooldown, clock=clock, availability_store=store()))
+    limiter = RedisRateLimiter(
+        args.redis_url, args.namespace, timeout_seconds=0.5, fleet_size=args.config.workers
+    )
+    rate = await entered(
+        SchemaRouter(cooldown=cooldown, clock=clock, availability_store=store(), rate_limiter=limiter)
+    )
     await rate.add_url(
         args.limited_url + "/openapi.json",
         kind="openapi",
