@@ -95,6 +95,8 @@ def _escaped(part: str) -> re.Pattern[str]:
         forms.append("".join(f"%{byte:02x}" for byte in char.encode("utf-8")))
         pieces.append(f"(?:{re.escape(char)}|(?i:{'|'.join(forms)}))")
     return re.compile("".join(pieces))
+
+
 def _basic_parts(credential: str) -> list[str]:
     try:
         decoded = base64.b64decode(credential, validate=True).decode("utf-8")
