@@ -4,8 +4,11 @@ A secret is a header value (an API key, ``Bearer <token>``, ``Basic <base64>``).
 often echo what they were sent ("invalid token <token>"), so masking only whole header
 values is not enough: :func:`secret_parts` also yields the credential after an
 authorization scheme word, the decoded ``user:password`` of Basic credentials and its
-password, and the URL-encoded forms of each; :func:`redact` then masks those and any run
-of :data:`ECHO_CHARS` or more consecutive characters of a long credential (a partial echo).
+password, and the URL-encoded forms of each; :func:`redact` then masks those, the same
+written with escapes (JSON ``\\/`` and ``\\uXXXX``, URL ``%XX``, HTML ``&#NN;``, mixed as a
+server may mix them) and any run of :data:`ECHO_CHARS` or more consecutive characters of a
+long credential (a partial echo). :func:`reveals` says whether texts hold any of that
+(the document cache keeps no document that does).
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ import base64
 import binascii
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from urllib.parse import quote
 
-__all__ = ["ECHO_CHARS", "MASK", "redact", "redact_url_queries", "secret_parts"]
+__all__ = ["ECHO_CHARS", "MASK", "redact", "redact_url_queries", "reveals", "secret_parts"]
 
 MASK = "***"
 ECHO_CHARS = 12
@@ -46,12 +50,51 @@ def secret_parts(secret: str) -> Iterator[str]:
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """*text* with every secret, every part of one and every long partial echo masked."""
+    """*text* with every secret, every part of one (also written with escapes) and every
+    long partial echo masked."""
     parts = sorted({p for s in secrets if s for p in secret_parts(s)}, key=len, reverse=True)
     for part in parts:
         text = text.replace(part, MASK)
+    if _ESCAPES.search(text):
+        for part in parts:
+            text = _escaped(part).sub(MASK, text)
     long_parts = [p for p in parts if len(p) >= _LONG and not any(ch.isspace() for ch in p)]
     return _mask_echoes(text, long_parts) if long_parts else text
+
+
+def reveals(texts: Iterable[str], secrets: Iterable[str]) -> bool:
+    """Whether any of *texts* holds a secret, a part of one or a long partial echo of one
+    (what :func:`redact` would mask). Escaped forms are the caller's to decode first (the
+    document cache hands the strings of the parsed document too)."""
+    parts = {p for s in secrets if s for p in secret_parts(s)}
+    if not parts:
+        return False
+    grams = {
+        part[i : i + ECHO_CHARS]
+        for part in parts
+        if len(part) >= _LONG and not any(ch.isspace() for ch in part)
+        for i in range(len(part) - ECHO_CHARS + 1)
+    }
+    return any(needle in text for text in texts for needle in (*parts, *grams))
+
+
+_ESCAPES = re.compile(r"\\u[0-9A-Fa-f]{4}|\\/|%[0-9A-Fa-f]{2}|&#")
+
+
+@lru_cache(maxsize=256)
+def _escaped(part: str) -> re.Pattern[str]:
+    """*part* with each character as itself or escaped (JSON, URL, HTML), in any mix."""
+    pieces = []
+    for char in part:
+        code = ord(char)
+        forms = [rf"&#0*{code};", rf"&#x0*{code:x};"]
+        if code <= 0xFFFF:
+            forms.append(rf"\\u{code:04x}")
+        if char == "/":
+            forms.append(r"\\/")
+        forms.append("".join(f"%{byte:02x}" for byte in char.encode("utf-8")))
+        pieces.append(f"(?:{re.escape(char)}|(?i:{'|'.join(forms)}))")
+    return re.compile("".join(pieces))
 
 
 def _basic_parts(credential: str) -> list[str]:

@@ -171,7 +171,7 @@ class SchemaRouter(AnswerSettings, DataSources):
         if self._http_clients is None:
             from .adapters._clients import HttpClients
 
-            self._http_clients = HttpClients(self._given_http_client)
+            self._http_clients = HttpClients(self._given_http_client, network=self.network_policy)
         return self._http_clients
 
     @property

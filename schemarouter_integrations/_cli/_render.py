@@ -46,17 +46,22 @@ def routes_table(config: RouterConfig, *, mask: Callable[[str], str] = str) -> T
         table.add_column(column)
     for name, route in config.routes.items():
         data = route.model_dump(mode="json")
-        where = data.get("url") or data.get("function") or str(data.get("source") or "providers list")
+        target = data.get("target")
+        target = " ".join(target) if isinstance(target, list) else target
+        where = (
+            data.get("url") or data.get("function") or target or str(data.get("source") or "providers list")
+        )
         headers = ", ".join(sorted(getattr(route, "headers", {}))) or "-"
-        table.add_row(
+        cells = (
             name,
             route.kind,
             str(data.get("provider") or "-"),
             str(data.get("access_mode") or route.kind),
-            mask(str(where)),
+            str(where),
             str(data.get("probe") or "-"),
             headers,
         )
+        table.add_row(*(mask(cell) for cell in cells))  # any cell may hold a value from the environment
     return table
 
 

@@ -175,6 +175,17 @@ def _print_pending(output: Output, pending: dict[str, str], documents: dict[str,
         output.out.print(f"from cache: {url} (stored {age:.0f} s ago): {copy['reason']}", markup=False)
 
 
+def config_secrets(config: RouterConfig) -> tuple[str, ...]:
+    """Every value of *config* that may be a secret: what the environment gave, and each
+    header value written in the file (masked wherever a server echoes it)."""
+    values = list(config.substituted_values)
+    for route in config.routes.values():
+        for value in getattr(route, "headers", {}).values():
+            sent = value.values() if isinstance(value, dict) else [value]  # federation: per provider
+            values += [secret.get_secret_value() for secret in sent]
+    return tuple(values)
+
+
 def _masked(value: Any, secrets: tuple[str, ...]) -> Any:
     """*value* with every string redacted of *secrets* (values taken from the environment)."""
     if isinstance(value, str):
@@ -283,11 +294,12 @@ async def gather(config: RouterConfig, question: str, arguments: dict[str, Any],
 async def inspect(config: RouterConfig, output: Output) -> int:
     async with opened(config, output) as router:
         snapshot = router.inspect()
+    secrets = config_secrets(config)
     if output.as_json:
         document = snapshot.model_dump(mode="json")
         for path, probe_status in snapshot.health.probes.items():  # wall clock, not the monotonic one
             document["health"]["probes"][path]["last_run"] = render.iso_utc(probe_status.last_run)
-        render.print_json({"ok": True, "checked_at": render.now_utc()} | document)
+        render.print_json(_masked({"ok": True, "checked_at": render.now_utc()} | document, secrets))
         return OK
     from rich.table import Table
 
@@ -299,7 +311,8 @@ async def inspect(config: RouterConfig, output: Output) -> int:
         binding = snapshot.execution.binding_states.get(name, "-")
         table.add_row(name, tool.provider or "-", tool.access_mode or "-", binding, endpoints)
     render.show(output.out, table)
-    _print_pending(output, snapshot.pending, snapshot.documents.model_dump(mode="json"))
+    documents = snapshot.documents.model_dump(mode="json")
+    _print_pending(output, _masked(snapshot.pending, secrets), _masked(documents, secrets))
     output.out.print(f"probes: {sorted(snapshot.health.probes) or 'none'}", markup=False)
     store = snapshot.health.store
     where = store.get("path") or store.get("server")
@@ -351,6 +364,9 @@ async def probe(config: RouterConfig, output: Output, timeout_seconds: float = 1
         for path, p in snapshot.health.probes.items()
     }
     healthy = all(p["last_outcome"] == "ok" for p in outcomes.values()) and not snapshot.pending
+    secrets = config_secrets(config)
+    outcomes = _masked(outcomes, secrets)
+    pending = _masked(snapshot.pending, secrets)
     if output.as_json:
         document = {
             "ok": healthy,
@@ -358,14 +374,14 @@ async def probe(config: RouterConfig, output: Output, timeout_seconds: float = 1
             "probes": outcomes,
             "cooldowns": snapshot.execution.cooldowns,
         }
-        render.print_json(document | {"pending": snapshot.pending})
+        render.print_json(document | {"pending": pending})
     else:
         if not outcomes and not snapshot.pending:
             output.out.print("no probes declared (add probe = ... to a route)", markup=False)
         for path, data in outcomes.items():
             detail = data["last_error"] or ""
             output.out.print(f"{path}: {data['last_outcome']} {detail}".rstrip(), markup=False)
-        _print_pending(output, snapshot.pending, snapshot.documents.model_dump(mode="json"))
+        _print_pending(output, pending, _masked(snapshot.documents.model_dump(mode="json"), secrets))
     return OK if healthy else FAILED
 
 

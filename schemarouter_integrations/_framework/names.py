@@ -4,8 +4,10 @@ Models and MCP clients read argument names through Python (pydantic, LangChain, 
 ``llama-index-tools-mcp``), TypeScript and JSON Schema tooling, several of which refuse a
 name with a leading underscore or dash (``_limit``) or with characters outside
 ``[A-Za-z0-9_]``. :func:`model_facing_names` gives each wire name the name shown in its
-place: leading ``_`` and ``-`` dropped, every other character that is not an identifier
-character replaced by ``_``, and a numeric suffix (``_2``, ``_3``, ...) on a collision. The
+place: leading characters that are not letters or digits dropped (``_``, ``-``, ``.``,
+``$``, ``@``, ...), every other character that is not an identifier character replaced by
+``_``, ``arg_`` before a leading digit (so every shown name starts with a letter), and a
+numeric suffix (``_2``, ``_3``, ...) on a collision. The
 same function names the arguments of the LangChain tool, the LlamaIndex tool and the MCP
 server, so a model sees the same names in all three.
 """
@@ -28,8 +30,9 @@ _BASEMODEL_NAMES = frozenset(dir(BaseModel))
 
 
 def shown_name(wire: str) -> str:
-    """The name shown for *wire* before collisions are resolved (``_limit`` -> ``limit``)."""
-    base = _NOT_IDENTIFIER.sub("_", wire.lstrip("_-"))
+    """The name shown for *wire* before collisions are resolved (``_limit`` -> ``limit``,
+    ``.format`` -> ``format``); it always starts with an ASCII letter."""
+    base = _NOT_IDENTIFIER.sub("_", wire).lstrip("_")
     if not base:
         return "arg"
     return f"arg_{base}" if base[0].isdigit() else base
@@ -62,12 +65,22 @@ def model_facing_names(
     for wire in names:
         if wire in out:
             continue
-        base = shown_name(wire)
-        candidate = base
-        suffix = 2
-        while candidate in taken or not _usable(candidate):
-            candidate = f"{base}_{suffix}"
-            suffix += 1
+        candidate = _free(shown_name(wire), taken)
         out[wire] = candidate
         taken.add(candidate)
     return out
+
+
+def _free(base: str, taken: set[str]) -> str:
+    """*base*, else *base* with the first numeric suffix that is free and usable.
+
+    *base* starts with a letter, so a suffixed name is never a keyword nor a pydantic
+    attribute, and one of ``len(taken) + 1`` suffixes is free: the search is bounded.
+    """
+    if base not in taken and _usable(base):
+        return base
+    for suffix in range(2, len(taken) + 3):
+        candidate = f"{base}_{suffix}"
+        if candidate not in taken and _usable(candidate):
+            return candidate
+    raise ValueError(f"no free model-facing name for {base!r}")  # pragma: no cover - see above

@@ -27,6 +27,9 @@ __all__ = ["Arguments", "json_arguments", "plain_data", "request_fields"]
 Arguments = dict[str, JsonValue]
 """Canonical arguments: JSON data only (no sets, bytes, dates, tuples, NaN or lone surrogates)."""
 
+MAX_QUERY_CHARS: Final = 65_536
+"""The longest question read (64 K characters); a longer one is refused before planning."""
+
 
 def json_arguments(value: Arguments) -> Arguments:
     """Refuse what JSON cannot carry faithfully, so every route sees the same arguments."""
@@ -128,8 +131,8 @@ def request_fields(query: Any, options: Mapping[str, Any]) -> tuple[dict[str, An
     """The fields (and the set of given names) that validating ``PlanRequest(query,
     **options)`` would give, when every value is valid for certain by its exact type; else
     ``None`` (then validate in full)."""
-    if type(query) is not str:
-        return None
+    if type(query) is not str or len(query) > MAX_QUERY_CHARS:
+        return None  # validation says what is wrong
     fields = dict(_DEFAULTS)
     fields["query"] = query
     for name, value in options.items():

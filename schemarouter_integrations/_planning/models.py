@@ -26,7 +26,7 @@ from .._contracts.policies import HedgePolicy
 from .._registry.routes import RouteRef
 from .._registry.words import script_runs
 from .._text import normalise
-from .json_data import Arguments, json_arguments, request_fields
+from .json_data import MAX_QUERY_CHARS, Arguments, json_arguments, request_fields
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -56,7 +56,8 @@ class PlanRequest(Contract):
 
     ``arguments`` must be JSON data (anything else is a ``ValidationError`` here, before
     any planning). ``fields`` (semantic ids, names or aliases) overrides the need read from
-    ``query``. Fallback is disabled unless ``fallback_scope`` says otherwise; ``hedge``
+    ``query`` (at most :data:`MAX_QUERY_CHARS` characters: a longer question is an
+    ``InvalidContractError``). Fallback is disabled unless ``fallback_scope`` says otherwise; ``hedge``
     (a :class:`HedgePolicy`) starts the next read-only call of the chain when the current
     one is slow; ``cache`` (a :class:`CachePolicy`) serves a recent answer again. Both
     change execution only, never the plan.
@@ -88,6 +89,16 @@ class PlanRequest(Contract):
                 _set(self, "__pydantic_private__", None)
 
     _check_arguments = field_validator("arguments")(json_arguments)
+
+    @field_validator("query")
+    @classmethod
+    def _short_enough(cls, query: str) -> str:
+        if len(query) > MAX_QUERY_CHARS:
+            raise ValueError(
+                f"the question is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are read: "
+                "ask a shorter question and pass values as arguments"
+            )
+        return query
 
     @cached_property
     def arguments_key(self) -> str:

@@ -203,6 +203,11 @@ def _field_word_hits(
     return out, absorbed
 
 
+MAX_WINDOW_SIDE = 16
+"""A window reaches at most this many content words either side of its seed: no field is
+named by more, and a question of thousands of words that each meet a field stays linear."""
+
+
 def _window(
     at: int,
     content: list[int],
@@ -221,7 +226,7 @@ def _window(
     chosen = [content[at]]
     for step in (-1, 1):
         k = at + step
-        while 0 <= k < len(content):
+        while 0 <= k < len(content) and abs(k - at) <= MAX_WINDOW_SIDE:
             i = content[k]
             near = content[k - step]
             if i in claimed or scoped(tokens[i]) or _crosses(near, i, breaks):
@@ -233,7 +238,12 @@ def _window(
                 if not span or not all(profile.meets_name(tokens[j]) for j in span):
                     break
                 chosen.extend(span)
-                k = content.index(span[-1] if step > 0 else span[0]) + step
+                # the span is next to k: search from there, never from the start (linear overall)
+                k = (
+                    content.index(span[-1], k) + 1
+                    if step > 0
+                    else content.index(span[0], max(0, k - size)) - 1
+                )
             elif profile.meets(tokens[i]):
                 chosen.append(i)
                 k += step

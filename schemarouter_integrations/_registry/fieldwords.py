@@ -62,9 +62,11 @@ def profile_key(name: str, description: str) -> ProfileKey:
     return names, described
 
 
-def _affixes(word: str) -> Iterator[str]:
-    """The proper prefixes and suffixes of *word* of :data:`AFFIX_MIN_LETTERS`+ letters."""
-    for size in range(AFFIX_MIN_LETTERS, len(word)):
+def _affixes(word: str, longest: int | None = None) -> Iterator[str]:
+    """The proper prefixes and suffixes of *word* of :data:`AFFIX_MIN_LETTERS`+ letters (and
+    at most *longest*: no field word is longer, so a longer affix can meet none)."""
+    top = len(word) if longest is None else min(len(word), longest + 1)
+    for size in range(AFFIX_MIN_LETTERS, top):
         yield word[:size]
         yield word[-size:]
 
@@ -162,6 +164,8 @@ class FieldWordIndex:
         self.profiles: dict[ProfileKey, FieldProfile] = {}
         self._by_form: dict[str, set[ProfileKey]] = {}
         self._by_affix: dict[str, set[ProfileKey]] = {}
+        self._longest = 0
+        """The longest form ever posted: an upper bound on what a question word's affix can meet."""
 
     def __len__(self) -> int:
         return len(self.profiles)
@@ -197,6 +201,7 @@ class FieldWordIndex:
         for table, entry in entries:
             if add:
                 table.setdefault(entry, set()).add(key)
+                self._longest = max(self._longest, len(entry))
                 continue
             keys = table.get(entry)
             if keys is not None:
@@ -211,6 +216,6 @@ class FieldWordIndex:
             found.update(self._by_form.get(form, ()))
             if len(form) >= AFFIX_MIN_LETTERS:
                 found.update(self._by_affix.get(form, ()))  # field words that begin or end with it
-            for affix in _affixes(form):  # field words it begins or ends with
+            for affix in _affixes(form, self._longest):  # field words it begins or ends with
                 found.update(self._by_form.get(affix, ()))
         return [self.profiles[key] for key in sorted(found)]

@@ -14,16 +14,24 @@ import weakref
 
 import httpx
 
+from ._connect import guard
 from ._http import make_http_client
+from ._network import NetworkPolicy
 
 logger = logging.getLogger(__name__)
 
 
 class HttpClients:
-    """Hands out the client of the running loop; a client given by the application is used as is."""
+    """Hands out the client of the running loop; a client given by the application is used as is.
 
-    def __init__(self, given: httpx.AsyncClient | None = None) -> None:
+    With *network* (the router's :class:`NetworkPolicy`), every connection of the clients made
+    here is checked at connect time (:mod:`._connect`)."""
+
+    def __init__(
+        self, given: httpx.AsyncClient | None = None, *, network: NetworkPolicy | None = None
+    ) -> None:
         self._given = given
+        self._network = network
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
             weakref.WeakKeyDictionary()
         )
@@ -37,6 +45,8 @@ class HttpClients:
         client = self._by_loop.get(loop) if loop is not None else self._loopless
         if client is None or client.is_closed:
             client = make_http_client()
+            if self._network is not None:  # the connection rule holds for the address connected
+                guard(client, self._network)
             if loop is not None:
                 self._by_loop[loop] = client
             else:

@@ -37,7 +37,8 @@ import anyio
 import anyio.to_thread
 import yaml
 
-from .._document_cache import CachedDocument, DocumentCache, document_cache_in_use
+from .._document_cache import CachedDocument, DocumentCache, document_cache_in_use, query_secrets
+from .._redaction import redact
 from ..errors import InvocationError, InvocationUnavailableError, RegistrationError
 from ._http import Fetched, HttpTarget, decode_json, origin_of, public_url
 from ._network import NetworkChecker
@@ -294,20 +295,23 @@ async def _fetch(target: HttpTarget, url: str, failure: str, *, accept: str = AC
         return await target.fetch("GET", url, accept=accept, headers=conditional)
     except InvocationError as exc:
         where = public_url(url)
-        if cache is not None and copy is not None and _copy_stands_in(cache, where, copy, exc):
+        reason = redact(str(exc), query_secrets(url))  # a server may echo the URL's api_key
+        if cache is not None and copy is not None and _copy_stands_in(cache, where, copy, exc, reason):
             return _StoredCopy(200, copy.content_type, copy.body)
         unavailable = isinstance(exc, InvocationUnavailableError)
-        raise DocumentError(f"{failure} {where}: {exc}", reason=str(exc), unavailable=unavailable) from exc
+        raise DocumentError(f"{failure} {where}: {reason}", reason=reason, unavailable=unavailable) from exc
 
 
-def _copy_stands_in(cache: DocumentCache, where: str, copy: CachedDocument, exc: InvocationError) -> bool:
+def _copy_stands_in(
+    cache: DocumentCache, where: str, copy: CachedDocument, exc: InvocationError, reason: str
+) -> bool:
     """Whether the stored *copy* answers for a request that failed with *exc*."""
     status = getattr(exc, "status_code", None)
     if status == 304:
         cache.fresh(where)
         return True
     if (status is None and isinstance(exc, InvocationUnavailableError)) or (status or 0) >= 500:
-        cache.served_stale(where, copy, reason=str(exc))
+        cache.served_stale(where, copy, reason=reason)
         return True
     return False
 
@@ -325,6 +329,7 @@ async def _keep(target: HttpTarget, url: str, fetched: Fetched, data: Any) -> No
         content_type=fetched.content_type,
         validators=fetched.validators,
         secrets=target.secrets,
+        document=data,
     )
 
 

@@ -206,6 +206,10 @@ class HttpTarget:
             )
         except httpx.InvalidURL as exc:
             raise _unfit(what, exc) from None
+        except UnicodeEncodeError:  # a header value the client cannot encode: never sent
+            raise NonRetryableInvocationError(
+                f"{what}: a request header holds a character that is not ASCII; nothing was sent"
+            ) from None
         try:
             with anyio.fail_after(self.timeout_seconds):
                 with mapped_http_errors(what):

@@ -220,6 +220,44 @@ class NetworkPolicy:
     def __init__(self, *, allow_private_networks: bool = False, resolver: Resolver | None = None) -> None:
         self.allow_private_networks = allow_private_networks
         self.resolver = resolver
+        self.pins: dict[str, AddressSpace] = {}
+        """Host -> the most closed space it had when checked (or first connected): a later
+        connection may not go anywhere more closed (see :mod:`._connect`)."""
+
+    def pin(self, host: str, addresses: Iterable[IPAddress]) -> None:
+        """Remember the most closed space of *host*'s checked *addresses*."""
+        spaces = [address_space(a) for a in addresses]
+        if spaces:
+            self.pins[host] = max(max(spaces), self.pins.get(host, AddressSpace.PUBLIC))
+
+    async def connect_addresses(self, host: str) -> tuple[IPAddress, ...] | str:
+        """The addresses *host* resolves to now (a fresh lookup: never a remembered answer)."""
+        return await NetworkChecker(self)._addresses(host.lower())
+
+    def connect_refusal(self, host: str, address: IPAddress) -> str | None:
+        """Why a connection to *host* at *address* is refused now, else None.
+
+        Never a metadata, unspecified or non-unicast address (unless ``allow_private_networks``
+        and the host was given as such); never a space more closed than the host had when it
+        was checked, or when it was first connected to (unless ``allow_private_networks``).
+        """
+        host = host.lower()
+        pinned = self.pins.get(host)
+        never = never_reason(address)
+        if never is not None and (pinned is not None or not self.allow_private_networks):
+            return f"is {never} ({host} resolves to {address} now)"
+        if self.allow_private_networks:
+            return None
+        space = address_space(address)
+        if pinned is None:
+            self.pins[host] = space  # first use: what it is now is what it stays
+            return None
+        if space > pinned:
+            return (
+                f"resolves to a {space} address now ({address}), not the {pinned} address it had "
+                "when checked (DNS rebinding)"
+            )
+        return None
 
     def checker(self) -> NetworkChecker:
         """A checker that resolves each host once (for one registration or federation walk)."""
@@ -255,6 +293,7 @@ class NetworkChecker:
         if isinstance(addresses, str):
             return
         self._refuse_never(url, host, addresses)
+        self.policy.pin(host, addresses)
 
     async def check_learned(self, url: str, *, learned_from: str | AddressSpace) -> None:
         """A learned URL: never a metadata address, and never into a more closed space.
@@ -282,6 +321,7 @@ class NetworkChecker:
                 f"leads from a document on a {source} address to a {address_space(closed)} "
                 f"address ({where}); allow_private_networks=True allows that",
             )
+        self.policy.pin(host, addresses)
 
     async def _space_of(self, document_url: str) -> AddressSpace:
         """The most open space of the document's host (public when it cannot be told)."""

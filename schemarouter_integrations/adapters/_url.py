@@ -14,8 +14,9 @@ from typing import Unpack
 import httpx
 
 from .._contracts import ToolSpec
+from .._headers import header_problem
 from .._registry import Invoker
-from ..errors import RegistrationError
+from ..errors import ConfigurationError, RegistrationError
 from ._http import DEFAULT_MAX_RESPONSE_BYTES, ClientSource, HttpTarget, origin_of
 from ._local_documents import api_base_of, is_local_document, load_local_document_set
 from ._network import NetworkPolicy
@@ -127,13 +128,18 @@ async def _local_openapi_route(
     )
 
 
-def check_headers(headers: Mapping[str, str] | None) -> dict[str, str]:
-    """*headers* as a plain dict of strings; line breaks and NULs are refused."""
+class InvalidHeaderError(RegistrationError, ConfigurationError):
+    """A header the application gave cannot be sent (a line break, a NUL, a non-ASCII
+    character, a name that is not a token): a configuration error, never retried."""
+
+
+def check_headers(headers: Mapping[str, str] | None, *, what: str = "") -> dict[str, str]:
+    """*headers* as a plain dict of strings; a header that cannot be sent as it is (see
+    :func:`.._headers.header_problem`) is an :class:`InvalidHeaderError`."""
     out: dict[str, str] = {}
     for key, value in (headers or {}).items():
-        if not isinstance(key, str) or not isinstance(value, str):
-            raise RegistrationError("headers must map header names to string values")
-        if any(ch in key + value for ch in "\r\n\0"):
-            raise RegistrationError(f"header {key!r} contains a line break or NUL")
+        problem = header_problem(key, value)
+        if problem is not None:
+            raise InvalidHeaderError(f"{what}: {problem}" if what else problem)
         out[key] = value
     return out

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     Field,
     PrivateAttr,
@@ -32,6 +33,7 @@ from .._contracts import (
     ServerProjectionSpec,
 )
 from .._execution import RunBudget
+from .._headers import header_problem
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
 from ..stores import AvailabilityStore
@@ -58,6 +60,19 @@ def _fields(cls: type[BaseModel], value: Any) -> Any:
     if isinstance(value, list):
         return [{"name": item} if isinstance(item, str) else item for item in value]
     return value
+
+
+def _sendable(headers: dict[str, SecretStr]) -> dict[str, SecretStr]:
+    """Headers that can be sent as written (no line break, NUL or non-ASCII character): a bad
+    one is an error of the file, named without its value."""
+    for name, value in headers.items():
+        problem = header_problem(name, value.get_secret_value())
+        if problem is not None:
+            raise ValueError(problem)
+    return headers
+
+
+Headers = Annotated[dict[str, SecretStr], AfterValidator(_sendable)]
 
 
 def _http_url(cls: type[BaseModel], value: Any) -> Any:
@@ -153,7 +168,7 @@ class _Route(_Model):
 
 class _HttpRoute(_Route):
     url: str = Field(min_length=1)
-    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    headers: Headers = Field(default_factory=dict)
     timeout_seconds: float = Field(default=10.0, gt=0.0, allow_inf_nan=False)
     document_timeout_seconds: float = Field(default=30.0, gt=0.0, allow_inf_nan=False)
     """Reading the document (OpenAPI) or discovering the API (OPTIMADE), apart from each call."""
@@ -209,7 +224,7 @@ class OptimadeFederationRoute(_Model):
     source: str | list[str] | None = None
     include: list[str] | None = None
     exclude: list[str] | None = None
-    headers: dict[str, dict[str, SecretStr]] = Field(default_factory=dict)
+    headers: dict[str, Headers] = Field(default_factory=dict)
     """Provider id -> the headers sent to that provider's databases only."""
     timeout_seconds: float = Field(default=10.0, gt=0.0, allow_inf_nan=False)
     concurrency: int = Field(default=8, ge=1, le=64)
@@ -255,7 +270,7 @@ class McpRoute(_Route):
     tools: list[str] | None = None
     read_only: bool | list[str] | None = None
     fields: list[FieldSpec] | None = None
-    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    headers: Headers = Field(default_factory=dict)
     env: dict[str, SecretStr] = Field(default_factory=dict)
     timeout_seconds: float = Field(default=30.0, gt=0.0, allow_inf_nan=False)
     probe: Literal["ping"] | None = None

@@ -253,13 +253,13 @@ class RouterMCPServer(MCPServer):
 
         try:
             checked = self.surface.arguments.model.model_validate(arguments).model_dump()
+            request = self.options.request(  # a question too long to read is refused here
+                checked.get("query") or "",
+                self.surface.arguments.to_canonical(checked),
+                fields=checked.get("fields"),
+            )
         except ValidationError as exc:
             return error_result(validation_message(exc))
-        request = self.options.request(
-            checked.get("query") or "",
-            self.surface.arguments.to_canonical(checked),
-            fields=checked.get("fields"),
-        )
         gather: Any = getattr(self.router, "gather", None)  # the federation feature's router.gather
         try:
             gathered = await gather(request, budget=self.options.budget)

@@ -180,7 +180,7 @@ def test_the_fast_path_knows_every_check_of_plan_request() -> None:
     """A validator or post-init step added to PlanRequest must be taught to request_fields
     (or PlanRequest must stop taking the fast path): this fails until then."""
     decorators = PlanRequest.__pydantic_decorators__
-    assert set(decorators.field_validators) == {"_check_arguments"}
+    assert set(decorators.field_validators) == {"_check_arguments", "_short_enough"}  # both known to it
     assert not decorators.model_validators and not decorators.validators and not decorators.root_validators
     assert PlanRequest.model_post_init is Contract.model_post_init
     fields = "query arguments preferred_tools fields fallback_scope max_fallbacks hedge cache"
@@ -192,3 +192,10 @@ def test_a_request_without_a_query_gets_the_same_error_as_before() -> None:
     no_query = failure(lambda: PlanRequest(arguments={"formula": "Si"}))  # type: ignore[call-arg]
     assert request_fields(NOT_GIVEN, {"arguments": {"formula": "Si"}}) is None
     assert "query" in no_query and "Field required" in no_query
+
+
+def test_a_query_over_the_limit_leaves_the_fast_path_for_the_full_check() -> None:
+    from schemarouter_integrations._planning.json_data import MAX_QUERY_CHARS
+
+    assert request_fields("a" * MAX_QUERY_CHARS, {}) is not None
+    assert request_fields("a" * (MAX_QUERY_CHARS + 1), {}) is None

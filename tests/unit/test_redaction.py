@@ -34,3 +34,15 @@ def test_a_url_encoded_echo_is_masked() -> None:
 
 def test_text_without_secrets_is_left_alone() -> None:
     assert redact("invalid token, try again", [f"Bearer {TOKEN}"]) == "invalid token, try again"
+
+
+def test_a_json_escaped_echo_is_masked() -> None:
+    secret = "key/with/slashes-0123"
+    body = '{"detail": "unknown key key\\/with\\/slashes\\u002d0123"}'
+    assert redact(body, [secret]) == '{"detail": "unknown key ***"}'
+
+
+def test_an_echo_mixing_escapes_of_the_bearer_token_is_masked() -> None:
+    escaped = "".join(f"\\u{ord(c):04X}" if i % 3 == 0 else c for i, c in enumerate(TOKEN))
+    assert TOKEN[3:9] not in redact(f"bad token {escaped}", [f"Bearer {TOKEN}"])
+    assert redact(f"bad token {escaped}", [f"Bearer {TOKEN}"]) == "bad token ***"

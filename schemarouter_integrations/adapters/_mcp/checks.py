@@ -34,14 +34,10 @@ def listed_names(value: Any, option: str, what: str) -> list[str] | None:
 
 
 def checked_headers(headers: Mapping[str, str] | None, what: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in (headers or {}).items():
-        if not isinstance(key, str) or not isinstance(value, str):
-            raise RegistrationError(f"{what}: headers must map header names to string values")
-        if any(ch in key + value for ch in "\r\n\0"):
-            raise RegistrationError(f"{what}: header {key!r} contains a line break or NUL")
-        out[key] = value
-    return out
+    """*headers* that can be sent as written (one rule for every route's headers)."""
+    from .._url import check_headers
+
+    return check_headers(headers, what=what)
 
 
 def checked_env(env: Mapping[str, str] | None, what: str) -> dict[str, str]:
