@@ -8,7 +8,8 @@ property document carries), as MP's summary builder folds them; the eight illust
 materials (:mod:`mp_illustrative`) keep their pinned values. Real materials whose formula is
 one of those eight's under another id (Fe and Fe2O3 polymorphs of the Li-Fe-O data) stay out
 of the summary so that those formulas keep one summary record each; their thermo documents
-are served.
+are served. The core collection (``/materials/core/``: structure, symmetry, formula) holds
+the ``MaterialsDoc`` emmet-core builds from each summary material's structure.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def _real() -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
 
 def collections() -> dict[str, list[dict[str, Any]]]:
     """Each collection's documents, by the emmet-api resource package that serves it."""
+    from emmet.core.material import MaterialsDoc
     from emmet.core.summary import SummaryDoc
 
     served, structures = _real()
@@ -89,7 +91,7 @@ def collections() -> dict[str, list[dict[str, Any]]]:
             if material_id in fields:
                 fields[material_id].update(_summary_fields(collection, record))
                 has[material_id][collection] = True
-    summary = []
+    summary, core = [], []
     for material_id, structure in structures.items():
         formula = structure.composition.reduced_formula
         if material_id not in illustrative and formula in mp_illustrative.FORMULAS:
@@ -102,4 +104,6 @@ def collections() -> dict[str, list[dict[str, Any]]]:
         known = {k: v for k, v in has[material_id].items() if k in HAS_PROPS}
         record["has_props"] = {**(record.get("has_props") or {}), **known}
         summary.append(record)
-    return {"summary": summary, **served}
+        material = MaterialsDoc.from_structure(structure, material_id=material_id, deprecated=False)
+        core.append(docs.served(material))
+    return {"summary": summary, "materials": core, **served}
