@@ -107,17 +107,22 @@ class MPLandscape:
         routes: Sequence[str] = ("mp_api", "mp_optimade", "mp_python", "oqmd"),
         document_timeout_seconds: float | None = 30.0,
         python_options: dict[str, Any] | None = None,
+        operations: Sequence[str] | None = tuple(MP_OPERATIONS),
         **router_options: Any,
     ) -> SchemaRouter:
         """A router over the landscape (the proxy in ``pass`` mode while the documents are read).
 
         ``document_timeout_seconds=None`` leaves the router's own default for the MP document.
+        ``operations`` are the MP API operations registered (:data:`MP_OPERATIONS` by default;
+        ``None``: every operation of the document, as a user registering it would).
         ``python_options`` go to ``add_callable`` for ``mp_python`` (e.g. ``unavailable_on``).
         """
         assert self.client is not None, "start() first"
         router = SchemaRouter(**router_options)
         if "mp_api" in routes:
             document: dict[str, Any] = {}
+            if operations is not None:
+                document["operations"] = list(operations)
             if document_timeout_seconds is not None:
                 document["document_timeout_seconds"] = document_timeout_seconds
             await router.add_url(
@@ -126,7 +131,6 @@ class MPLandscape:
                 name="mp_api",
                 provider="materials_project",
                 timeout_seconds=CALL_TIMEOUT_SECONDS,
-                operations=MP_OPERATIONS,
                 **document,
             )
         if "mp_optimade" in routes:
