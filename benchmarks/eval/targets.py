@@ -120,7 +120,8 @@ class MPTarget:
         self.aliases = endpoint_names(document)
 
     async def build(self) -> SchemaRouter:
-        router: SchemaRouter = await self.landscape.build_router(routes=self.routes)
+        # every operation of the document, as a user registering it would
+        router: SchemaRouter = await self.landscape.build_router(routes=self.routes, operations=None)
         return router
 
 
