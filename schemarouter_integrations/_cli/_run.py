@@ -6,8 +6,6 @@ route unavailable.
 
 from __future__ import annotations
 
-import difflib
-import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,35 +21,13 @@ from ..config import LandscapeError, PythonRoute, RouterConfig, load_config, res
 from ..errors import AllRoutesUnavailableError, ConfigurationError, NoRouteError, SchemaRouterError
 from ..events import RouterEvent
 from . import _render as render
+from ._arguments import check_argument_names, parse_arguments
 from ._output import Output
 
 __all__ = ["FAILED", "NO_ROUTE", "OK", "USAGE", "Output", "parse_arguments"]
 
 OK, FAILED, USAGE, NO_ROUTE = 0, 1, 2, 3
 MCP_HOST, MCP_PATH = "127.0.0.1", "/mcp"
-
-
-def parse_arguments(pairs: list[str]) -> dict[str, Any]:
-    """``["formula=Si", 'elements=["Ga","As"]']`` -> arguments (values JSON when they parse)."""
-    arguments: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise ConfigurationError(f"--arg takes NAME=VALUE, got {pair!r}")
-        try:
-            arguments[name] = json.loads(value)
-        except ValueError:
-            arguments[name] = value
-    return arguments
-
-
-def check_argument_names(router: SchemaRouter, arguments: dict[str, Any]) -> None:
-    """A usage error (with "did you mean") for an ``--arg`` name no registered route takes."""
-    taken = {name for route in router.registry.routes() for name in route.argument_names}
-    for name in sorted(set(arguments) - taken):
-        close = difflib.get_close_matches(name, sorted(taken), n=3, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise ConfigurationError(f"--arg {name}: no registered route takes an argument {name!r}{hint}")
 
 
 def exit_code(error: BaseException) -> int:
