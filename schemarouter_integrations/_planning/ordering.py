@@ -21,11 +21,12 @@ from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route
 from .need import Need
+from .rank import Rank, Scored, rank_of, specialised_routes
 from .terms import Term, explain
 
 _NO_NEED = Need()
-Rank = tuple[int, float, float, str, str]
 RANK = attrgetter("rank")
+_NO_RANK: Rank = (0, 0, 0, 0.0, 0, 0.0, "", "")
 Refusal = tuple[int, str, str, str]
 """How far a route is from serving the reading (semantic ids it lacks; more for no word at
 all), its tool, endpoint and reason."""
@@ -60,7 +61,7 @@ class Candidate:
         need: Need = _NO_NEED,
         *,
         keys: tuple[tuple[str, str], ...] = (),
-        rank: Rank = (0, 0.0, 0.0, "", ""),
+        rank: Rank = _NO_RANK,
     ) -> None:
         self.route = route
         self._evidence = evidence
@@ -168,19 +169,27 @@ def build_ordering(
     words: Sequence[Sequence[str]] = (),
     *,
     restrict: bool = False,
+    given: frozenset[str] = frozenset(),
 ) -> Ordering:
     """The :class:`Ordering` of every route for the field *terms* and query *words*.
 
     *words* are the forms of each ranking word (see ``Reading``); with *restrict* (a query
     read for its need) routes whose need is empty and whose lexical score is zero are left
-    out when there are words. The planner keeps orderings in its cache until the contracts
+    out when there are words, unless they take every argument *given* and few routes do (at
+    most :data:`SPECIFIC_SHARE` of them: such argument names are evidence for the operations
+    that take them, as ``term`` is for NCBI's ``esearch``). Candidates are ranked by
+    :func:`.rank.rank_of`. The planner keeps orderings in its cache until the contracts
     change.
     """
     lexical = registry.lexicon.scores(words) if words else {}
     restrict = restrict and bool(words)
     ordering = Ordering(lexical=lexical)
     last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
+    taking = _specific(registry, given) if given and restrict else set()
     possible = _possible(registry, terms, lexical, restrict)
+    if possible is not None and not terms:
+        possible |= taking
+    found: list[tuple[Scored, dict[str, FieldMatch] | None, Need]] = []
     if possible is None:
         routes: Iterable[Route] = registry.routes()
     else:
@@ -196,7 +205,8 @@ def build_ordering(
     one_key = keys[0][1] if len(keys) == 1 else None
     for route in routes:
         words_score = lexical.get(route.path, 0.0) if lexical else 0.0
-        if restrict and not terms and words_score <= 0.0:
+        silent = restrict and words_score <= 0.0 and route.path not in taking
+        if silent and not terms:
             ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if one_key is not None:  # one term of one semantic id, the most common reading
@@ -213,21 +223,29 @@ def build_ordering(
                 ordering.refused.append(_no_field(route, explained))
                 continue
             pairs, evidence, points = explained
-        if restrict and not pairs and words_score <= 0.0:
+        if silent and not pairs:
             ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if pairs != last[0]:  # neighbouring routes mostly read the query alike
             last = (pairs, Need.of(pairs))
-        rank = (
-            -(route.projection_bonus + points),
-            -words_score,
-            route.endpoint.cost_units,
-            route.tool.name,
-            route.endpoint.name,
-        )
-        ordering.ranked.append(Candidate(route, evidence, last[1], keys=keys, rank=rank))
+        found.append((Scored(route, points, words_score), evidence, last[1]))
+    specialised = specialised_routes((s.route for s, _, _ in found), words) if len(found) > 1 else set()
+    ordering.ranked = [
+        Candidate(s.route, evidence, need, keys=keys, rank=rank_of(s, given, s.route.path in specialised))
+        for s, evidence, need in found
+    ]
     ordering.ranked.sort(key=RANK)
     return ordering
+
+
+SPECIFIC_SHARE = 0.25
+"""Arguments taken by at most this share of the registered routes are specific evidence."""
+
+
+def _specific(registry: Registry, given: frozenset[str]) -> set[str]:
+    """The routes taking every argument *given*, when few routes do (else none)."""
+    taking = registry.paths_taking(given)
+    return taking if len(taking) <= SPECIFIC_SHARE * registry.route_count() else set()
 
 
 _OneField = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]

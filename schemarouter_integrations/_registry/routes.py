@@ -25,6 +25,11 @@ def surface_key(text: str) -> str:
     return " ".join(_WORDS.findall(normalise(text)))
 
 
+def _required(schema: dict[str, Any]) -> frozenset[str]:
+    required = schema.get("required")
+    return frozenset(r for r in required if isinstance(r, str)) if isinstance(required, list) else frozenset()
+
+
 def is_unspaced(key: str) -> bool:
     return any(is_unspaced_char(ch) for ch in key)
 
@@ -76,6 +81,8 @@ class Route:
     provider: str | None = None
     projection_bonus: int = 0
     argument_names: frozenset[str] = frozenset()
+    required: frozenset[str] = frozenset()
+    """The arguments its input schema requires (path parameters among them)."""
     endpoint_fingerprint: str = ""
     identity: tuple[str, ...] = ()
     """Names of the fields marked ``identity=True``, in declaration order."""
@@ -93,6 +100,7 @@ class Route:
             provider=tool.explicit_provider,
             projection_bonus=1 if endpoint.projection is not None else 0,
             argument_names=endpoint.argument_names,
+            required=_required(endpoint.input_schema),
             endpoint_fingerprint=endpoint.fingerprint,
             identity=tuple(f.name for f in endpoint.fields if f.identity),
             lexical=LexicalDocument.of(endpoint.name, endpoint.keywords, endpoint.description),
