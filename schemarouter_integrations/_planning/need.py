@@ -20,6 +20,7 @@ from .._registry import (
     script_runs,
     singular_forms,
     surface_key,
+    unit_words,
     word_forms,
 )
 from .._registry.fieldwords import Rank
@@ -103,6 +104,7 @@ def read_query(
     text = normalise(query)
     words = list(_WORDS.finditer(text))
     tokens = [m.group() for m in words]
+    units = unit_words(query, tokens)
     hits: list[tuple[int, int, str, set[str]]] = []  # exact matches: position, size, key, sids
     covered_by = [-1] * len(words)
     position = 0
@@ -117,7 +119,7 @@ def read_query(
                 break
         position += step
     breaks = _breaks(text, words, tokens)
-    by_words, absorbed = _field_word_hits(tokens, covered_by, hits, in_scope, index, breaks)
+    by_words, absorbed = _field_word_hits(tokens, covered_by, hits, in_scope, index, breaks, units)
     found: list[tuple[int, str, str]] = []
     terms: list[tuple[int, Term]] = []
     covered = [False] * len(words)
@@ -148,6 +150,8 @@ def read_query(
     terms.sort(key=lambda item: item[0])
     content: dict[str, bool] = {}
     for i, m in enumerate(words):
+        if i in units and not covered[i]:
+            continue  # "2 eV": a unit, no need and no ranking word
         for run in script_runs(m.group()):
             if is_content_word(run):
                 content[run] = content.get(run, False) or covered[i]
@@ -166,6 +170,7 @@ def _field_word_hits(
     in_scope: Callable[[str], bool] | None,
     index: SurfaceIndex,
     breaks: frozenset[int] = frozenset(),
+    units: frozenset[int] = frozenset(),
 ) -> tuple[list[tuple[list[int], str, bool]], set[int]]:
     """Windows of query words read through field words (word positions, semantic id, whether
     the field's name words read it rather than only its description), left to right, and the
@@ -177,7 +182,9 @@ def _field_word_hits(
     seeds = [i for i, w in enumerate(tokens) if covered_by[i] < 0 and w not in STOP_WORDS and not scoped(w)]
     if not seeds:  # every word matched exactly, or is a stop or scope word: nothing to read
         return [], set()
-    content = [i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w)]
+    content = [
+        i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w) and i not in units
+    ]
     claimed: set[int] = set()
     readings: list[tuple[Rank, int, list[int], bool]] = []
     for at, i in enumerate(content):
@@ -224,8 +231,10 @@ def _window(
         while 0 <= k < len(content):
             i = content[k]
             near = content[k - step]
-            if i in claimed or scoped(tokens[i]) or _crosses(near, i, breaks):
+            if i in claimed or _crosses(near, i, breaks):
                 break
+            if scoped(tokens[i]) and not profile.meets_name(tokens[i]):
+                break  # a scope word joins a window only as a word of the field's name
             hit = covered_by[i]
             if hit >= 0:
                 position, size = hits[hit][0], hits[hit][1]

@@ -1,0 +1,44 @@
+"""The reading stage: which words of a question are needs, evidence, or neither.
+
+Over the Materials Project API's own document (``tests/support/emmet_document.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from schemarouter_integrations import Plan
+from tests.support.emmet_document import LANDSCAPE, SUMMARY, ask, emmet_router
+
+pytestmark = pytest.mark.anyio
+
+
+async def plan_of(query: str, operations: Any = LANDSCAPE, **arguments: Any) -> Plan:
+    router = await emmet_router(operations)
+    return router.plan(ask(query, **arguments))
+
+
+async def test_unit_and_framing_words_of_a_range_are_neither_needs_nor_unmatched() -> None:
+    plan = await plan_of("materials with a band gap between 1 and 2 eV", band_gap_min=1, band_gap_max=2)
+    assert plan.primary is not None and plan.primary.endpoint == SUMMARY
+    assert plan.unmatched == []
+    assert plan.missing == []
+
+
+async def test_a_unit_written_in_mixed_case_after_a_number_is_no_word_of_the_question() -> None:
+    plan = await plan_of("band gap above 1.5 meV", formula="Si")
+    assert "mev" not in plan.unmatched
+    assert plan.need == ["band_gap"]
+
+
+async def test_a_framing_word_is_not_unmatched() -> None:
+    plan = await plan_of("structures containing Fe and O", elements=["Fe", "O"])
+    assert plan.unmatched == []
+
+
+async def test_an_argument_word_inside_a_field_phrase_still_reads_the_field() -> None:
+    plan = await plan_of("magnetization per formula unit of Fe", operations=None, formula="Fe")
+    assert plan.need == ["total_magnetization_normalized_formula_units"]
+    assert plan.primary is not None and plan.primary.endpoint == SUMMARY
