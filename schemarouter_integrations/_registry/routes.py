@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .._contracts import EndpointSpec, FieldSpec, ToolSpec
 from .._contracts.schemas import compiled_validator
 from .._text import is_unspaced_char, normalise
+from .abbreviations import learned_names
 from .lexicon import LexicalDocument
 
 if TYPE_CHECKING:
@@ -110,6 +111,8 @@ class Route:
             route._add(spec.name, FieldMatch(spec, "name", spec.name))
             for alias in spec.aliases:
                 route._add(alias, FieldMatch(spec, "alias", alias))
+            for learned in learned_names(spec.name, spec.description):
+                route._add(learned, FieldMatch(spec, "alias", learned))
         return route
 
     def _add(self, text: str, match: FieldMatch) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from schemarouter_integrations import Plan
+from schemarouter_integrations import EndpointSpec, FieldSpec, Plan, SchemaRouter, ToolSpec
 from tests.support.emmet_document import LANDSCAPE, SUMMARY, ask, emmet_router
 
 pytestmark = pytest.mark.anyio
@@ -42,3 +42,18 @@ async def test_an_argument_word_inside_a_field_phrase_still_reads_the_field() ->
     plan = await plan_of("magnetization per formula unit of Fe", operations=None, formula="Fe")
     assert plan.need == ["total_magnetization_normalized_formula_units"]
     assert plan.primary is not None and plan.primary.endpoint == SUMMARY
+
+
+async def test_a_phrase_whose_initials_name_a_field_reads_that_field() -> None:
+    plan = await plan_of("density of states of Si", operations=None, formula="Si")
+    assert plan.need == ["dos"]
+    assert plan.primary is not None and plan.primary.evidence["dos"].matched == "density of states"
+
+
+async def test_an_abbreviation_a_description_defines_names_its_field() -> None:
+    spelled = FieldSpec("density_of_states", description="The electronic density of states (DOS).")
+    router = SchemaRouter()
+    router.register(
+        ToolSpec("dft", endpoints=[EndpointSpec("search", read_only=True, fields=[FieldSpec("id"), spelled])])
+    )
+    assert router.plan("DOS of silicon").need == ["density_of_states"]
