@@ -195,11 +195,14 @@ def _field_word_hits(
             if not profile.meets(word):
                 continue
             window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile, breaks)
-            fresh = [tokens[j] for j in window if covered_by[j] < 0]
+            fresh = [tokens[j] for j in window if covered_by[j] < 0 and not scoped(tokens[j])]
             window_words = [tokens[j] for j in window]
             rank = profile.rank(window_words, fresh)
-            if rank is not None:
-                readings.append((rank, window[0], window, profile.names_window(window_words, fresh)))
+            if rank is None:
+                continue
+            named = profile.names_window(window_words, fresh)
+            if named or not any(scoped(w) for w in window_words):  # scope words join name readings only
+                readings.append((rank, window[0], window, named))
     out: list[tuple[list[int], str, bool]] = []
     for rank, _, window, named in sorted(readings):
         if claimed.isdisjoint(window):

@@ -21,7 +21,7 @@ from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route
 from .need import Need
-from .rank import Rank, Scored, rank_of, specialised_routes
+from .rank import Rank, specialised_routes
 from .terms import Term, explain
 
 _NO_NEED = Need()
@@ -189,7 +189,7 @@ def build_ordering(
     possible = _possible(registry, terms, lexical, restrict)
     if possible is not None and not terms:
         possible |= taking
-    found: list[tuple[Scored, dict[str, FieldMatch] | None, Need]] = []
+    subjects: list[Candidate] = []  # candidates with identity fields (rule 3 of .rank)
     if possible is None:
         routes: Iterable[Route] = registry.routes()
     else:
@@ -228,12 +228,27 @@ def build_ordering(
             continue
         if pairs != last[0]:  # neighbouring routes mostly read the query alike
             last = (pairs, Need.of(pairs))
-        found.append((Scored(route, points, words_score), evidence, last[1]))
-    specialised = specialised_routes((s.route for s, _, _ in found), words) if len(found) > 1 else set()
-    ordering.ranked = [
-        Candidate(s.route, evidence, need, keys=keys, rank=rank_of(s, given, s.route.path in specialised))
-        for s, evidence, need in found
-    ]
+        fits = given <= route.argument_names and route.required <= given if given else not route.required
+        rank = (  # rank_of (see .rank), inlined: this runs for every candidate of a cold plan
+            route.deprecated,
+            0 if fits else 1,
+            0,
+            -words_score,
+            -(route.projection_bonus + points),
+            route.endpoint.cost_units,
+            route.tool.name,
+            route.endpoint.name,
+        )
+        candidate = Candidate(route, evidence, last[1], keys=keys, rank=rank)
+        ordering.ranked.append(candidate)
+        if route.identity:
+            subjects.append(candidate)
+    if len(subjects) > 1:
+        specialised = specialised_routes((c.route for c in subjects), words)
+        for candidate in subjects:
+            if candidate.route.path in specialised:
+                r = candidate.rank
+                candidate.rank = (r[0], r[1], 1, r[3], r[4], r[5], r[6], r[7])
     ordering.ranked.sort(key=RANK)
     return ordering
 
@@ -307,6 +322,8 @@ def _possible(
             by_fields = set(paths) if by_fields is None else by_fields & paths
         serving = by_fields or set()
         for part in term.parts:
+            if part.key and len(term.parts) > 1:  # a word naming a field alone: that route's own reading
+                serving.update(index.routes_by_key.get(part.key, ()))
             for form in part.forms:
                 serving.update(registry.lexicon.paths_with(form))
         possible = serving if possible is None else possible & serving

@@ -65,6 +65,8 @@ def build_partial(
         for _, key in term.sid_keys:
             paths.update(index.routes_by_key.get(key, ()))
         for part in term.parts:
+            if part.key and len(term.parts) > 1:
+                paths.update(index.routes_by_key.get(part.key, ()))
             for form in part.forms:
                 paths.update(registry.lexicon.paths_with(form))
     found: list[Candidate] = []

@@ -69,7 +69,7 @@ def rank_of(scored: Scored, given: frozenset[str], specialised: bool) -> Rank:
     """The ranking key of one candidate (see the module docstring)."""
     route = scored.route
     return (
-        1 if route.endpoint.deprecated else 0,
+        route.deprecated,
         0 if takes_arguments(route, given) else 1,
         1 if specialised else 0,
         -scored.lexical,

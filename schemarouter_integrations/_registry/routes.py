@@ -84,6 +84,8 @@ class Route:
     argument_names: frozenset[str] = frozenset()
     required: frozenset[str] = frozenset()
     """The arguments its input schema requires (path parameters among them)."""
+    deprecated: int = 0
+    """1 when the endpoint is deprecated, else 0 (the first part of its planning rank)."""
     endpoint_fingerprint: str = ""
     identity: tuple[str, ...] = ()
     """Names of the fields marked ``identity=True``, in declaration order."""
@@ -102,6 +104,7 @@ class Route:
             projection_bonus=1 if endpoint.projection is not None else 0,
             argument_names=endpoint.argument_names,
             required=_required(endpoint.input_schema),
+            deprecated=1 if endpoint.deprecated else 0,
             endpoint_fingerprint=endpoint.fingerprint,
             identity=tuple(f.name for f in endpoint.fields if f.identity),
             lexical=LexicalDocument.of(endpoint.name, endpoint.keywords, endpoint.description),

@@ -57,3 +57,15 @@ async def test_an_abbreviation_a_description_defines_names_its_field() -> None:
         ToolSpec("dft", endpoints=[EndpointSpec("search", read_only=True, fields=[FieldSpec("id"), spelled])])
     )
     assert router.plan("DOS of silicon").need == ["density_of_states"]
+
+
+async def test_a_term_another_route_names_is_read_through_each_routes_own_fields() -> None:
+    plan = await plan_of("magnetic ordering of Fe", formula="Fe")
+    assert plan.primary is not None and plan.primary.endpoint == SUMMARY
+    assert plan.need == ["ordering"]
+    assert plan.primary.evidence["ordering"].field == "ordering"
+
+
+async def test_an_argument_name_in_the_question_is_no_need() -> None:
+    plan = await plan_of("materials with elements Ga and As and their band gaps", elements=["Ga", "As"])
+    assert plan.need == ["band_gap"]
