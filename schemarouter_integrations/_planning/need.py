@@ -8,9 +8,8 @@ which of them no field surface covered: the raw material of ``Plan.unmatched``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 from .._registry import (
     STOP_WORDS,
@@ -83,7 +82,10 @@ def need_from_query(query: str, index: SurfaceIndex) -> Need:
 
 
 def read_query(
-    query: str, index: SurfaceIndex, in_scope: Callable[[str], bool] | None = None
+    query: str,
+    index: SurfaceIndex,
+    in_scope: Callable[[str], bool] | None = None,
+    operation_word: Callable[[str], bool] | None = None,
 ) -> QueryReading:
     """The need of *query*, with its content words.
 
@@ -99,7 +101,10 @@ def read_query(
     (*in_scope*), is read through the words of the fields' names and descriptions, as
     ``_registry/fieldwords.py`` documents ("Is Fe2O3 stable?" -> ``is_stable``, "formation
     energy" -> ``formation_energy_per_atom``); such a term has the one semantic id of its
-    best reading.
+    best reading. A word that is an *operation word* (a head word of some route, see
+    *operation_word*) and meets a field's name only weakly ("follow" in ``followers``,
+    "popular" in ``popularity``) is evidence for that operation, not a need: alone, it reads
+    no field.
     """
     text = normalise(query)
     words = list(_WORDS.finditer(text))
@@ -119,7 +124,9 @@ def read_query(
                 break
         position += step
     breaks = _breaks(text, words, tokens)
-    by_words, absorbed = _field_word_hits(tokens, covered_by, hits, in_scope, index, breaks, units)
+    by_words, absorbed = _field_word_hits(
+        tokens, covered_by, hits, in_scope, index, breaks, units, operation_word
+    )
     found: list[tuple[int, str, str]] = []
     terms: list[tuple[int, Term]] = []
     covered = [False] * len(words)
@@ -127,7 +134,12 @@ def read_query(
         if number in absorbed:
             continue
         found.extend((words[position].start(), sid, key) for sid in sorted(sids))
-        terms.append((words[position].start(), _term(key, sids, tokens[position : position + size], index)))
+        term = _term(key, sids, tokens[position : position + size], index)
+        if size == 1 and is_content_word(key):
+            other = _read_alone(key, index, sids)
+            if other is not None:
+                term = replace(term, alternatives=(other,))
+        terms.append((words[position].start(), term))
         covered[position : position + size] = [True] * size
     for window, sid, named in by_words:
         at = words[window[0]].start()
@@ -171,6 +183,7 @@ def _field_word_hits(
     index: SurfaceIndex,
     breaks: frozenset[int] = frozenset(),
     units: frozenset[int] = frozenset(),
+    operation_word: Callable[[str], bool] | None = None,
 ) -> tuple[list[tuple[list[int], str, bool]], set[int]]:
     """Windows of query words read through field words (word positions, semantic id, whether
     the field's name words read it rather than only its description), left to right, and the
@@ -201,8 +214,12 @@ def _field_word_hits(
             if rank is None:
                 continue
             named = profile.names_window(window_words, fresh)
-            if named or not any(scoped(w) for w in window_words):  # scope words join name readings only
-                readings.append((rank, window[0], window, named))
+            if not named and any(scoped(w) for w in window_words):
+                continue  # scope words join name readings only
+            weak = len(window) == 1 and max(profile.name_meeting(word)) < 2
+            if weak and operation_word is not None and operation_word(word):
+                continue  # "Follow ...": the operation's word, weakly a field's: evidence, no need
+            readings.append((rank, window[0], window, named))
     out: list[tuple[list[int], str, bool]] = []
     for rank, _, window, named in sorted(readings):
         if claimed.isdisjoint(window):
@@ -211,6 +228,19 @@ def _field_word_hits(
     out.sort()
     absorbed = {covered_by[i] for window, _, _ in out for i in window if covered_by[i] >= 0}
     return out, absorbed
+
+
+def _read_alone(word: str, index: SurfaceIndex, sids: set[str]) -> str | None:
+    """The semantic id the field words read *word* as on its own by a field's name, when it
+    is not one of *sids* (the term's alternative reading; see ``Term.alternatives``)."""
+    best: tuple[Rank, str] | None = None
+    for profile in index.field_words.candidates(word):
+        if not profile.meets(word) or not profile.names_window([word], [word]):
+            continue
+        rank = profile.rank([word], [word])
+        if rank is not None and rank[-1] not in sids and (best is None or rank < best[0]):
+            best = (rank, rank[-1])
+    return best[1] if best is not None else None
 
 
 def _window(
@@ -319,48 +349,6 @@ def _lookup(window: list[str], index: SurfaceIndex) -> tuple[str, set[str]] | No
             if sids:
                 return inflected, sids
     return None
-
-
-def argument_words(arguments: Mapping[str, Any]) -> frozenset[str]:
-    """The words a request's arguments put in its query: their names and values.
-
-    A name gives its words split at camelCase and snake_case ("createdBefore" -> created,
-    before) besides its whole spelling. Values are read recursively (strings, numbers,
-    lists, objects); a value written like a chemical formula also gives its element symbols
-    ("GaAs" -> gaas, ga, as).
-    """
-    out: set[str] = set()
-    for name, value in arguments.items():
-        out.update(name_words(name))
-        _value_words(value, out, 0)
-    return frozenset(out)
-
-
-def name_words(name: str) -> list[str]:
-    """The words of an argument name: its normalised words, then those of its camelCase
-    parts ("createdBefore" -> createdbefore, created, before), without repeats."""
-    return list(
-        dict.fromkeys((*_WORDS.findall(normalise(name)), *_WORDS.findall(normalise(_CAMEL.sub(" ", name)))))
-    )
-
-
-def _value_words(value: Any, out: set[str], depth: int) -> None:
-    if depth > 8 or value is None or isinstance(value, bool):
-        return
-    if isinstance(value, str):
-        out.update(_WORDS.findall(normalise(value)))
-        for part in value.split(","):
-            part = part.strip()
-            if _FORMULA.fullmatch(part):
-                out.update(symbol.casefold() for symbol in _ELEMENT.findall(part))
-    elif isinstance(value, (int, float)):
-        out.add(str(value).casefold())
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            _value_words(item, out, depth + 1)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _value_words(item, out, depth + 1)
 
 
 def need_from_fields(fields: Iterable[str], index: SurfaceIndex) -> Need:

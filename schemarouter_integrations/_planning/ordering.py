@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from .._registry import FieldMatch, Registry, Route
+from .._registry import FieldMatch, Registry, Route, surface_key
 from .need import Need
 from .rank import Rank, specialised_routes
 from .terms import Term, explain
@@ -321,6 +321,8 @@ def _possible(
             paths = index.routes_by_key.get(key, set())
             by_fields = set(paths) if by_fields is None else by_fields & paths
         serving = by_fields or set()
+        for sid in term.alternatives:
+            serving.update(index.routes_by_key.get(surface_key(sid), ()))
         for part in term.parts:
             if part.key and len(term.parts) > 1:  # a word naming a field alone: that route's own reading
                 serving.update(index.routes_by_key.get(part.key, ()))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._registry import FieldMatch, Registry, Route
+from .._registry import FieldMatch, Registry, Route, surface_key
 from .need import Need
 from .ordering import RANK, Candidate, Ordering
 from .rank import Rank, Scored, rank_of
@@ -64,6 +64,8 @@ def build_partial(
     for term in terms:
         for _, key in term.sid_keys:
             paths.update(index.routes_by_key.get(key, ()))
+        for sid in term.alternatives:
+            paths.update(index.routes_by_key.get(surface_key(sid), ()))
         for part in term.parts:
             if part.key and len(term.parts) > 1:
                 paths.update(index.routes_by_key.get(part.key, ()))

@@ -232,7 +232,9 @@ def _reading(request: PlanRequest, walk: _Walk) -> Reading:
     key = (request.query, walk.arguments_key, fields)
     reading = walk.cache.readings.get(key)
     if reading is None:
-        reading = walk.cache.readings.put(key, read_request(request, walk.registry.index))
+        reading = walk.cache.readings.put(
+            key, read_request(request, walk.registry.index, walk.registry.lexicon)
+        )
     return reading
 
 

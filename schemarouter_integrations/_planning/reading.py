@@ -22,9 +22,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._registry import CONTRACT_MIN_LETTERS, Route, SurfaceIndex, word_forms
+from .._registry import CONTRACT_MIN_LETTERS, LexicalIndex, Route, SurfaceIndex, word_forms
+from .argument_words import argument_words, name_words
 from .models import PlanRequest
-from .need import Need, argument_words, name_words, need_from_fields, read_query
+from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
 from .terms import Term
 
@@ -70,11 +71,13 @@ class Reading:
         return found
 
 
-def read_request(request: PlanRequest, index: SurfaceIndex) -> Reading:
-    """The :class:`Reading` of *request* against the registry's field surfaces."""
+def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalIndex | None = None) -> Reading:
+    """The :class:`Reading` of *request* against the registry's field surfaces (and, with
+    *lexicon*, its operation words: see :func:`.need.read_query`)."""
     spoken = argument_words(request.arguments)
     stems = _stems(request.arguments)
-    query = read_query(request.query, index, lambda word: _says(word, spoken, stems))
+    operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
+    query = read_query(request.query, index, lambda word: _says(word, spoken, stems), operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
     words = tuple(word_forms(w) for w in query.words if w not in scope)
     if request.fields is not None:

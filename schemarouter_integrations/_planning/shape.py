@@ -1,8 +1,10 @@
 """Stage 5 of planning, *shape answers*: the compiled call of a chosen route.
 
 Given the candidate the ranking chose (and each fallback), a :class:`~.models.ToolCall`
-says which fields to select (the need's fields and the route's identity fields, or every
-field when the need is empty), which server-side projection parameters ask for them, the
+says which fields to select (the need's fields, the route's identity fields and the fields
+a list argument filters by name, ``elements=["Ga", "As"]`` selecting ``elements``, so the
+answer shows the constraint held; or every field when the need is empty), which
+server-side projection parameters ask for them, the
 evidence per semantic id (the field and the surface that matched), and a one-line
 explanation. The arguments were shaped and checked before (the planner's argument check
 against the route's input schema); here they are carried over as given.
@@ -25,7 +27,14 @@ def tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Cal
     endpoint = route.endpoint
     matches = _evidence(candidate, need)
     if need.sids:
-        selected = list(dict.fromkeys((*(m.field.name for m in matches.values()), *route.identity)))
+        filtered = [
+            name
+            for name, value in request.arguments.items()
+            if isinstance(value, list) and name in route.field_names
+        ]
+        selected = list(
+            dict.fromkeys((*(m.field.name for m in matches.values()), *route.identity, *filtered))
+        )
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     else:  # every field: asked for by name too, since a projecting server may send only ids unasked
         selected = [f.name for f in endpoint.fields]

@@ -64,11 +64,24 @@ class Term:
     sids: tuple[str, ...]
     parts: tuple[Part, ...] = ()
     strong: bool = True
+    alternatives: tuple[str, ...] = ()
+    """Semantic ids the term's word reads as through field words when another route's exact
+    surface named it ("stability": an OPTIMADE alias, and MP's ``is_stable``); a route that
+    serves none of ``sids`` serves the term by one of these (see :func:`explain`)."""
     sid_keys: tuple[tuple[str, str], ...] = field(init=False, compare=False, repr=False)
     """``(sid, surface_key(sid))`` pairs, computed once (route matches are keyed by them)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sid_keys", tuple((sid, surface_key(sid)) for sid in self.sids))
+
+
+def _alternative(route: Route, term: Term) -> tuple[str, FieldMatch] | None:
+    """The route's field for one of the term's alternative readings, or None."""
+    for sid in term.alternatives:
+        match = route.matches.get(surface_key(sid))
+        if match is not None:
+            return sid, match
+    return None
 
 
 Explanation = tuple[tuple[tuple[str, str], ...], dict[str, FieldMatch], int]
@@ -107,7 +120,7 @@ def explain(route: Route, terms: Sequence[Term]) -> Explanation | list[str]:
                     points += 1 if match.kind == "alias" else 2
                 pairs.append((sid, term.key))
             continue
-        own = _own_field(route, term)
+        own = _own_field(route, term) or _alternative(route, term)
         if own is not None:
             sid, match = own
             if sid not in evidence:
@@ -172,7 +185,7 @@ def explain_partial(route: Route, terms: Sequence[Term]) -> Partial | None:
                 lacking.append(sid)
             else:
                 served.append((sid, match))
-        own = _own_field(route, term) if lacking else None
+        own = (_own_field(route, term) or _alternative(route, term)) if lacking else None
         if own is not None:
             lacking, served = [], [own]
         if lacking:

@@ -84,6 +84,8 @@ class Route:
     argument_names: frozenset[str] = frozenset()
     required: frozenset[str] = frozenset()
     """The arguments its input schema requires (path parameters among them)."""
+    field_names: frozenset[str] = frozenset()
+    """The names of the endpoint's fields."""
     deprecated: int = 0
     """1 when the endpoint is deprecated, else 0 (the first part of its planning rank)."""
     endpoint_fingerprint: str = ""
@@ -105,6 +107,7 @@ class Route:
             argument_names=endpoint.argument_names,
             required=_required(endpoint.input_schema),
             deprecated=1 if endpoint.deprecated else 0,
+            field_names=frozenset(f.name for f in endpoint.fields),
             endpoint_fingerprint=endpoint.fingerprint,
             identity=tuple(f.name for f in endpoint.fields if f.identity),
             lexical=LexicalDocument.of(endpoint.name, endpoint.keywords, endpoint.description),
