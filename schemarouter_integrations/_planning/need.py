@@ -272,7 +272,8 @@ def _window(
             if hit >= 0:
                 position, size = hits[hit][0], hits[hit][1]
                 span = [j for j in range(position, position + size) if j in content]
-                if not span or not all(profile.meets_name(tokens[j]) for j in span):
+                meets = profile.meets if len(span) == 1 else profile.meets_name  # one word: as any word
+                if not span or not all(meets(tokens[j]) for j in span):
                     break
                 chosen.extend(span)
                 k = content.index(span[-1] if step > 0 else span[0]) + step

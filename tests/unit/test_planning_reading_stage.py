@@ -69,3 +69,18 @@ async def test_a_term_another_route_names_is_read_through_each_routes_own_fields
 async def test_an_argument_name_in_the_question_is_no_need() -> None:
     plan = await plan_of("materials with elements Ga and As and their band gaps", elements=["Ga", "As"])
     assert plan.need == ["band_gap"]
+
+
+async def test_another_sources_one_word_field_does_not_change_this_routes_reading() -> None:
+    router = await emmet_router(LANDSCAPE)
+    references = EndpointSpec(
+        "search_references",
+        read_only=True,
+        fields=[
+            FieldSpec("id", identity=True),
+            FieldSpec("number", description="Issue number of the journal"),
+        ],
+    )
+    router.register(ToolSpec("references", provider="other", endpoints=[references]))
+    plan = router.plan(ask("number of sites in the Si cell", formula="Si"))
+    assert plan.need == ["nsites"]

@@ -36,7 +36,6 @@ def ask(query: str, **arguments: Any) -> PlanRequest:
         ("materials with elements Ga and As and their band gaps", {"elements": ["Ga", "As"]}, "band_gap"),
         ("structures containing Ga and As", {"elements": ["Ga", "As"]}, "structure"),
         ("structures containing Fe and O", {"elements": ["Fe", "O"]}, "structure"),
-        ("band gaps of these material ids", {"material_ids": ["mp-149", "mp-2534"]}, "band_gap"),
         ("number of sites in the Si cell", {"formula": "Si"}, "nsites"),
     ],
 )
@@ -47,6 +46,14 @@ async def test_a_question_the_summary_answers_goes_to_the_summary(
     result = await router.invoke(ask(query, **arguments))
     assert (result.tool, result.endpoint) == ("mp_api", SUMMARY), result.plan.explain()
     assert result.records and all(record.get(field) is not None for record in result.records)
+
+
+async def test_band_gaps_of_material_ids_are_asked_of_the_summary(landscape_router: BuildRouter) -> None:
+    router = await landscape_router()
+    plan = router.plan(ask("band gaps of these material ids", material_ids=["mp-149", "mp-2534"]))
+    assert plan.primary is not None
+    assert (plan.primary.tool, plan.primary.endpoint) == ("mp_api", SUMMARY)
+    assert plan.need == ["band_gap"]
 
 
 async def test_the_number_of_sites_is_nsites_not_the_magnetic_sites(landscape_router: BuildRouter) -> None:
