@@ -70,7 +70,9 @@ async def test_stability_of_si_polymorphs_comes_from_a_healthy_mp_rest(landscape
     assert [record["is_stable"] for record in result.records] == [True]
 
 
-async def test_a_band_gap_range_names_no_unit_or_framing_word_as_missing(landscape_router: BuildRouter) -> None:
+async def test_a_band_gap_range_names_no_unit_or_framing_word_as_missing(
+    landscape_router: BuildRouter,
+) -> None:
     router = await landscape_router()
     result = await router.invoke(
         ask("materials with a band gap between 1 and 2 eV", band_gap_min=1, band_gap_max=2)
