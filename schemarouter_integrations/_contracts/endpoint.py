@@ -49,6 +49,7 @@ class EndpointSpecOptions(TypedDict, total=False):
     cost_units: float
     records_path: Sequence[str] | None
     keywords: Sequence[str]
+    deprecated: bool
 
 
 MAX_KEYWORDS = 64
@@ -64,7 +65,8 @@ class EndpointSpec(FingerprintedContract):
     ``output_schema`` validates the raw response; ``records_path`` locates the list of
     records in the raw response (a lone object is one record). ``keywords`` (tags, path
     segments, the operationId) and ``description`` are the endpoint's own texts: planning ranks
-    endpoints by how well a query's words match them.
+    endpoints by how well a query's words match them. ``deprecated=True`` (OpenAPI's
+    ``deprecated: true``) keeps the endpoint for questions no current one serves.
     """
 
     name: str = Field(min_length=1)
@@ -80,6 +82,7 @@ class EndpointSpec(FingerprintedContract):
     keywords: list[Annotated[str, Field(min_length=1, max_length=MAX_KEYWORD_CHARS)]] = Field(
         default_factory=list, max_length=MAX_KEYWORDS
     )
+    deprecated: bool = False
 
     if TYPE_CHECKING:
 

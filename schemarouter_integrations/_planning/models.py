@@ -192,6 +192,10 @@ class Plan(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     """What the request asked that the plan could not honour (a preferred tool that is not
     registered); ``explain()`` shows them."""
+    reasons: list[str] = Field(default_factory=list)
+    """Why the primary was chosen over the other candidates that serve the need, closest
+    first, each naming its stage and rule (``rank/broad record: ...``, ``check/arguments:
+    ...``; see ``_planning/rank.py``); ``explain()`` prints them first."""
 
     _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
     _unreached: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
@@ -294,15 +298,17 @@ class Plan(BaseModel):
         return found + [w for w in self.unmatched if w not in seen]
 
     def explain(self, verbose: bool = False) -> str:
-        """A readable account of the plan: the need and what is missing of it, the chain, and
-        the rejected candidates, closest to an answer first.
+        """A readable account of the plan: why the primary was chosen (``reasons``), the need
+        and what is missing of it, the chain, and the rejected candidates, closest to an
+        answer first.
 
         By default the rejections are grouped by reason (``31 endpoints expose no field for
         'band_gap' ...``), at most :data:`EXPLAIN_GROUPS` groups; ``verbose=True`` lists every
         rejected candidate on its own line.
         """
         need = ", ".join(self.need) or "(no specific field)"
-        lines = [f"query: {self.request.query!r}", f"need: {need}"]
+        lines = [f"why: {why}" for why in self.reasons]
+        lines.extend((f"query: {self.request.query!r}", f"need: {need}"))
         if self.missing:
             lines.append(
                 f"missing: {', '.join(self.missing)} (a partial answer: no eligible route serves the whole "

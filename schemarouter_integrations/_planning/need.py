@@ -8,9 +8,8 @@ which of them no field surface covered: the raw material of ``Plan.unmatched``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 from .._registry import (
     STOP_WORDS,
@@ -20,6 +19,7 @@ from .._registry import (
     script_runs,
     singular_forms,
     surface_key,
+    unit_words,
     word_forms,
 )
 from .._registry.fieldwords import Rank
@@ -82,7 +82,10 @@ def need_from_query(query: str, index: SurfaceIndex) -> Need:
 
 
 def read_query(
-    query: str, index: SurfaceIndex, in_scope: Callable[[str], bool] | None = None
+    query: str,
+    index: SurfaceIndex,
+    in_scope: Callable[[str], bool] | None = None,
+    operation_word: Callable[[str], bool] | None = None,
 ) -> QueryReading:
     """The need of *query*, with its content words.
 
@@ -98,11 +101,15 @@ def read_query(
     (*in_scope*), is read through the words of the fields' names and descriptions, as
     ``_registry/fieldwords.py`` documents ("Is Fe2O3 stable?" -> ``is_stable``, "formation
     energy" -> ``formation_energy_per_atom``); such a term has the one semantic id of its
-    best reading.
+    best reading. A word that is an *operation word* (a head word of some route, see
+    *operation_word*) and meets a field's name only weakly ("follow" in ``followers``,
+    "popular" in ``popularity``) is evidence for that operation, not a need: alone, it reads
+    no field.
     """
     text = normalise(query)
     words = list(_WORDS.finditer(text))
     tokens = [m.group() for m in words]
+    units = unit_words(query, tokens)
     hits: list[tuple[int, int, str, set[str]]] = []  # exact matches: position, size, key, sids
     covered_by = [-1] * len(words)
     position = 0
@@ -117,7 +124,9 @@ def read_query(
                 break
         position += step
     breaks = _breaks(text, words, tokens)
-    by_words, absorbed = _field_word_hits(tokens, covered_by, hits, in_scope, index, breaks)
+    by_words, absorbed = _field_word_hits(
+        tokens, covered_by, hits, in_scope, index, breaks, units, operation_word
+    )
     found: list[tuple[int, str, str]] = []
     terms: list[tuple[int, Term]] = []
     covered = [False] * len(words)
@@ -125,7 +134,12 @@ def read_query(
         if number in absorbed:
             continue
         found.extend((words[position].start(), sid, key) for sid in sorted(sids))
-        terms.append((words[position].start(), _term(key, sids, tokens[position : position + size], index)))
+        term = _term(key, sids, tokens[position : position + size], index)
+        if size == 1 and is_content_word(key):
+            other = _read_alone(key, index, sids)
+            if other is not None:
+                term = replace(term, alternatives=(other,))
+        terms.append((words[position].start(), term))
         covered[position : position + size] = [True] * size
     for window, sid, named in by_words:
         at = words[window[0]].start()
@@ -148,6 +162,8 @@ def read_query(
     terms.sort(key=lambda item: item[0])
     content: dict[str, bool] = {}
     for i, m in enumerate(words):
+        if i in units and not covered[i]:
+            continue  # "2 eV": a unit, no need and no ranking word
         for run in script_runs(m.group()):
             if is_content_word(run):
                 content[run] = content.get(run, False) or covered[i]
@@ -166,6 +182,8 @@ def _field_word_hits(
     in_scope: Callable[[str], bool] | None,
     index: SurfaceIndex,
     breaks: frozenset[int] = frozenset(),
+    units: frozenset[int] = frozenset(),
+    operation_word: Callable[[str], bool] | None = None,
 ) -> tuple[list[tuple[list[int], str, bool]], set[int]]:
     """Windows of query words read through field words (word positions, semantic id, whether
     the field's name words read it rather than only its description), left to right, and the
@@ -177,7 +195,9 @@ def _field_word_hits(
     seeds = [i for i, w in enumerate(tokens) if covered_by[i] < 0 and w not in STOP_WORDS and not scoped(w)]
     if not seeds:  # every word matched exactly, or is a stop or scope word: nothing to read
         return [], set()
-    content = [i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w)]
+    content = [
+        i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w) and i not in units
+    ]
     claimed: set[int] = set()
     readings: list[tuple[Rank, int, list[int], bool]] = []
     for at, i in enumerate(content):
@@ -188,11 +208,18 @@ def _field_word_hits(
             if not profile.meets(word):
                 continue
             window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile, breaks)
-            fresh = [tokens[j] for j in window if covered_by[j] < 0]
+            fresh = [tokens[j] for j in window if covered_by[j] < 0 and not scoped(tokens[j])]
             window_words = [tokens[j] for j in window]
             rank = profile.rank(window_words, fresh)
-            if rank is not None:
-                readings.append((rank, window[0], window, profile.names_window(window_words, fresh)))
+            if rank is None:
+                continue
+            named = profile.names_window(window_words, fresh)
+            if not named and any(scoped(w) for w in window_words):
+                continue  # scope words join name readings only
+            weak = len(window) == 1 and max(profile.name_meeting(word)) < 2
+            if weak and operation_word is not None and operation_word(word):
+                continue  # "Follow ...": the operation's word, weakly a field's: evidence, no need
+            readings.append((rank, window[0], window, named))
     out: list[tuple[list[int], str, bool]] = []
     for rank, _, window, named in sorted(readings):
         if claimed.isdisjoint(window):
@@ -206,6 +233,19 @@ def _field_word_hits(
 MAX_WINDOW_SIDE = 16
 """A window reaches at most this many content words either side of its seed: no field is
 named by more, and a question of thousands of words that each meet a field stays linear."""
+
+
+def _read_alone(word: str, index: SurfaceIndex, sids: set[str]) -> str | None:
+    """The semantic id the field words read *word* as on its own by a field's name, when it
+    is not one of *sids* (the term's alternative reading; see ``Term.alternatives``)."""
+    best: tuple[Rank, str] | None = None
+    for profile in index.field_words.candidates(word):
+        if not profile.meets(word) or not profile.names_window([word], [word]):
+            continue
+        rank = profile.rank([word], [word])
+        if rank is not None and rank[-1] not in sids and (best is None or rank < best[0]):
+            best = (rank, rank[-1])
+    return best[1] if best is not None else None
 
 
 def _window(
@@ -229,13 +269,16 @@ def _window(
         while 0 <= k < len(content) and abs(k - at) <= MAX_WINDOW_SIDE:
             i = content[k]
             near = content[k - step]
-            if i in claimed or scoped(tokens[i]) or _crosses(near, i, breaks):
+            if i in claimed or _crosses(near, i, breaks):
                 break
+            if scoped(tokens[i]) and not profile.meets_name(tokens[i]):
+                break  # a scope word joins a window only as a word of the field's name
             hit = covered_by[i]
             if hit >= 0:
                 position, size = hits[hit][0], hits[hit][1]
                 span = [j for j in range(position, position + size) if j in content]
-                if not span or not all(profile.meets_name(tokens[j]) for j in span):
+                meets = profile.meets if len(span) == 1 else profile.meets_name  # one word: as any word
+                if not span or not all(meets(tokens[j]) for j in span):
                     break
                 chosen.extend(span)
                 # the span is next to k: search from there, never from the start (linear overall)
@@ -328,48 +371,6 @@ def _lookup(window: list[str], index: SurfaceIndex) -> tuple[str, set[str]] | No
             if sids:
                 return inflected, sids
     return None
-
-
-def argument_words(arguments: Mapping[str, Any]) -> frozenset[str]:
-    """The words a request's arguments put in its query: their names and values.
-
-    A name gives its words split at camelCase and snake_case ("createdBefore" -> created,
-    before) besides its whole spelling. Values are read recursively (strings, numbers,
-    lists, objects); a value written like a chemical formula also gives its element symbols
-    ("GaAs" -> gaas, ga, as).
-    """
-    out: set[str] = set()
-    for name, value in arguments.items():
-        out.update(name_words(name))
-        _value_words(value, out, 0)
-    return frozenset(out)
-
-
-def name_words(name: str) -> list[str]:
-    """The words of an argument name: its normalised words, then those of its camelCase
-    parts ("createdBefore" -> createdbefore, created, before), without repeats."""
-    return list(
-        dict.fromkeys((*_WORDS.findall(normalise(name)), *_WORDS.findall(normalise(_CAMEL.sub(" ", name)))))
-    )
-
-
-def _value_words(value: Any, out: set[str], depth: int) -> None:
-    if depth > 8 or value is None or isinstance(value, bool):
-        return
-    if isinstance(value, str):
-        out.update(_WORDS.findall(normalise(value)))
-        for part in value.split(","):
-            part = part.strip()
-            if _FORMULA.fullmatch(part):
-                out.update(symbol.casefold() for symbol in _ELEMENT.findall(part))
-    elif isinstance(value, (int, float)):
-        out.add(str(value).casefold())
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            _value_words(item, out, depth + 1)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _value_words(item, out, depth + 1)
 
 
 def need_from_fields(fields: Iterable[str], index: SurfaceIndex) -> Need:

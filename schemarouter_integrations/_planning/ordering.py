@@ -19,13 +19,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from .._registry import FieldMatch, Registry, Route
+from .._registry import FieldMatch, Registry, Route, surface_key
 from .need import Need
+from .rank import Rank, specialised_routes
 from .terms import Term, explain
 
 _NO_NEED = Need()
-Rank = tuple[int, float, float, str, str]
 RANK = attrgetter("rank")
+_NO_RANK: Rank = (0, 0, 0, 0.0, 0, 0.0, "", "")
 Refusal = tuple[int, str, str, str]
 """How far a route is from serving the reading (semantic ids it lacks; more for no word at
 all), its tool, endpoint and reason."""
@@ -60,7 +61,7 @@ class Candidate:
         need: Need = _NO_NEED,
         *,
         keys: tuple[tuple[str, str], ...] = (),
-        rank: Rank = (0, 0.0, 0.0, "", ""),
+        rank: Rank = _NO_RANK,
     ) -> None:
         self.route = route
         self._evidence = evidence
@@ -168,19 +169,27 @@ def build_ordering(
     words: Sequence[Sequence[str]] = (),
     *,
     restrict: bool = False,
+    given: frozenset[str] = frozenset(),
 ) -> Ordering:
     """The :class:`Ordering` of every route for the field *terms* and query *words*.
 
     *words* are the forms of each ranking word (see ``Reading``); with *restrict* (a query
     read for its need) routes whose need is empty and whose lexical score is zero are left
-    out when there are words. The planner keeps orderings in its cache until the contracts
+    out when there are words, unless they take every argument *given* and few routes do (at
+    most :data:`SPECIFIC_SHARE` of them: such argument names are evidence for the operations
+    that take them, as ``term`` is for NCBI's ``esearch``). Candidates are ranked by
+    :func:`.rank.rank_of`. The planner keeps orderings in its cache until the contracts
     change.
     """
     lexical = registry.lexicon.scores(words) if words else {}
     restrict = restrict and bool(words)
     ordering = Ordering(lexical=lexical)
     last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
+    taking = _specific(registry, given) if given and restrict else set()
     possible = _possible(registry, terms, lexical, restrict)
+    if possible is not None and not terms:
+        possible |= taking
+    subjects: list[Candidate] = []  # candidates with identity fields (rule 3 of .rank)
     if possible is None:
         routes: Iterable[Route] = registry.routes()
     else:
@@ -196,7 +205,8 @@ def build_ordering(
     one_key = keys[0][1] if len(keys) == 1 else None
     for route in routes:
         words_score = lexical.get(route.path, 0.0) if lexical else 0.0
-        if restrict and not terms and words_score <= 0.0:
+        silent = restrict and words_score <= 0.0 and route.path not in taking
+        if silent and not terms:
             ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if one_key is not None:  # one term of one semantic id, the most common reading
@@ -213,21 +223,44 @@ def build_ordering(
                 ordering.refused.append(_no_field(route, explained))
                 continue
             pairs, evidence, points = explained
-        if restrict and not pairs and words_score <= 0.0:
+        if silent and not pairs:
             ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if pairs != last[0]:  # neighbouring routes mostly read the query alike
             last = (pairs, Need.of(pairs))
-        rank = (
-            -(route.projection_bonus + points),
+        fits = given <= route.argument_names and route.required <= given if given else not route.required
+        rank = (  # rank_of (see .rank), inlined: this runs for every candidate of a cold plan
+            route.deprecated,
+            0 if fits else 1,
+            0,
             -words_score,
+            -(route.projection_bonus + points),
             route.endpoint.cost_units,
             route.tool.name,
             route.endpoint.name,
         )
-        ordering.ranked.append(Candidate(route, evidence, last[1], keys=keys, rank=rank))
+        candidate = Candidate(route, evidence, last[1], keys=keys, rank=rank)
+        ordering.ranked.append(candidate)
+        if route.identity:
+            subjects.append(candidate)
+    if len(subjects) > 1:
+        specialised = specialised_routes((c.route for c in subjects), words)
+        for candidate in subjects:
+            if candidate.route.path in specialised:
+                r = candidate.rank
+                candidate.rank = (r[0], r[1], 1, r[3], r[4], r[5], r[6], r[7])
     ordering.ranked.sort(key=RANK)
     return ordering
+
+
+SPECIFIC_SHARE = 0.25
+"""Arguments taken by at most this share of the registered routes are specific evidence."""
+
+
+def _specific(registry: Registry, given: frozenset[str]) -> set[str]:
+    """The routes taking every argument *given*, when few routes do (else none)."""
+    taking = registry.paths_taking(given)
+    return taking if len(taking) <= SPECIFIC_SHARE * registry.route_count() else set()
 
 
 _OneField = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
@@ -290,7 +323,11 @@ def _possible(
             paths = index.routes_by_key.get(key, set())
             by_fields = set(paths) if by_fields is None else by_fields & paths
         serving = by_fields or set()
+        for sid in term.alternatives:
+            serving.update(index.routes_by_key.get(surface_key(sid), ()))
         for part in term.parts:
+            if part.key and len(term.parts) > 1:  # a word naming a field alone: that route's own reading
+                serving.update(index.routes_by_key.get(part.key, ()))
             for form in part.forms:
                 serving.update(registry.lexicon.paths_with(form))
             if term.by_words:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._registry import FieldMatch, Registry, Route
+from .._registry import FieldMatch, Registry, Route, surface_key
 from .need import Need
-from .ordering import RANK, Candidate, Ordering, Rank
+from .ordering import RANK, Candidate, Ordering
+from .rank import Rank, Scored, rank_of
 from .terms import Term, explain_partial
 
 
@@ -43,14 +44,19 @@ class PartialCandidate(Candidate):
         return self._asked
 
 
-def build_partial(registry: Registry, terms: Sequence[Term], lexical: dict[str, float]) -> list[Ordering]:
+def build_partial(
+    registry: Registry,
+    terms: Sequence[Term],
+    lexical: dict[str, float],
+    given: frozenset[str] = frozenset(),
+) -> list[Ordering]:
     """The routes that serve part of the field *terms*, in tiers of equal weight, best first.
 
     Used only when no route serves every term. A route's *weight* is 2 per semantic id it
     serves of a strong term (named by a field's name, alias or semantic id) and 1 per one of
     a weak term (read only through a field's description words); see
-    :func:`~.terms.explain_partial`. Within a tier candidates rank as full ones do (evidence
-    points with the projection bonus, lexical score, cost, tool, endpoint). Only the routes
+    :func:`~.terms.explain_partial`. Within a tier candidates rank as full ones do
+    (:func:`.rank.rank_of`, without the broad-record rule). Only the routes
     that hold a match key of a term or one of its words are looked at.
     """
     index = registry.index
@@ -58,7 +64,11 @@ def build_partial(registry: Registry, terms: Sequence[Term], lexical: dict[str, 
     for term in terms:
         for _, key in term.sid_keys:
             paths.update(index.routes_by_key.get(key, ()))
+        for sid in term.alternatives:
+            paths.update(index.routes_by_key.get(surface_key(sid), ()))
         for part in term.parts:
+            if part.key and len(term.parts) > 1:
+                paths.update(index.routes_by_key.get(part.key, ()))
             for form in part.forms:
                 paths.update(registry.lexicon.paths_with(form))
     found: list[Candidate] = []
@@ -68,13 +78,7 @@ def build_partial(registry: Registry, terms: Sequence[Term], lexical: dict[str, 
         explained = explain_partial(route, terms) if route is not None else None
         if route is None or explained is None:
             continue
-        rank = (
-            -(route.projection_bonus + explained.points),
-            -lexical.get(path, 0.0),
-            route.endpoint.cost_units,
-            route.tool.name,
-            route.endpoint.name,
-        )
+        rank = rank_of(Scored(route, explained.points, lexical.get(path, 0.0)), given, False)
         need = needs.get(explained.pairs)
         if need is None:
             need = needs[explained.pairs] = Need.of(explained.pairs)

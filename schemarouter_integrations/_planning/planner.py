@@ -60,20 +60,19 @@ few dictionary look-ups plus schema checks of the routes that end up in, or just
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from .._bounded import BoundedCache
-from .._contracts.schemas import LIST_SEPARATOR, argument_problem, coerced_arguments
-from .._registry import FieldMatch, Registry, Route
+from .._contracts.schemas import argument_problem, coerced_arguments
+from .._registry import Registry, Route
 from .cache import ARGUMENT_VERDICTS, PlanningCache
-from .models import CallScope, FieldEvidence, Plan, PlanRequest, ToolCall
-from .need import Need
+from .models import CallScope, Plan, PlanRequest, ToolCall
 from .ordering import Candidate, Ordering, build_ordering
 from .partial import build_partial
 from .reading import Reading, read_request
+from .reasons import reasons
 from .rejections import Rejections, Shown, closeness, not_preferred
+from .shape import server_hints, tool_call
 
 logger = logging.getLogger("schemarouter_integrations.planning")
 
@@ -118,7 +117,7 @@ class _Walk:
         chosen = heads_chain and route.tool.name in request.preferred_tools
         if read_only is not True and (automatic or not chosen):
             label = "mutating (read_only=False)" if read_only is False else "unclassified (read_only unset)"
-            label += _server_hints(route.endpoint.description)
+            label += server_hints(route.endpoint.description)
             rule = (
                 "every call of an automatic fallback chain must be read_only=True"
                 if automatic
@@ -173,7 +172,9 @@ def compile_plan(
     if primary is None and reading.terms:  # no route serving the whole need passes: a partial answer
         tiers = ordering.partial
         if tiers is None:
-            tiers = ordering.partial = build_partial(walk.registry, reading.terms, ordering.lexical)
+            tiers = ordering.partial = build_partial(
+                walk.registry, reading.terms, ordering.lexical, reading.given
+            )
         for tier in tiers:
             primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
             if primary is not None:
@@ -202,6 +203,7 @@ def compile_plan(
         unmatched=list(reading.unmatched_for(primary.route if primary is not None else None)),
         primary=calls[0] if calls else None,
         fallbacks=calls[1:],
+        reasons=reasons(primary, pool, request, walk.visited, walk.rejected) if primary is not None else [],
         executable_only=executable_only,
         warnings=_warnings(request, walk) if preferred else [],
     )
@@ -226,7 +228,9 @@ def _reading(request: PlanRequest, walk: _Walk) -> Reading:
     key = (request.query, walk.arguments_key, fields)
     reading = walk.cache.readings.get(key)
     if reading is None:
-        reading = walk.cache.readings.put(key, read_request(request, walk.registry.index))
+        reading = walk.cache.readings.put(
+            key, read_request(request, walk.registry.index, walk.registry.lexicon)
+        )
     return reading
 
 
@@ -234,7 +238,9 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
     key = reading.ordering_key
     ordering = walk.cache.orderings.get(key)
     if ordering is None:
-        built = build_ordering(walk.registry, reading.terms, reading.words, restrict=not reading.explicit)
+        built = build_ordering(
+            walk.registry, reading.terms, reading.words, restrict=not reading.explicit, given=reading.given
+        )
         ordering = walk.cache.orderings.put(key, built)
     reading.ordering = ordering
     return ordering
@@ -291,105 +297,5 @@ def _cached_call(candidate: Candidate, walk: _Walk, scope: CallScope) -> ToolCal
     return (
         call
         if call is not None
-        else walk.cache.calls.put(key, _tool_call(candidate, need, walk.request, scope))
+        else walk.cache.calls.put(key, tool_call(candidate, need, walk.request, scope))
     )
-
-
-def _tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: CallScope) -> ToolCall:
-    route = candidate.route
-    endpoint = route.endpoint
-    matches = _evidence(candidate, need)
-    if need.sids:
-        selected = list(dict.fromkeys((*(m.field.name for m in matches.values()), *route.identity)))
-        projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
-    else:  # every field: asked for by name too, since a projecting server may send only ids unasked
-        selected = [f.name for f in endpoint.fields]
-        projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
-    evidence = {
-        sid: FieldEvidence.model_construct(field=m.field.name, matched=m.matched, match_kind=m.kind)
-        for sid, m in matches.items()
-    }
-    values: dict[str, Any] = {
-        "tool": route.tool.name,
-        "endpoint": endpoint.name,
-        "provider": route.tool.provider,
-        "access_mode": route.tool.access_mode,
-        "tool_fingerprint": route.tool.fingerprint,
-        "endpoint_fingerprint": endpoint.fingerprint,
-        "arguments": coerced_arguments(endpoint.input_schema, request.arguments),
-        "selected_fields": selected,
-        "server_projection": projection,
-        "scope": scope,
-        "read_only": endpoint.read_only,
-        "evidence": evidence,
-        "explanation": _explain(candidate, matches, scope, request),
-    }
-    call = ToolCall.model_construct(**values)
-    call.__dict__["arguments_key"] = request.arguments_key  # the same arguments, serialised once
-    return call
-
-
-def _evidence(candidate: Candidate, need: Need) -> dict[str, FieldMatch]:
-    """For each semantic id, the route's match for the surface the request used when that
-    surface names a field of this semantic id here; otherwise the best match for the id."""
-    matches = candidate.route.matches
-    out: dict[str, FieldMatch] = {}
-    for sid, surface in need.pairs():
-        named = matches.get(surface)
-        out[sid] = named if named is not None and named.field.sid == sid else candidate.evidence[sid]
-    return out
-
-
-def _explain(
-    candidate: Candidate, matches: dict[str, FieldMatch], scope: CallScope, request: PlanRequest
-) -> str:
-    route = candidate.route
-    served = (
-        ", ".join(
-            f"{sid} via {m.field.name}" + (f" (alias {m.matched!r})" if m.kind == "alias" else "")
-            for sid, m in matches.items()
-        )
-        or "no specific field needed"
-    )
-    if scope == "primary" and candidate.missing:
-        why = "serves the most of the need (no eligible route serves all of it)"
-        if route.tool.name in request.preferred_tools:
-            why = "preferred tool; " + why
-    elif scope == "primary":
-        why = "preferred tool" if route.tool.name in request.preferred_tools else "best score"
-    elif scope == "same_provider":
-        why = f"same-provider fallback ({candidate.provider})"
-    else:
-        why = f"cross-provider fallback ({candidate.provider})"
-    origin = _ORIGINAL_NAME.match(route.endpoint.description)
-    named = f"; operationId {origin.group(1)}" if origin else ""
-    hints = _server_hints(route.endpoint.description)
-    joined = _joined_lists(route, request)
-    lacks = f"; missing {', '.join(candidate.missing)}" if candidate.missing else ""
-    return f"{why}; serves {served}{lacks}; read_only={route.endpoint.read_only}{joined}{hints}{named}"
-
-
-def _joined_lists(route: Route, request: PlanRequest) -> str:
-    """``; elements: list joined with ','`` for list arguments the route sends as one value."""
-    properties = route.endpoint.input_schema.get("properties")
-    if not isinstance(properties, dict):
-        return ""
-    joined = []
-    for name, value in request.arguments.items():
-        schema = properties.get(name)
-        separator = schema.get(LIST_SEPARATOR) if isinstance(schema, dict) else None
-        if isinstance(value, list | tuple) and isinstance(separator, str):
-            joined.append(f"{name}: list joined with {separator!r}")
-    return "; " + "; ".join(joined) if joined else ""
-
-
-_ORIGINAL_NAME = re.compile(r"^operationId (\S+):")
-"""An adapter that renamed an operation starts its description with ``operationId <id>:``."""
-_SERVER_HINTS = re.compile(r"^MCP tool \S+ \(server hints, untrusted: ([^)]*)\)")
-"""The MCP adapter starts a description with the server's annotations, which decide nothing."""
-
-
-def _server_hints(description: str) -> str:
-    """`` (server hints, untrusted: readOnlyHint=true)`` when an adapter recorded them."""
-    found = _SERVER_HINTS.match(description)
-    return f" (server hints, untrusted: {found.group(1)})" if found else ""

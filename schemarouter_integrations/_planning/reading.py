@@ -22,14 +22,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._registry import CONTRACT_MIN_LETTERS, Route, SurfaceIndex, word_forms
+from .._registry import CONTRACT_MIN_LETTERS, LexicalIndex, Route, SurfaceIndex, word_forms
+from .argument_words import argument_words, name_words
 from .models import PlanRequest
-from .need import Need, argument_words, name_words, need_from_fields, read_query
+from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
 from .terms import Term
 
-OrderingKey = tuple[tuple[Term, ...], tuple[tuple[str, ...], ...], bool]
-"""Field terms, forms of the ranking words, whether the need is explicit."""
+OrderingKey = tuple[tuple[Term, ...], tuple[tuple[str, ...], ...], bool, frozenset[str]]
+"""Field terms, forms of the ranking words, whether the need is explicit, the argument names."""
 
 
 @dataclass(slots=True)
@@ -49,12 +50,14 @@ class Reading:
     words: tuple[tuple[str, ...], ...]
     rest: tuple[tuple[str, ...], ...]
     explicit: bool
+    given: frozenset[str] = frozenset()
+    """The names of the request's arguments (evidence for the operations that take them)."""
     ordering: Ordering | None = None
     unmatched: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def ordering_key(self) -> OrderingKey:
-        return (self.terms, self.words, self.explicit)
+        return (self.terms, self.words, self.explicit, self.given)
 
     def unmatched_for(self, route: Route | None) -> tuple[str, ...]:
         """The unmatched words when *route* (the primary, or None) answers."""
@@ -68,21 +71,24 @@ class Reading:
         return found
 
 
-def read_request(request: PlanRequest, index: SurfaceIndex) -> Reading:
-    """The :class:`Reading` of *request* against the registry's field surfaces."""
+def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalIndex | None = None) -> Reading:
+    """The :class:`Reading` of *request* against the registry's field surfaces (and, with
+    *lexicon*, its operation words: see :func:`.need.read_query`)."""
     spoken = argument_words(request.arguments)
     stems = _stems(request.arguments)
-    query = read_query(request.query, index, lambda word: _says(word, spoken, stems))
+    operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
+    query = read_query(request.query, index, lambda word: _says(word, spoken, stems), operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
     words = tuple(word_forms(w) for w in query.words if w not in scope)
     if request.fields is not None:
         need = need_from_fields(request.fields, index)
-        return Reading(need, _explicit_terms(need), words, (), explicit=True)
+        given = frozenset(request.arguments)
+        return Reading(need, _explicit_terms(need), words, (), explicit=True, given=given)
     terms = tuple(t for t in query.terms if not _scoped(t, scope))
     need = Need.of((sid, t.key) for t in terms for sid in t.sids)
     uncovered = set(query.uncovered)
     rest = tuple(forms for forms in words if forms[0] in uncovered)
-    return Reading(need, terms, words, rest, explicit=False)
+    return Reading(need, terms, words, rest, explicit=False, given=frozenset(request.arguments))
 
 
 def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset[str]:

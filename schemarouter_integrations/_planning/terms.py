@@ -6,7 +6,11 @@ A *term* is a stretch of the query that names a field surface somewhere in the r
 
 1. **by its field**: it serves every semantic id of the term (by semantic id, name or alias:
    2 points per id served by semantic id or name, 1 per alias-only match); else
-2. **as its resource**, word by word: every word of the term is a field of the route on its
+2. **by a field of its own vocabulary** (1 point): a word of a term of several words names
+   one of the route's fields alone and the term's other words are words of that field's name
+   or description: "magnetic ordering" is MP summary's ``ordering`` ("Type of magnetic
+   ordering") although another route's ``magnetic_ordering`` named the term; else
+3. **as its resource**, word by word: every word of the term is a field of the route on its
    own (the word alone names a field surface the route serves), or a word of the route's
    *head* (its name, keywords and summary, see ``_registry/lexicon.py``), or, in a term of
    several words, at least a word of its texts; and at least one word is a head word. The
@@ -37,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .._registry import FieldMatch, Route, surface_key
+from .._registry.fieldwords import field_vocabulary
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +74,24 @@ class Term:
     by_words: bool = False
     """Read through the words of a field (not an exact surface): other routes may read its
     words by their own vocabulary (see the module docstring)."""
+    alternatives: tuple[str, ...] = ()
+    """Semantic ids the term's word reads as through field words when another route's exact
+    surface named it ("stability": an OPTIMADE alias, and MP's ``is_stable``); a route that
+    serves none of ``sids`` serves the term by one of these (see :func:`explain`)."""
     sid_keys: tuple[tuple[str, str], ...] = field(init=False, compare=False, repr=False)
     """``(sid, surface_key(sid))`` pairs, computed once (route matches are keyed by them)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sid_keys", tuple((sid, surface_key(sid)) for sid in self.sids))
+
+
+def _alternative(route: Route, term: Term) -> tuple[str, FieldMatch] | None:
+    """The route's field for one of the term's alternative readings, or None."""
+    for sid in term.alternatives:
+        match = route.matches.get(surface_key(sid))
+        if match is not None:
+            return sid, match
+    return None
 
 
 Explanation = tuple[tuple[tuple[str, str], ...], dict[str, FieldMatch], int]
@@ -112,13 +130,21 @@ def explain(route: Route, terms: Sequence[Term]) -> Explanation | list[str]:
                     points += 1 if match.kind == "alias" else 2
                 pairs.append((sid, term.key))
             continue
+        own = _own_field(route, term) or _alternative(route, term)
+        if own is not None:
+            sid, match = own
+            if sid not in evidence:
+                evidence[sid] = match
+                points += 1
+            pairs.append((sid, term.key))
+            continue
         parts = _as_resource(route, term)
         if parts is None:
-            own = _own_words(route, term)
-            if own is None:
+            words = _own_words(route, term)
+            if words is None:
                 missing.extend(sid for sid, key in term.sid_keys if key not in matches)
                 continue
-            for sid, surface, match in own:
+            for sid, surface, match in words:
                 if sid not in evidence:
                     evidence[sid] = match
                     points += 1
@@ -177,6 +203,9 @@ def explain_partial(route: Route, terms: Sequence[Term]) -> Partial | None:
                 lacking.append(sid)
             else:
                 served.append((sid, match))
+        own = (_own_field(route, term) or _alternative(route, term)) if lacking else None
+        if own is not None:
+            lacking, served = [], [own]
         if lacking:
             parts = _as_resource(route, term) if term.parts else None
             if parts is not None:
@@ -235,6 +264,23 @@ def _own_words(route: Route, term: Term) -> list[tuple[str, str, FieldMatch]] | 
             return None
         out.extend((sid, part.key, match) for sid, match in served)
     return out or None
+
+
+def _own_field(route: Route, term: Term) -> tuple[str, FieldMatch] | None:
+    """A term of several words read through one field of *route*'s own: a word of the term
+    names the field on its own, and every other word is a word of that field's name or
+    description ("magnetic ordering" on a route whose ``ordering`` is described "Type of
+    magnetic ordering"), or None."""
+    if len(term.parts) < 2:
+        return None
+    for part in term.parts:
+        match = route.matches.get(part.key) if part.key else None
+        if match is None:
+            continue
+        vocabulary = field_vocabulary(match.field.name, match.field.description)
+        if all(other is part or any(f in vocabulary for f in other.forms) for other in term.parts):
+            return match.field.sid, match
+    return None
 
 
 def _as_resource(route: Route, term: Term) -> list[tuple[Part, list[tuple[str, FieldMatch]]]] | None:

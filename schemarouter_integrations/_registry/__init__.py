@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         script_runs,
         singular_forms,
         text_words,
+        unit_words,
         word_forms,
     )
 
@@ -41,6 +42,7 @@ __all__ = [
     "singular_forms",
     "surface_key",
     "text_words",
+    "unit_words",
     "word_forms",
 ]
 
@@ -58,6 +60,7 @@ __getattr__, __dir__ = _lazy_attributes(
             "script_runs",
             "singular_forms",
             "text_words",
+            "unit_words",
             "word_forms",
         ),
     },

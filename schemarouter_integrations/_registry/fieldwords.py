@@ -62,6 +62,16 @@ def profile_key(name: str, description: str) -> ProfileKey:
     return names, described
 
 
+@lru_cache(maxsize=65536)
+def field_vocabulary(name: str, description: str) -> frozenset[str]:
+    """Every form of the words of a field's name and description (see :func:`profile_key`):
+    the field's own vocabulary, against which planning reads a term one route at a time."""
+    names, described = profile_key(name, description)
+    return frozenset(
+        form for word in (*names, *described) for form in meeting_forms(word, CONTRACT_MIN_LETTERS)
+    )
+
+
 def _affixes(word: str, longest: int | None = None) -> Iterator[str]:
     """The proper prefixes and suffixes of *word* of :data:`AFFIX_MIN_LETTERS`+ letters (and
     at most *longest*: no field word is longer, so a longer affix can meet none)."""

@@ -141,6 +141,8 @@ class LexicalIndex:
         self._postings: dict[str, dict[str, Counts]] = {}
         self._lengths: dict[str, Counts] = {}
         self._totals = [0, 0, 0, 0]
+        self._heads: Counter[str] = Counter()
+        """Head term -> how many routes hold it in their name, keywords or summary."""
 
     def add(self, path: str, document: LexicalDocument) -> None:
         """Index *document* under *path* (a path is removed before it is added again)."""
@@ -149,6 +151,7 @@ class LexicalIndex:
             self._totals[i] += length
         for term, counts in document.terms.items():
             self._postings.setdefault(term, {})[path] = counts
+        self._heads.update(document.head)
 
     def remove(self, path: str, document: LexicalDocument) -> None:
         lengths = self._lengths.pop(path, None)
@@ -162,6 +165,14 @@ class LexicalIndex:
                 posting.pop(path, None)
                 if not posting:
                     del self._postings[term]
+        self._heads.subtract(document.head)
+        for term in document.head:
+            if self._heads[term] <= 0:
+                del self._heads[term]
+
+    def is_head_word(self, forms: Iterable[str]) -> bool:
+        """True when any of a word's *forms* is a head term of some route (an operation word)."""
+        return any(form in self._heads for form in forms)
 
     def paths_with(self, term: str) -> Iterable[str]:
         """The routes whose texts hold *term* (any part)."""

@@ -122,6 +122,7 @@ class Registry:
         self._path_origins: dict[str, str] = {}
         self._origin_paths: dict[str, set[str]] = {}
         self._pending: set[str] = set()
+        self._by_argument: dict[str, set[str]] = {}
 
     # -- contracts -------------------------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -141,6 +142,8 @@ class Registry:
             self._routes[route.path] = route
             self.lexicon.add(route.path, route.lexical)
             self._index.add(route)
+            for argument in route.argument_names:
+                self._by_argument.setdefault(argument, set()).add(route.path)
             if spec.origin is not None:
                 self._path_origins[route.path] = spec.origin
                 self._origin_paths.setdefault(spec.origin, set()).add(route.path)
@@ -173,6 +176,12 @@ class Registry:
             if route is not None:
                 self.lexicon.remove(route.path, route.lexical)
                 self._index.remove(route)
+                for argument in route.argument_names:
+                    paths = self._by_argument.get(argument)
+                    if paths is not None:
+                        paths.discard(route.path)
+                        if not paths:
+                            del self._by_argument[argument]
             origin = self._path_origins.pop(f"{tool}.{endpoint.name}", None)
             if origin is not None:
                 paths = self._origin_paths[origin]
@@ -205,6 +214,16 @@ class Registry:
 
     def routes(self) -> Iterator[Route]:
         return iter(self._routes.values())
+
+    def paths_taking(self, arguments: Iterable[str]) -> set[str]:
+        """The paths of the routes that take every one of *arguments* (none given: none)."""
+        found: set[str] | None = None
+        for argument in arguments:
+            paths = self._by_argument.get(argument, set())
+            found = set(paths) if found is None else found & paths
+            if not found:
+                return set()
+        return found or set()
 
     def route_count(self) -> int:
         """How many access paths are registered."""

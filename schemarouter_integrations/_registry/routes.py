@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .._contracts import EndpointSpec, FieldSpec, ToolSpec
 from .._contracts.schemas import compiled_validator
 from .._text import is_unspaced_char, normalise
+from .abbreviations import learned_names
 from .lexicon import LexicalDocument
 
 if TYPE_CHECKING:
@@ -23,6 +24,11 @@ _PRIORITY: dict[MatchKind, int] = {"semantic_id": 0, "name": 1, "alias": 2}
 def surface_key(text: str) -> str:
     """The lookup key of a name or alias: normalised words joined by one space."""
     return " ".join(_WORDS.findall(normalise(text)))
+
+
+def _required(schema: dict[str, Any]) -> frozenset[str]:
+    required = schema.get("required")
+    return frozenset(r for r in required if isinstance(r, str)) if isinstance(required, list) else frozenset()
 
 
 def is_unspaced(key: str) -> bool:
@@ -76,6 +82,12 @@ class Route:
     provider: str | None = None
     projection_bonus: int = 0
     argument_names: frozenset[str] = frozenset()
+    required: frozenset[str] = frozenset()
+    """The arguments its input schema requires (path parameters among them)."""
+    field_names: frozenset[str] = frozenset()
+    """The names of the endpoint's fields."""
+    deprecated: int = 0
+    """1 when the endpoint is deprecated, else 0 (the first part of its planning rank)."""
     endpoint_fingerprint: str = ""
     identity: tuple[str, ...] = ()
     """Names of the fields marked ``identity=True``, in declaration order."""
@@ -93,6 +105,9 @@ class Route:
             provider=tool.explicit_provider,
             projection_bonus=1 if endpoint.projection is not None else 0,
             argument_names=endpoint.argument_names,
+            required=_required(endpoint.input_schema),
+            deprecated=1 if endpoint.deprecated else 0,
+            field_names=frozenset(f.name for f in endpoint.fields),
             endpoint_fingerprint=endpoint.fingerprint,
             identity=tuple(f.name for f in endpoint.fields if f.identity),
             lexical=LexicalDocument.of(endpoint.name, endpoint.keywords, endpoint.description),
@@ -102,6 +117,8 @@ class Route:
             route._add(spec.name, FieldMatch(spec, "name", spec.name))
             for alias in spec.aliases:
                 route._add(alias, FieldMatch(spec, "alias", alias))
+            for learned in learned_names(spec.name, spec.description):
+                route._add(learned, FieldMatch(spec, "alias", learned))
         return route
 
     def _add(self, text: str, match: FieldMatch) -> None:

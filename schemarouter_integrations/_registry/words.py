@@ -29,7 +29,9 @@ hard). Both sides are derived, so a question's "stable" meets a field named ``st
 and "stability" meets ``is_stable``.
 
 **Stop words** (:data:`STOP_WORDS`): English function words, question words, request verbs
-(show, give, list, find, ...) and generic nouns (data, value, record, ...), plus the
+(show, give, list, find, describe, ...), generic nouns (data, value, record, ...), framing
+words that relate a constraint rather than name a value (between, containing, including,
+within, ...), plus the
 particles of Korean, Japanese and Chinese that stand alone after a script change. They never
 count as unmatched and never score an endpoint.
 """
@@ -57,6 +59,8 @@ _STOP_TEXT = """
     data value values info information detail details record records result results entry
     entries thing things something anything everything
     also just only very much many more most less few one
+    between within among across containing contains contain including includes include having
+    describe describes explain
     의 은 는 이 가 을 를 에 에서 와 과 도 로 으로 및 の は が を に で と も や 的 是 和 吗 了 在
 """
 STOP_WORDS = frozenset(_STOP_TEXT.split())
@@ -140,6 +144,19 @@ def script_runs(word: str) -> list[str]:
 def is_content_word(word: str) -> bool:
     """Not a stop word and not a number."""
     return word not in STOP_WORDS and not _DIGITS.fullmatch(word)
+
+
+def unit_words(query: str, tokens: list[str]) -> frozenset[int]:
+    """Positions of *tokens* (the normalised words of *query*) that are **unit words**: a word
+    right after a number that is short (3 letters or fewer: "ev", "k", "nm") or written in
+    mixed case in the query ("eV", "GPa", "meV"). "between 1 and 2 eV" asks for no ``ev``
+    field: a unit word is neither a need, nor a ranking word, nor unmatched."""
+    mixed = {w.casefold() for w in _WORDS.findall(query) if not w.islower() and not w.isupper()}
+    return frozenset(
+        i
+        for i in range(1, len(tokens))
+        if _DIGITS.fullmatch(tokens[i - 1]) and (len(tokens[i]) <= 3 or tokens[i] in mixed)
+    )
 
 
 def text_words(text: str) -> list[str]:

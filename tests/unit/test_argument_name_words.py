@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from schemarouter_integrations import EndpointSpec, FieldSpec, PlanRequest, SchemaRouter, ToolSpec
-from schemarouter_integrations._planning.need import argument_words
+from schemarouter_integrations._planning.argument_words import argument_words
 
 
 def tickets(*arguments: str) -> SchemaRouter:

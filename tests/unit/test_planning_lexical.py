@@ -105,9 +105,9 @@ def ranked(*endpoints: EndpointSpec, query: str = "issue titles") -> list[str]:
     return [c.endpoint for c in plan.calls]
 
 
-def test_evidence_ranks_before_the_lexical_score() -> None:
+def test_the_operation_words_rank_before_field_similarity() -> None:
     order = ranked(endpoint("issues", "List issues"), endpoint("titles", "Pulls", projection=True))
-    assert order == ["titles", "issues"]
+    assert order == ["issues", "titles"]
 
 
 def test_the_lexical_score_ranks_before_cost() -> None:

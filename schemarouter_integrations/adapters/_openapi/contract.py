@@ -172,6 +172,7 @@ class ContractBuilder:
             output_schema=output_schema,
             read_only=read_only,
             records_path=records,
+            deprecated=record.operation.get("deprecated") is True,
         )
         operation = Operation(
             record.endpoint, record.method, base, record.path, tuple(parameters), body_mode, read_only

@@ -1,0 +1,137 @@
+"""Stage 3 of planning, *rank*: which of the operations that serve the need holds the answer.
+
+The stages before it (*read*: ``reading.py`` and ``need.py`` turn the question into words and
+field terms; *match*: ``terms.py`` and ``ordering.py`` find the routes that explain every
+term) hand over the candidates; the stages after it (*shape arguments*: the planner's checks
+of the arguments against each route's input schema; *shape answers*: the compiled call's
+field selection and projection) run on the chosen one. Ranking is deterministic: each
+candidate gets a key, and lower keys come first. The key's parts, in order, are the rules:
+
+1. ``deprecated`` — an operation its document marks deprecated (``EndpointSpec.deprecated``)
+   comes after every current one, so it answers only where no current one serves.
+2. ``arguments`` — an operation that takes every argument given and needs no other (its
+   required parameters, path parameters included, are all given) comes first.
+3. ``broad record`` — among operations of one tool that identify their records alike (the
+   same ``identity`` fields: the same subject), the one whose record covers the most fields
+   (MP's summary) comes before a specialised one (MP's electronic structure), unless the
+   question *names* the specialised resource: a question word that is a head word of the
+   specialised operation (its name, keywords, summary) but neither a head word nor a field
+   of the broad one ("electronic structure of Si" names the electronic-structure resource;
+   "structures containing Ga" names the summary's ``structure`` field, not that resource).
+4. ``operation words`` — the lexical score of the question's words over the operation's own
+   texts (BM25F, see ``_registry/lexicon.py``), higher first.
+5. ``field similarity`` — evidence points: 2 per term served by semantic id, name or as the
+   route's resource, 1 per alias-only match, +1 when the endpoint projects fields
+   server-side; higher first.
+6. ``cost`` — ``cost_units``, lower first; then tool and endpoint name (a stable tie-break).
+
+:func:`.reasons.reasons` compares the chosen primary with the other candidates of its pool and says,
+for each, the first rule that tells them apart: that is ``Plan.reasons``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from .._registry import Route
+
+Rank = tuple[int, int, int, float, int, float, str, str]
+"""deprecated, arguments, broad record, -operation words, -field similarity, cost, tool, endpoint."""
+
+RULES = (
+    "deprecated",
+    "arguments",
+    "broad record",
+    "operation words",
+    "field similarity",
+    "cost",
+    "tool name",
+    "endpoint name",
+)
+"""The rule each part of a :data:`Rank` applies, in order."""
+
+
+class Scored(NamedTuple):
+    """What ranking reads of one candidate before its key is built."""
+
+    route: Route
+    points: int
+    lexical: float
+
+
+def takes_arguments(route: Route, given: frozenset[str]) -> bool:
+    """True when *route* takes every argument *given* and requires no other."""
+    return given <= route.argument_names and route.required <= given
+
+
+def rank_of(scored: Scored, given: frozenset[str], specialised: bool) -> Rank:
+    """The ranking key of one candidate (see the module docstring)."""
+    route = scored.route
+    return (
+        route.deprecated,
+        0 if takes_arguments(route, given) else 1,
+        1 if specialised else 0,
+        -scored.lexical,
+        -(route.projection_bonus + scored.points),
+        route.endpoint.cost_units,
+        route.tool.name,
+        route.endpoint.name,
+    )
+
+
+def specialised_routes(routes: Iterable[Route], words: Sequence[Sequence[str]]) -> set[str]:
+    """The paths of the candidates that are a specialised record of a subject whose broad
+    record is also a candidate, and that the question does not name (rule 3)."""
+    groups: dict[tuple[str, tuple[str, ...]], list[Route]] = {}
+    for route in routes:
+        if route.identity:
+            groups.setdefault((route.tool.name, route.identity), []).append(route)
+    out: set[str] = set()
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        widest = max(len(r.endpoint.fields) for r in members)
+        broad = [r for r in members if len(r.endpoint.fields) == widest]
+        for route in members:
+            if len(route.endpoint.fields) < widest and not any(names_apart(route, b, words) for b in broad):
+                out.add(route.path)
+    return out
+
+
+def names_apart(route: Route, broad: Route, words: Sequence[Sequence[str]]) -> bool:
+    """True when a question word is a head word of *route* but neither a head word nor a
+    field of *broad*: the question names *route*'s resource."""
+    for forms in words:
+        named = route.lexical.names(forms) and not broad.lexical.names(forms)
+        if named and not any(form in broad.matches for form in forms):
+            return True
+    return False
+
+
+def reason(primary: Rank, other: Rank, chosen: str, over: str) -> str:
+    """Why the candidate ranked *primary* comes before the one ranked *other*, as
+    ``rank/<rule>: ...`` (the first part of their keys that differs)."""
+    for index, (ours, theirs) in enumerate(zip(primary, other, strict=True)):
+        if ours != theirs:
+            return f"rank/{RULES[index]}: {chosen} over {over}: {_why(index, ours, theirs)}"
+    return f"rank/equal: {chosen} over {over}: same rank"
+
+
+def _why(index: int, ours: object, theirs: object) -> str:
+    rule = RULES[index]
+    if rule == "deprecated":
+        return "the other is deprecated and a current operation serves"
+    if rule == "arguments":
+        return "it takes every argument given and requires no other; the other does not"
+    if rule == "broad record":
+        return "it is the subject's broad record; the other is a specialised one the question does not name"
+    if rule == "operation words":
+        assert isinstance(ours, float) and isinstance(theirs, float)
+        return f"the question's words match its own texts better ({-ours:.3g} vs {-theirs:.3g})"
+    if rule == "field similarity":
+        assert isinstance(ours, int) and isinstance(theirs, int)
+        return f"its fields name the need more closely ({-ours} vs {-theirs} points)"
+    if rule == "cost":
+        return f"lower cost_units ({ours} vs {theirs})"
+    return f"{rule} order"

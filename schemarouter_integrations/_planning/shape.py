@@ -1,0 +1,129 @@
+"""Stage 5 of planning, *shape answers*: the compiled call of a chosen route.
+
+Given the candidate the ranking chose (and each fallback), a :class:`~.models.ToolCall`
+says which fields to select (the need's fields, the route's identity fields and the fields
+a list argument filters by name, ``elements=["Ga", "As"]`` selecting ``elements``, so the
+answer shows the constraint held; or every field when the need is empty), which
+server-side projection parameters ask for them, the
+evidence per semantic id (the field and the surface that matched), and a one-line
+explanation. The arguments were shaped and checked before (the planner's argument check
+against the route's input schema); here they are carried over as given.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .._contracts.schemas import LIST_SEPARATOR, coerced_arguments
+from .._registry import FieldMatch, Route
+from .models import CallScope, FieldEvidence, PlanRequest, ToolCall
+from .need import Need
+from .ordering import Candidate
+
+
+def tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: CallScope) -> ToolCall:
+    route = candidate.route
+    endpoint = route.endpoint
+    matches = _evidence(candidate, need)
+    if need.sids:
+        filtered = [
+            name
+            for name, value in request.arguments.items()
+            if isinstance(value, list) and name in route.field_names
+        ]
+        selected = list(
+            dict.fromkeys((*(m.field.name for m in matches.values()), *route.identity, *filtered))
+        )
+        projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
+    else:  # every field: asked for by name too, since a projecting server may send only ids unasked
+        selected = [f.name for f in endpoint.fields]
+        projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
+    evidence = {
+        sid: FieldEvidence.model_construct(field=m.field.name, matched=m.matched, match_kind=m.kind)
+        for sid, m in matches.items()
+    }
+    values: dict[str, Any] = {
+        "tool": route.tool.name,
+        "endpoint": endpoint.name,
+        "provider": route.tool.provider,
+        "access_mode": route.tool.access_mode,
+        "tool_fingerprint": route.tool.fingerprint,
+        "endpoint_fingerprint": endpoint.fingerprint,
+        "arguments": coerced_arguments(endpoint.input_schema, request.arguments),
+        "selected_fields": selected,
+        "server_projection": projection,
+        "scope": scope,
+        "read_only": endpoint.read_only,
+        "evidence": evidence,
+        "explanation": _explain(candidate, matches, scope, request),
+    }
+    call = ToolCall.model_construct(**values)
+    call.__dict__["arguments_key"] = request.arguments_key  # the same arguments, serialised once
+    return call
+
+
+def _evidence(candidate: Candidate, need: Need) -> dict[str, FieldMatch]:
+    """For each semantic id, the route's match for the surface the request used when that
+    surface names a field of this semantic id here; otherwise the best match for the id."""
+    matches = candidate.route.matches
+    out: dict[str, FieldMatch] = {}
+    for sid, surface in need.pairs():
+        named = matches.get(surface)
+        out[sid] = named if named is not None and named.field.sid == sid else candidate.evidence[sid]
+    return out
+
+
+def _explain(
+    candidate: Candidate, matches: dict[str, FieldMatch], scope: CallScope, request: PlanRequest
+) -> str:
+    route = candidate.route
+    served = (
+        ", ".join(
+            f"{sid} via {m.field.name}" + (f" (alias {m.matched!r})" if m.kind == "alias" else "")
+            for sid, m in matches.items()
+        )
+        or "no specific field needed"
+    )
+    if scope == "primary" and candidate.missing:
+        why = "serves the most of the need (no eligible route serves all of it)"
+        if route.tool.name in request.preferred_tools:
+            why = "preferred tool; " + why
+    elif scope == "primary":
+        why = "preferred tool" if route.tool.name in request.preferred_tools else "best score"
+    elif scope == "same_provider":
+        why = f"same-provider fallback ({candidate.provider})"
+    else:
+        why = f"cross-provider fallback ({candidate.provider})"
+    origin = _ORIGINAL_NAME.match(route.endpoint.description)
+    named = f"; operationId {origin.group(1)}" if origin else ""
+    hints = server_hints(route.endpoint.description)
+    joined = _joined_lists(route, request)
+    lacks = f"; missing {', '.join(candidate.missing)}" if candidate.missing else ""
+    return f"{why}; serves {served}{lacks}; read_only={route.endpoint.read_only}{joined}{hints}{named}"
+
+
+def _joined_lists(route: Route, request: PlanRequest) -> str:
+    """``; elements: list joined with ','`` for list arguments the route sends as one value."""
+    properties = route.endpoint.input_schema.get("properties")
+    if not isinstance(properties, dict):
+        return ""
+    joined = []
+    for name, value in request.arguments.items():
+        schema = properties.get(name)
+        separator = schema.get(LIST_SEPARATOR) if isinstance(schema, dict) else None
+        if isinstance(value, list | tuple) and isinstance(separator, str):
+            joined.append(f"{name}: list joined with {separator!r}")
+    return "; " + "; ".join(joined) if joined else ""
+
+
+_ORIGINAL_NAME = re.compile(r"^operationId (\S+):")
+"""An adapter that renamed an operation starts its description with ``operationId <id>:``."""
+_SERVER_HINTS = re.compile(r"^MCP tool \S+ \(server hints, untrusted: ([^)]*)\)")
+"""The MCP adapter starts a description with the server's annotations, which decide nothing."""
+
+
+def server_hints(description: str) -> str:
+    """`` (server hints, untrusted: readOnlyHint=true)`` when an adapter recorded them."""
+    found = _SERVER_HINTS.match(description)
+    return f" (server hints, untrusted: {found.group(1)})" if found else ""
