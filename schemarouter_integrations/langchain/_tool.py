@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
@@ -198,7 +199,8 @@ class SchemaRouterTool(BaseTool):
     def args(self) -> dict[str, Any]:
         """The argument properties, each with a plain ``type`` (no bare ``anyOf``)."""
         self.refresh()
-        return {name: plain_property(node) for name, node in super().args.items()}
+        # copies: bridges edit what they get (smolagents blanks each description)
+        return {name: plain_property(copy.deepcopy(node)) for name, node in super().args.items()}
 
     def get_input_schema(self, config: Any = None) -> Any:
         self.refresh()

@@ -38,6 +38,22 @@ LANGCHAIN_MCP = ("langchain-mcp-adapters==0.3.2", "mcp>=1.24,<2")
 gone in mcp 2; 0.3.2 declares ``mcp>=1.24,<2``, 0.3.1 only ``mcp>=1.24`` and so installs beside
 mcp 2 and fails on import), while our ``mcp`` extra is mcp 2: it lives in a venv of its own."""
 
+SMOLAGENTS = (
+    "smolagents==1.26.0",
+    "langchain-core>=0.3",
+    "pydantic>=2.7,<3",
+    "idna>=3",
+    "httpx>=0.27",
+    "anyio>=4.3",
+    "sniffio>=1.3",
+    "jsonschema>=4.21",
+    "referencing>=0.35",
+    "pyyaml>=6",
+)
+"""smolagents (its ``Tool.from_langchain`` bridge) beside the package's own requirements; the
+package itself is taken from the checkout (``PYTHONPATH``). Its own venv: the project's does
+not need smolagents' dependencies (huggingface-hub, pillow, ...)."""
+
 
 class EnvironmentUnavailable(Exception):
     """A test environment could not be made ready (the reason is the message)."""
@@ -123,12 +139,20 @@ def langchain_mcp_python() -> Path:
     return venv_python("langchain-mcp-venv", LANGCHAIN_MCP, modules, "SCHEMAROUTER_LANGCHAIN_MCP_PYTHON")
 
 
+def smolagents_python() -> Path:
+    """The interpreter of the smolagents environment (``SCHEMAROUTER_SMOLAGENTS_PYTHON`` overrides)."""
+    return venv_python(
+        "smolagents-venv", SMOLAGENTS, ["smolagents", "langchain_core"], "SCHEMAROUTER_SMOLAGENTS_PYTHON"
+    )
+
+
 def main() -> None:
     """Build every environment that is missing (``make host-envs``) and say how long each took."""
     failed = False
     for what, make in (
         ("Arize Phoenix", phoenix_python),
         ("langchain-mcp-adapters with mcp 1.x", langchain_mcp_python),
+        ("smolagents", smolagents_python),
         ("node MCP hosts", node_modules),
     ):
         started = time.monotonic()
