@@ -24,6 +24,7 @@ from .._contracts.schemas import ARGUMENT_ROLE
 from .._planning.json_data import plain_data
 from .names import model_facing_names
 from .options import RegistrySource, ToolOptions, model_routes
+from .plain_types import plain_types
 from .ranking import KIND_RANK, FieldIndex, FilterKind, read_filter
 
 __all__ = [
@@ -265,7 +266,9 @@ def arguments_model(
         )
     model = create_model(
         model_name,
-        __config__=ConfigDict(extra="forbid", populate_by_name=True, protected_namespaces=()),
+        __config__=ConfigDict(
+            extra="forbid", populate_by_name=True, protected_namespaces=(), json_schema_extra=plain_types
+        ),
         **definitions,
     )
     return ModelArguments(

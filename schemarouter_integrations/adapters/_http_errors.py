@@ -21,12 +21,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from email.utils import parsedate_to_datetime
-from typing import Any, Literal
-
-import httpx
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._redaction import redact
 from ..errors import InvocationError, InvocationUnavailableError, NonRetryableInvocationError
+
+if TYPE_CHECKING:  # httpx is imported where an HTTP failure is classified: routes without HTTP skip it
+    import httpx
 
 UNAVAILABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 """Statuses that mean "try again later": the route is unavailable, not wrong."""
@@ -70,6 +71,8 @@ def http_failure(
 @contextmanager
 def mapped_http_errors(what: str, phase: Phase = "send") -> Iterator[None]:
     """Re-raise httpx exceptions raised inside the block as router errors."""
+    import httpx
+
     try:
         yield
     except httpx.HTTPError as exc:
@@ -77,6 +80,8 @@ def mapped_http_errors(what: str, phase: Phase = "send") -> Iterator[None]:
 
 
 def _from_exception(what: str, exc: httpx.HTTPError, phase: Phase) -> InvocationError:
+    import httpx
+
     kind = type(exc).__name__
     if isinstance(exc, httpx.TimeoutException):
         return InvocationUnavailableError(f"{what} timed out ({kind})", transport=True)
@@ -157,4 +162,6 @@ def _loads(body: bytes) -> Any:
 
 
 def _reason(status_code: int) -> str:
+    import httpx
+
     return httpx.codes.get_reason_phrase(status_code)

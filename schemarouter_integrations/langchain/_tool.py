@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import copy
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from typing import Any, Literal
 
@@ -26,10 +28,12 @@ from .._framework import (
     run_for_model,
     validation_message,
 )
+from .._framework.plain_types import plain_property
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import GatherResult, ToolResult
+from ._bridging import NamedCall, named_signature
 from ._tracing import RunTracing, listened
 
 _tool_call_id: ContextVar[str | None] = ContextVar("schemarouter_langchain_tool_call_id", default=None)
@@ -98,6 +102,7 @@ class SchemaRouterTool(BaseTool):
 
     _surface: ToolSurface = PrivateAttr()
     _options: tuple[tuple[Any, ...], ToolOptions] | None = PrivateAttr(default=None)
+    _signatures: dict[str, tuple[ModelArguments, inspect.Signature]] = PrivateAttr(default_factory=dict)
 
     def __init__(
         self,
@@ -192,8 +197,10 @@ class SchemaRouterTool(BaseTool):
 
     @property
     def args(self) -> dict[str, Any]:
+        """The argument properties, each with a plain ``type`` (no bare ``anyOf``)."""
         self.refresh()
-        return super().args
+        # copies: bridges edit what they get (smolagents blanks each description)
+        return {name: plain_property(copy.deepcopy(node)) for name, node in super().args.items()}
 
     def get_input_schema(self, config: Any = None) -> Any:
         self.refresh()
@@ -220,12 +227,42 @@ class SchemaRouterTool(BaseTool):
         finally:
             _tool_call_id.reset(token)
 
-    def _run(
+    # ``_run``/``_arun``/``func`` name the model-facing arguments in their signatures: the
+    # bridges of other frameworks pass only the parameters named there (see ``_bridging``).
+    @property
+    def _run(self) -> Callable[..., tuple[str, ToolResult | GatherResult | dict[str, Any]]]:
+        return self._named("_run", self._run_routed, "Run the tool (sync).", run_manager=True)
+
+    @property
+    def _arun(self) -> Callable[..., Awaitable[tuple[str, ToolResult | GatherResult | dict[str, Any]]]]:  # type: ignore[override]
+        return self._named("_arun", self._arun_routed, "Run the tool.", run_manager=True)
+
+    @property
+    def func(self) -> Callable[..., str]:
+        """The tool as a plain function of ``query`` and the model-facing arguments: the
+        text the model reads, a routing failure's message included (for bridges that call a
+        LangChain tool's ``func``, such as crewai's ``Tool.from_langchain``)."""
+        return self._named("func", self._text, self.description, run_manager=False)
+
+    def _named(self, name: str, call: Callable[..., Any], doc: str, *, run_manager: bool) -> NamedCall:
+        arguments = self.arguments
+        known = self._signatures.get(name)
+        if known is None or known[0] is not arguments:
+            known = (arguments, named_signature(arguments, run_manager=run_manager))
+            self._signatures[name] = known
+        return NamedCall(call, known[1], name, doc)
+
+    def _text(self, query: str, **arguments: Any) -> str:
+        return self._run_routed(query, None, **arguments)[0]
+
+    def _run_routed(
         self,
         query: str,
         run_manager: CallbackManagerForToolRun | None = None,
         **arguments: Any,
-    ) -> tuple[str, ToolResult | GatherResult]:
+    ) -> tuple[str, ToolResult | GatherResult | dict[str, Any]]:
+        if run_manager is None:  # called as a plain function (a bridge): no callbacks, unchecked arguments
+            return run_sync(lambda: self._execute(query, arguments, None, None, bridged=True))
         if not listened(run_manager):  # nobody to tell: the router's plain invoke answers
             return run_sync(lambda: self._execute(query, arguments, None, None))
         tracing = RunTracing(run_manager, routes_drawn=route_spans_drawn(self.router))
@@ -234,12 +271,14 @@ class SchemaRouterTool(BaseTool):
         finally:
             tracing.close()
 
-    async def _arun(
+    async def _arun_routed(
         self,
         query: str,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **arguments: Any,
-    ) -> tuple[str, ToolResult | GatherResult]:
+    ) -> tuple[str, ToolResult | GatherResult | dict[str, Any]]:
+        if run_manager is None:  # called as a plain function (a bridge): no callbacks, unchecked arguments
+            return await self._execute(query, arguments, None, None, bridged=True)
         if not listened(run_manager):  # nobody to tell: the router's plain invoke answers
             return await self._execute(query, arguments, None, None)
         tracing = RunTracing(run_manager, routes_drawn=route_spans_drawn(self.router))
@@ -250,12 +289,21 @@ class SchemaRouterTool(BaseTool):
                 await tracing.aclose()
 
     async def _execute(
-        self, query: str, arguments: dict[str, Any], tracing: RunTracing | None, emit: EventHook | None
-    ) -> tuple[str, ToolResult | GatherResult]:
+        self,
+        query: str,
+        arguments: dict[str, Any],
+        tracing: RunTracing | None,
+        emit: EventHook | None,
+        *,
+        bridged: bool = False,
+    ) -> tuple[str, ToolResult | GatherResult | dict[str, Any]]:
         """One routed run, each event mirrored by *emit*; a ``ToolException`` for the model.
 
         Without *tracing* nobody listens (no callback handler, no graph stream): the run is
-        not streamed and nothing is mirrored.
+        not streamed and nothing is mirrored. *bridged* (called as a plain function, not
+        through ``run``): the arguments are validated here, and a routing failure is
+        answered as ``(message, failure summary)`` instead of raised, since no
+        ``handle_tool_error`` stands between the bridge and the exception.
         """
         outcome = await run_for_model(
             self.router,
@@ -264,13 +312,15 @@ class SchemaRouterTool(BaseTool):
             options=self.options,
             on_event=emit,
             max_records=self.max_records,
-            validated=True,  # LangChain checked them against ``args_schema``
+            validated=not bridged,  # LangChain's run checked them against ``args_schema``
             invocation=ToolInvocation(self.name, _tool_call_id.get(), "langchain"),
         )
         if outcome.result is None:
             summary = failure_summary(outcome.exception or ToolException(outcome.content), outcome.events)
             if tracing is not None:
                 tracing.fail(summary)
+            if bridged:
+                return outcome.content, summary
             raise RouterToolException(outcome.content, artifact=summary, tool_name=self.name) from (
                 outcome.exception
             )

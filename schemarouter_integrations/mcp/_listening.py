@@ -4,7 +4,10 @@ A call's events reach the client as log messages (at or above its ``logging/setL
 and on 2026-07-28+ only when the request opted in with its log-level ``_meta`` key) and as
 progress notifications (only when the request carries a progress token). When neither can
 reach it, the server answers through the router's plain ``invoke`` instead of streaming
-the run (:func:`client_listens`).
+the run (:func:`client_listens`). Log messages are sent as plain ``notifications/message``
+notifications on the request's stream (:func:`send_log`), not through the SDK's deprecated
+logging helpers: the 2026-07-28 protocol deprecates the logging capability, yet older
+clients that ask for it still get the router's events.
 """
 
 from __future__ import annotations
@@ -14,13 +17,13 @@ from typing import Any
 
 from mcp.server.connection import allowed_log_levels
 from mcp.server.mcpserver.context import Context
-from mcp_types import LoggingLevel
+from mcp_types import LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParams
 
 from .._framework import trace_payload
 from ..events import RouterEvent
 from ._logging import ClientLogLevels
 
-__all__ = ["EVENT_LEVELS", "LOGGER_NAME", "Notifier", "client_listens"]
+__all__ = ["EVENT_LEVELS", "LOGGER_NAME", "Notifier", "client_listens", "send_log"]
 
 logger = logging.getLogger("schemarouter_integrations.mcp._server")
 
@@ -80,6 +83,18 @@ def _sdk_log_levels(request: Any) -> frozenset[str] | None:
         return None
 
 
+async def send_log(context: Context[Any, Any], level: LoggingLevel, data: Any) -> None:
+    """Send a log message (logger :data:`LOGGER_NAME`) on the stream of *context*'s request,
+    at a level the SDK delivers for that request (the same gate as its own logging helper)."""
+    request = context.request_context
+    delivered = _sdk_log_levels(request)
+    if delivered is not None and level not in delivered:
+        return
+    params = LoggingMessageNotificationParams(level=level, data=data, logger=LOGGER_NAME)
+    notification = LoggingMessageNotification(params=params)
+    await request.session.send_notification(notification, related_request_id=request.request_id)
+
+
 class Notifier:
     """Sends each router event of one call to the client: a log message and a progress step."""
 
@@ -96,7 +111,7 @@ class Notifier:
         level = EVENT_LEVELS.get(event.type, "info")
         try:
             if self.levels.allows(context.session, level):
-                await context.log(level, trace_payload(event), logger_name=LOGGER_NAME)
+                await send_log(context, level, trace_payload(event))
             await context.report_progress(self.steps, None, event.type)
         except Exception:  # a client that went away must not fail the run
             logger.debug("could not notify the MCP client of %s", event.type, exc_info=True)

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import json
 import logging
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.context import Context
-from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
     CallToolResult,
+    GetPromptResult,
     InputRequiredResult,
-    ServerCapabilities,
     SetLevelRequestParams,
     TextContent,
     Tool,
@@ -38,8 +37,12 @@ from .._framework import ToolOptions, ToolSurface, record_fields, run_for_model
 from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from ..adapters._mcp.relay import ERROR_META_KEY
-from ..errors import ConfigurationError, RoutingLoopError
+from ..errors import (
+    ConfigurationError,
+    RoutingLoopError,
+)
 from ..events import ToolResult
+from ._capabilities import check_prompt_request, declare_only_what_exists, prompt_error
 from ._listening import Notifier, client_listens
 from ._logging import ClientLogLevels, install_redaction
 from ._results import error_result, outcome_result
@@ -47,12 +50,6 @@ from ._results import error_result, outcome_result
 __all__ = ["ERROR_META_KEY", "OUTPUT_SCHEMA", "RouterMCPServer", "output_schema", "router_mcp_server"]
 
 logger = logging.getLogger(__name__)
-
-# Log messages are deprecated by the 2026-07-28 protocol yet still delivered to clients that
-# opt in (``log_level``); they are how router events reach the client, so say it once here.
-warnings.filterwarnings(
-    "ignore", message="The logging capability is deprecated", category=MCPDeprecationWarning
-)
 
 Mode = Literal["fallback", "gather"]
 
@@ -171,19 +168,7 @@ class RouterMCPServer(MCPServer):
         super().__init__(name, instructions=self.surface.description, version=__version__)
         lowlevel = self._lowlevel_server
         lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, self.log_levels.set_level)
-        declared = lowlevel.get_capabilities
-
-        def capabilities(*args: Any, **kwargs: Any) -> ServerCapabilities:
-            """Only what exists: no ``prompts``/``resources`` while none are registered."""
-            found = declared(*args, **kwargs)
-            empty: dict[str, Any] = {}
-            if not self._prompt_manager.list_prompts():
-                empty["prompts"] = None
-            if not self._resource_manager.list_resources() and not self._resource_manager.list_templates():
-                empty["resources"] = None
-            return found.model_copy(update=empty) if empty else found
-
-        lowlevel.get_capabilities = capabilities  # type: ignore[method-assign]
+        declare_only_what_exists(self)
         install_redaction()
 
     # -- what the client sees --------------------------------------------------------
@@ -209,6 +194,16 @@ class RouterMCPServer(MCPServer):
     async def list_tools(self) -> list[Tool]:
         own = [tool for tool in await super().list_tools() if tool.name != self.tool_name]
         return [self.router_tool(), *own]
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
+    ) -> GetPromptResult | InputRequiredResult:
+        check_prompt_request(self, name, arguments)
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:  # the SDK's catch-all would answer JSON-RPC code 0
+            logger.warning("the prompt %r failed", name, exc_info=True)
+            raise prompt_error(exc) from exc
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

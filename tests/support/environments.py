@@ -45,6 +45,22 @@ mcp 2 and fails on import), while our ``mcp`` extra is mcp 2: it lives in a venv
 MCP_TIME = ("mcp-server-time==2026.10.19",)
 """The MCP project's reference time server, with the ``mcp`` and ``tzdata`` it pins itself."""
 
+SMOLAGENTS = (
+    "smolagents==1.26.0",
+    "langchain-core>=0.3",
+    "pydantic>=2.7,<3",
+    "idna>=3",
+    "httpx>=0.27",
+    "anyio>=4.3",
+    "sniffio>=1.3",
+    "jsonschema>=4.21",
+    "referencing>=0.35",
+    "pyyaml>=6",
+)
+"""smolagents (its ``Tool.from_langchain`` bridge) beside the package's own requirements; the
+package itself is taken from the checkout (``PYTHONPATH``). Its own venv: the project's does
+not need smolagents' dependencies (huggingface-hub, pillow, ...)."""
+
 
 class EnvironmentUnavailable(Exception):
     """A test environment could not be made ready (the reason is the message)."""
@@ -146,12 +162,20 @@ def mcp_time_python() -> Path:
     return venv_python("mcp-time-venv", MCP_TIME, ["mcp_server_time"], "SCHEMAROUTER_MCP_TIME_PYTHON")
 
 
+def smolagents_python() -> Path:
+    """The interpreter of the smolagents environment (``SCHEMAROUTER_SMOLAGENTS_PYTHON`` overrides)."""
+    return venv_python(
+        "smolagents-venv", SMOLAGENTS, ["smolagents", "langchain_core"], "SCHEMAROUTER_SMOLAGENTS_PYTHON"
+    )
+
+
 def main() -> None:
     """Build every environment that is missing (``make host-envs``) and say how long each took."""
     failed = False
     for what, make in (
         ("Arize Phoenix", phoenix_python),
         ("langchain-mcp-adapters with mcp 1.x", langchain_mcp_python),
+        ("smolagents", smolagents_python),
         ("node MCP hosts", node_modules),
         ("third-party MCP servers (npm)", third_party_mcp_servers),
         ("mcp-server-time", mcp_time_python),
