@@ -2,7 +2,7 @@
 
 Bridges read a LangChain tool's callables rather than its ``run``: google-adk's
 ``LangchainTool`` wraps ``tool._run`` and passes it only the parameters its signature names;
-crewai's ``Tool.from_langchain`` calls ``tool.func(**arguments)``. A :class:`NamedCall`
+crewai's ``Tool.from_langchain`` calls ``tool.func(**arguments)``. A :func:`named_call`
 is such a callable whose signature names ``query`` and every model-facing argument
 (keyword, default None), so the arguments the model gave reach the router.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 from .._framework import ModelArguments
 
-__all__ = ["NamedCall", "named_signature"]
+__all__ = ["named_call", "named_signature"]
 
 _KEYWORD = inspect.Parameter.KEYWORD_ONLY
 
@@ -40,17 +40,16 @@ def named_signature(arguments: ModelArguments, *, run_manager: bool) -> inspect.
     return inspect.Signature(parameters)
 
 
-class NamedCall:
-    """*call*, with *signature* as what ``inspect.signature`` reads."""
+def named_call(
+    call: Callable[..., Any], signature: inspect.Signature, name: str, doc: str
+) -> Callable[..., Any]:
+    """A plain function calling *call*, whose ``inspect.signature`` is *signature* (a function,
+    not a callable object: LangGraph's ``ToolNode`` reads ``tool.func`` with ``get_type_hints``)."""
 
-    def __init__(self, call: Callable[..., Any], signature: inspect.Signature, name: str, doc: str) -> None:
-        self._call = call
-        self.__signature__ = signature
-        self.__name__ = name
-        self.__doc__ = doc
+    def named(*args: Any, **kwargs: Any) -> Any:
+        return call(*args, **kwargs)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(*args, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"<{self.__name__}{self.__signature__}>"
+    named.__signature__ = signature  # type: ignore[attr-defined]
+    named.__name__ = named.__qualname__ = name
+    named.__doc__ = doc
+    return named

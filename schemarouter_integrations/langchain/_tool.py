@@ -33,7 +33,7 @@ from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import GatherResult, ToolResult
-from ._bridging import NamedCall, named_signature
+from ._bridging import named_call, named_signature
 from ._tracing import RunTracing, listened
 
 _tool_call_id: ContextVar[str | None] = ContextVar("schemarouter_langchain_tool_call_id", default=None)
@@ -244,13 +244,15 @@ class SchemaRouterTool(BaseTool):
         LangChain tool's ``func``, such as crewai's ``Tool.from_langchain``)."""
         return self._named("func", self._text, self.description, run_manager=False)
 
-    def _named(self, name: str, call: Callable[..., Any], doc: str, *, run_manager: bool) -> NamedCall:
+    def _named(
+        self, name: str, call: Callable[..., Any], doc: str, *, run_manager: bool
+    ) -> Callable[..., Any]:
         arguments = self.arguments
         known = self._signatures.get(name)
         if known is None or known[0] is not arguments:
             known = (arguments, named_signature(arguments, run_manager=run_manager))
             self._signatures[name] = known
-        return NamedCall(call, known[1], name, doc)
+        return named_call(call, known[1], name, doc)
 
     def _text(self, query: str, **arguments: Any) -> str:
         return self._run_routed(query, None, **arguments)[0]
