@@ -4,7 +4,9 @@
   and ``t`` when Redis stored it, in microseconds on the Redis server's clock (``TIME``
   inside the script). A read returns the server's time too, so an entry's age is measured on
   one clock whatever the clocks of the hosts that wrote and read it; it expires by a server
-  TTL (``PEXPIRE``).
+  TTL (``PEXPIRE``). A write is stamped no later than the server's time when it was *sent*
+  (the last server time read, advanced by this process's monotonic clock): a write that Redis
+  runs late (a hung server resumed, a command left in its socket) is not stamped as new.
 * ``<ns>:answer-lock:<key>``: the fetch lock (``SET NX PX``): one worker fetches a missing
   answer while the others wait a bounded time for the entry, then go themselves.
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import time
 import uuid
 from typing import Any
 
@@ -38,13 +41,21 @@ local now = string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2]))
 
 PUT_SCRIPT = (
     _NOW
-    + """redis.call('DEL', KEYS[1])
+    + """local ttl = tonumber(ARGV[2])
+if ARGV[3] ~= '' and tonumber(ARGV[3]) < tonumber(now) then
+  ttl = ttl - math.floor((tonumber(now) - tonumber(ARGV[3])) / 1000)
+  now = ARGV[3]
+end
+redis.call('DEL', KEYS[1])
+if ttl < 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 't', now)
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
 return 1
 """
 )
-"""Store ARGV[1] stamped on the server's clock, kept ARGV[2] milliseconds."""
+"""Store ARGV[1] stamped on the server's clock, kept ARGV[2] milliseconds; ARGV[3] (or ``''``)
+is the latest stamp the write may have: the server's time when it was sent, estimated. A write
+run later is stamped then, and kept that much less (not at all when its time has passed)."""
 
 GET_SCRIPT = (
     _NOW
@@ -91,10 +102,13 @@ class RedisAnswerCache(AnswerCache):
         self.damaged = 0
         """Entries read back that had no answer's shape or broke their digest (misses)."""
         self.last_error: str | None = None
+        self._synced: tuple[int, float] | None = None
+        """The last server time read (microseconds) and this process's monotonic time then."""
 
     async def get(self, key: str) -> AnswerEntry | None:
         found = await self._run("eval", GET_SCRIPT, 1, self.prefix + key)
         value, stamp, now = found
+        self._synced = (int(now), time.monotonic())
         if value is None:
             return None
         try:
@@ -107,7 +121,11 @@ class RedisAnswerCache(AnswerCache):
 
     async def put(self, key: str, entry: AnswerEntry, keep_seconds: float) -> None:
         ttl_ms = max(1, math.ceil(keep_seconds * 1000))
-        await self._run("eval", PUT_SCRIPT, 1, self.prefix + key, json.dumps(entry.to_json()), ttl_ms)
+        sent = ""
+        if self._synced is not None:  # the server's time now, by the last one read
+            server, mono = self._synced
+            sent = str(server + round((time.monotonic() - mono) * 1_000_000))
+        await self._run("eval", PUT_SCRIPT, 1, self.prefix + key, json.dumps(entry.to_json()), ttl_ms, sent)
 
     async def lock(self, key: str, seconds: float) -> bool:
         px = max(1, math.ceil(seconds * 1000))

@@ -214,3 +214,23 @@ async def test_a_hanging_redis_rate_limiter_costs_one_timeout_per_call_then_none
     assert upstream.calls == 6  # every call went: the provider's own limit still answers
     assert backend["errors"] <= 3 and backend["breaker"]["state"] == "open", backend
     assert backend["breaker"]["skipped"] >= 2, backend
+
+
+async def test_a_write_that_redis_runs_late_is_stamped_when_it_was_sent(
+    stoppable: RedisServer, namespace: str
+) -> None:
+    cache = RedisAnswerCache(stoppable.url, namespace, timeout_seconds=10.0)
+    entry = AnswerEntry("mp.search", [{"formula": "Si", "band_gap": 0.61}], time.time(), 300.0)
+    try:
+        assert await cache.get("late") is None  # a read: the server's time, as every lookup does
+        assert stoppable._proc is not None
+        os.kill(stoppable._proc.pid, signal.SIGSTOP)  # the write waits in Redis's socket
+        async with anyio.create_task_group() as group:
+            group.start_soon(cache.put, "late", entry, 300.0)
+            await anyio.sleep(1.5)
+            os.kill(stoppable._proc.pid, signal.SIGCONT)
+        found = await cache.get("late")
+    finally:
+        await cache.aclose()
+    assert found is not None
+    assert found.age(cache.now()) >= 1.4  # not 0: the answer was 1.5 s old when Redis stored it
