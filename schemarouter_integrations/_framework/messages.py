@@ -289,5 +289,5 @@ def validation_message(error: ValidationError | object, *, max_errors: int = 5) 
     problems = []
     for item in error.errors(include_url=False, include_input=False)[:max_errors]:
         where = ".".join(str(part) for part in item["loc"]) or "arguments"
-        problems.append(f"{where}: {item['msg']}")
+        problems.append(f"{where}: {item['msg'].removeprefix('Value error, ')}")
     return "Invalid tool arguments: " + "; ".join(problems) + ". Fix them and call the tool again."
