@@ -78,7 +78,8 @@ class Route:
     argument_names: frozenset[str] = frozenset()
     endpoint_fingerprint: str = ""
     identity: tuple[str, ...] = ()
-    """Names of the fields marked ``identity=True``, in declaration order."""
+    """Names of the fields marked ``identity=True`` or ``label=True``, in declaration order:
+    every call returns them beside the needed fields."""
     lexical: LexicalDocument = field(default_factory=LexicalDocument.empty)
     """The words of the endpoint's name, keywords, summary and description, and its head
     (see :mod:`.lexicon`)."""
@@ -94,7 +95,7 @@ class Route:
             projection_bonus=1 if endpoint.projection is not None else 0,
             argument_names=endpoint.argument_names,
             endpoint_fingerprint=endpoint.fingerprint,
-            identity=tuple(f.name for f in endpoint.fields if f.identity),
+            identity=tuple(f.name for f in endpoint.fields if f.identity or f.label),
             lexical=LexicalDocument.of(endpoint.name, endpoint.keywords, endpoint.description),
         )
         for spec in endpoint.fields:
