@@ -172,3 +172,17 @@ async def test_the_mcp_tool_takes_filters_and_refuses_unknown_ones(
     )
     assert refused.is_error
     assert "did you mean" in refused.content[0].text  # type: ignore[union-attr]
+
+
+async def test_the_llamaindex_tool_takes_filters_and_refuses_unknown_ones(
+    wide: SchemaRouter, seen: dict[str, Any]
+) -> None:
+    from schemarouter_integrations.llamaindex import SchemaRouterToolSpec
+
+    spec = SchemaRouterToolSpec(wide)
+    (tool,) = spec.to_tool_list()
+    hidden = spec.arguments.hidden[-1]
+    answered = await tool.acall(query="band gap", filters={hidden: 5})
+    assert not answered.is_error and seen == {hidden: 5.0}
+    refused = await tool.acall(query="band gap", filters={"long_filter_name_79_max": 5})
+    assert refused.is_error and "did you mean" in str(refused.content)
