@@ -310,11 +310,10 @@ class Provenance(BaseModel):
 class ToolResult(BaseModel):
     """Records in canonical field names, and the route that produced them.
 
-    ``tool``/``endpoint`` name the route that actually succeeded; ``route`` lists the access
-    paths tried, in order; ``attempts`` every attempt; ``events`` the run's events.
-    ``cached``: served from the answer cache without a call (``age_seconds`` old);
-    ``stale``: every route was unavailable and an older cached answer was served.
-    """
+    ``tool``/``endpoint``: the route that succeeded; ``route``: the paths tried, in order; ``cached``:
+    served from the answer cache (``age_seconds`` old); ``stale``: every route was unavailable and an
+    older cached answer was served; ``total``: the source's count, when it reports one; ``truncated``:
+    records were left out (cut at ``PlanRequest.max_records``, or the source holds more)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -332,6 +331,8 @@ class ToolResult(BaseModel):
     age_seconds: float | None = None
     provenance: Provenance | None = None
     """For an answer from another router over MCP: that router's answer (see :class:`Provenance`)."""
+    total: int | None = None
+    truncated: bool = False
 
     @property
     def access_path(self) -> str:

@@ -25,6 +25,7 @@ class FieldSpecOptions(TypedDict, total=False):
     description: str
     json_schema: Mapping[str, Any] | None
     identity: bool
+    label: bool
 
 
 class FieldSpec(Contract):
@@ -36,6 +37,9 @@ class FieldSpec(Contract):
     needs against, together with ``aliases`` (free text in any language). ``identity=True``
     marks a field that identifies a record (an id, a formula): it is selected, projected
     upstream and returned with the needed fields of every call, so records can be told apart.
+    ``label=True`` marks a field that names the subject for people (a formula, a name, a
+    title): it is returned beside the needed fields the same way, so an answer says what
+    each record is about.
     """
 
     name: str = Field(min_length=1)
@@ -46,6 +50,7 @@ class FieldSpec(Contract):
     description: str = ""
     json_schema: dict[str, Any] | None = None
     identity: bool = False
+    label: bool = False
 
     if TYPE_CHECKING:
 

@@ -274,7 +274,8 @@ class AnswerService:
             ttl_seconds=policy.ttl_seconds,
             coalesced=True,
         )
-        return [hit, Answered(list(outcome.records), outcome.provenance)]
+        shared = Answered(list(outcome.records), outcome.provenance, total=outcome.total, more=outcome.more)
+        return [hit, shared]
 
     async def _fleet(
         self, key: str, policy: CachePolicy, call: ToolCall, ctx: RunContext

@@ -38,7 +38,7 @@ from .budget import BudgetMeter
 from .context import RunContext
 from .notes import CallNotes, noting
 from .outcomes import Answered, Unavailable, passed_over, tool_error_payload
-from .projection import records_of
+from .projection import listing_count, records_of
 from .retry import backoff_seconds
 from .scopes import InvocationScopes
 
@@ -236,7 +236,8 @@ class CallAttempts:
         )
         if loud:
             events.append(end)
-        return Verdict(tuple(events), outcome=Answered(records, notes.provenance, hints))
+        total, more = listing_count(raw, step.endpoint.records_path)
+        return Verdict(tuple(events), outcome=Answered(records, notes.provenance, hints, total, more))
 
 
 async def _answer(invoker: Invoker, call: Any) -> Any:

@@ -250,6 +250,7 @@ class ChainRunner:
 
 def _won(ctx: RunContext, call: ToolCall, outcome: Answered) -> None:
     ctx.winner, ctx.records, ctx.provenance = call, outcome.records, outcome.provenance
+    ctx.total, ctx.more = outcome.total, outcome.more
 
 
 def _skipped(steps: list[Step]) -> str:

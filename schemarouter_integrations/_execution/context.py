@@ -65,12 +65,14 @@ class RunContext:
         "events",
         "failing_origins",
         "gathering",
+        "more",
         "provenance",
         "quiet",
         "records",
         "route",
         "run_id",
         "served",
+        "total",
         "winner",
     )
 
@@ -85,6 +87,9 @@ class RunContext:
         self.records: list[dict[str, Any]] = []
         self.provenance: Provenance | None = None
         """The winner's provenance, when it relayed another router's answer."""
+        self.total: int | None = None
+        self.more = False
+        """The winner's count of matching records (when reported), and whether it holds more."""
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
         self.gathering = False

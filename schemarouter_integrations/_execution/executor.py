@@ -209,13 +209,19 @@ def refused_arguments(plan: Plan) -> dict[str, str]:
 
 
 def _result_of(call: ToolCall, plan: Plan, ctx: RunContext, **extra: Any) -> ToolResult:
-    """The run's :class:`ToolResult`: answered by *call*, under *plan*, from *ctx*'s bookkeeping."""
+    """The run's :class:`ToolResult`: answered by *call*, under *plan*, from *ctx*'s bookkeeping;
+    its records cut at the request's ``max_records``."""
+    records, bound, total = ctx.records, plan.request.max_records, ctx.total
+    kept = records if len(records) <= bound else records[:bound]
+    truncated = len(kept) < len(records) or ctx.more or (total is not None and total > len(kept))
+    if truncated or total is not None:
+        extra = {**extra, "total": total, "truncated": truncated}
     return ctx.result(
         tool=call.tool,
         endpoint=call.endpoint,
         provider=call.provider,
         access_mode=call.access_mode,
-        records=ctx.records,
+        records=kept,
         attempts=list(ctx.attempts),
         route=list(ctx.route),
         plan=plan,

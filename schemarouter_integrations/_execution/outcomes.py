@@ -22,6 +22,10 @@ class Answered:
     """Where the answer came from, when the invoker relayed another router's answer."""
     hints: CacheHints | None = None
     """The route's caching hints (HTTP headers or a :class:`CacheHints` wrapper), if any."""
+    total: int | None = None
+    """The source's count of matching records, when its answer reports one."""
+    more: bool = False
+    """The source said it holds more records than it sent."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,33 @@ def locate_records(raw: Any, records_path: Sequence[str] | None) -> list[dict[st
     )
 
 
+COUNT_KEYS = ("total_doc", "data_returned", "total", "total_count", "totalCount", "total_results",
+              "totalResults", "count")  # fmt: skip
+"""Where answers report how many records match: in their ``meta`` object or beside the records
+(MP's ``meta.total_doc``, OPTIMADE's ``meta.data_returned``, ``total``, ``totalCount``, ...)."""
+
+
+def listing_count(raw: Any, records_path: Sequence[str] | None) -> tuple[int | None, bool]:
+    """``(total, more)`` of a listing: the count of matching records the answer reports, if
+    any (read only where the records sit inside a wrapper), and whether it says more exist
+    (OPTIMADE's ``meta.more_data_available``)."""
+    if not records_path or not isinstance(raw, dict):
+        return None, False
+    meta = raw.get("meta")
+    places = (meta, raw) if isinstance(meta, dict) else (raw,)
+    total = next(
+        (
+            value
+            for place in places
+            for key in COUNT_KEYS
+            if type(value := place.get(key)) is int and value >= 0
+        ),
+        None,
+    )
+    more = isinstance(meta, dict) and meta.get("more_data_available") is True
+    return total, more
+
+
 def read_path(record: Any, path: Sequence[str]) -> Any:
     node = record
     for key in path:

@@ -10,22 +10,22 @@ by the rule of :mod:`.ranking`.
 
 from __future__ import annotations
 
-import functools
 import json
-import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model, field_validator
 
 from .._contracts.schemas import ARGUMENT_ROLE
 from .._planning.json_data import plain_data
+from .filters import FILTERS_ARGUMENT, FilterTable
 from .names import model_facing_names
 from .options import RegistrySource, ToolOptions, model_routes
 from .plain_types import plain_types
 from .ranking import KIND_RANK, FieldIndex, FilterKind, read_filter
+from .schema_types import python_type
 
 __all__ = [
     "QUERY_DESCRIPTION",
@@ -38,12 +38,14 @@ __all__ = [
 ]
 
 RESERVED_ARGUMENTS = frozenset({"query", "run_manager", "callbacks", "config"})
+"""Argument names never exposed to the model: ``query`` is the question itself, the others
+collide with framework keywords."""
 MAX_MODEL_ARGUMENTS = 32
 """At most this many canonical arguments are shown to the model (ranked as :mod:`.ranking` says)."""
 MAX_MODEL_SCHEMA_BYTES = 12_000
-"""The shown arguments' schemas and descriptions stay under this many bytes of JSON."""
-"""Argument names never exposed to the model: ``query`` is the question itself, the others
-collide with framework keywords."""
+"""The whole model-facing JSON Schema (``query``, ``fields``, ``filters`` and the shown
+arguments) stays within this many bytes; the lowest-ranked shown arguments move into
+``filters`` until it does."""
 
 MAX_SELECTABLE_FIELDS = 200
 """Up to this many field names are listed as the ``fields`` argument's ``enum``."""
@@ -53,26 +55,6 @@ FIELDS_DESCRIPTION = (
 QUERY_DESCRIPTION = (
     "The data question in plain words, naming the property you need (for example 'band gap of Si')."
 )
-
-_SCALARS: dict[str, Any] = {
-    "string": str,
-    "integer": int,
-    "number": float,
-    "boolean": bool,
-    "null": type(None),
-}
-_CONSTRAINTS = {
-    "minimum": "ge",
-    "maximum": "le",
-    "exclusiveMinimum": "gt",
-    "exclusiveMaximum": "lt",
-    "multipleOf": "multiple_of",
-    "minLength": "min_length",
-    "maxLength": "max_length",
-    "minItems": "min_length",
-    "maxItems": "max_length",
-}
-"""JSON Schema keywords carried into the pydantic type (they survive LangChain's subset models)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +168,9 @@ class ModelArguments:
     selection: bool = False
     """The model also takes ``fields`` (canonical field names that define the need) and
     ``query`` is optional (the MCP face)."""
+    filters: FilterTable | None = None
+    """What the ``filters`` object takes (every filter a model-facing route accepts), or
+    ``None`` when no route takes a filter (the model is then not shown ``filters``)."""
     _renamed: dict[str, str] = dataclass_field(init=False, repr=False, compare=False)
     """Model-facing name -> canonical name, for the arguments shown by another name."""
 
@@ -208,15 +193,23 @@ class ModelArguments:
         """Map validated model values (model-facing or canonical names) to canonical arguments.
 
         ``query`` (and ``fields`` with :attr:`selection`) and ``None`` values are dropped;
+        the entries of ``filters`` join the others by canonical name (a top-level key wins);
         unknown keys are kept as given.
         """
         renamed = self._renamed
         selection = self.selection
         out: dict[str, Any] = {}
+        extra: Mapping[str, Any] | None = None
         for key, value in values.items():
             if value is None or key == "query" or (selection and key == "fields"):
                 continue
+            if key == FILTERS_ARGUMENT and self.filters is not None and isinstance(value, Mapping):
+                extra = value
+                continue
             out[renamed.get(key, key) if renamed else key] = value
+        if extra and self.filters is not None:
+            for name, value in (self.filters.check(extra) or {}).items():
+                out.setdefault(name, value)
         return out
 
 
@@ -235,7 +228,10 @@ def arguments_model(
     model cannot smuggle in settings such as scope or budget, nor the router's own arguments
     (pagination, projection, ...). A renamed argument is shown by its model-facing name
     (``limit`` for ``_limit``), in the pydantic model and its JSON Schema alike; its canonical
-    name is accepted too.
+    name is accepted too. Every other argument a route accepts (those not shown, and the
+    shown ones by either name) is taken through the optional object ``filters``, checked as
+    :class:`~.filters.FilterTable` says. The whole schema stays within
+    :data:`MAX_MODEL_SCHEMA_BYTES`.
 
     With *selectable_fields* (the MCP face), ``query`` is optional and an optional
     ``fields`` argument takes a list of those canonical field names, which then define
@@ -244,6 +240,7 @@ def arguments_model(
     every = canonical_arguments(router, options=options)
     arguments, hidden = shown_arguments(every)
     owned = tuple(a.name for a in every if a.role is not None)
+    table = _filter_table(every, shown=arguments)
     definitions: dict[str, Any] = {"query": (str, Field(description=query_description))}
     if selectable_fields is not None:
         definitions["query"] = (str | None, Field(default=None, description=query_description))
@@ -253,9 +250,39 @@ def arguments_model(
             list[item] | None,
             Field(default=None, description=FIELDS_DESCRIPTION, min_length=1),
         )
+    model = _model(model_name, definitions, arguments, table)
+    schema = model.model_json_schema()
+    excess = len(json.dumps(schema)) - MAX_MODEL_SCHEMA_BYTES
+    if excess > 0:  # the estimate of shown_arguments missed: the lowest-ranked move to ``filters``
+        sizes = {a.name: len(json.dumps(schema["properties"].get(a.python_name, {}))) for a in arguments}
+        kept = sorted(arguments, key=CanonicalArgument.rank)
+        while kept and excess > 0:
+            excess -= sizes[kept.pop().name]
+        arguments = tuple(sorted(kept, key=lambda a: a.name))
+        hidden = tuple(sorted({*hidden, *(a.name for a in every if a.role is None)} - {a.name for a in kept}))
+        table = _filter_table(every, shown=arguments)
+        model = _model(model_name, definitions, arguments, table)
+    return ModelArguments(
+        model=model,
+        arguments=arguments,
+        hidden=hidden,
+        owned=owned,
+        selection=selectable_fields is not None,
+        filters=table,
+    )
+
+
+def _model(
+    name: str,
+    definitions: Mapping[str, Any],
+    arguments: Sequence[CanonicalArgument],
+    table: FilterTable | None,
+) -> type[BaseModel]:
+    """The pydantic model of ``query`` (and ``fields``), the shown *arguments* and ``filters``."""
+    fields = dict(definitions)
     for argument in arguments:
         renamed = argument.name != argument.python_name
-        definitions[argument.python_name] = (
+        fields[argument.python_name] = (
             python_type(argument.json_schema) | None,
             Field(
                 default=None,
@@ -264,19 +291,38 @@ def arguments_model(
                 validation_alias=AliasChoices(argument.python_name, argument.name) if renamed else None,
             ),
         )
-    model = create_model(
-        model_name,
+    validators: dict[str, Any] = {}
+    if table is not None:
+        fields[FILTERS_ARGUMENT] = table.field()
+
+        def check_filters(cls: type[BaseModel], value: dict[str, Any] | None) -> dict[str, Any] | None:
+            return table.check(value)
+
+        validators["check_filters"] = field_validator(FILTERS_ARGUMENT)(check_filters)
+    return create_model(
+        name,
         __config__=ConfigDict(
             extra="forbid", populate_by_name=True, protected_namespaces=(), json_schema_extra=plain_types
         ),
-        **definitions,
+        __validators__=validators,
+        **fields,
     )
-    return ModelArguments(
-        model=model,
-        arguments=arguments,
-        hidden=hidden,
-        owned=owned,
-        selection=selectable_fields is not None,
+
+
+def _filter_table(
+    every: Sequence[CanonicalArgument], *, shown: Sequence[CanonicalArgument]
+) -> FilterTable | None:
+    """What ``filters`` takes: every argument that is not the router's own; those not shown are
+    named in its description, highest-ranked first."""
+    filters = [a for a in every if a.role is None]
+    if not filters:
+        return None
+    shown_names = {a.name for a in shown}
+    listed = [a.python_name for a in sorted(filters, key=CanonicalArgument.rank) if a.name not in shown_names]
+    return FilterTable(
+        {a.python_name: (a.name, a.json_schema) for a in filters},
+        owned=(name for a in every if a.role is not None for name in (a.name, a.python_name)),
+        listed=listed,
     )
 
 
@@ -314,56 +360,6 @@ def shown_arguments(
     kept = {a.name for a in shown}
     hidden = tuple(sorted(a.name for a in ranked if a.name not in kept))
     return tuple(sorted(shown, key=lambda a: a.name)), hidden
-
-
-def python_type(schema: Any) -> Any:
-    """A Python annotation for a JSON Schema (best effort; ``Any`` when unsure).
-
-    Numeric, length and item-count bounds become pydantic constraints, so the model sees
-    them in the schema and a value out of bounds is rejected before any route runs.
-    """
-    if not isinstance(schema, dict):
-        return Any
-    base = _base_type(schema)
-    constraints: dict[str, Any] = {
-        _CONSTRAINTS[key]: value
-        for key, value in schema.items()
-        if key in _CONSTRAINTS and isinstance(value, int | float) and not isinstance(value, bool)
-    }
-    return Annotated[base, Field(**constraints)] if constraints and base is not Any else base
-
-
-def _base_type(schema: dict[str, Any]) -> Any:
-    if "const" in schema and _is_scalar(schema["const"]):
-        return Literal[schema["const"]]
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum and all(_is_scalar(v) for v in enum):
-        return Literal[tuple(dict.fromkeys(enum))]
-    for key in ("anyOf", "oneOf"):
-        options = schema.get(key)
-        if isinstance(options, list) and options:
-            return _union(python_type(option) for option in options)
-    kind = schema.get("type")
-    if isinstance(kind, list) and kind:
-        return _union(python_type({**schema, "type": k}) for k in kind)
-    if kind == "array":
-        return list[python_type(schema.get("items", {}))]  # type: ignore[misc]
-    if kind == "object":
-        return dict[str, Any]
-    if isinstance(kind, str) and kind in _SCALARS:
-        return _SCALARS[kind]
-    return Any
-
-
-def _is_scalar(value: Any) -> bool:
-    return isinstance(value, str | int | float | bool) or value is None
-
-
-def _union(types: Iterable[Any]) -> Any:
-    distinct = list(dict.fromkeys(types))
-    if Any in distinct:
-        return Any
-    return functools.reduce(operator.or_, distinct)
 
 
 def _merge_schemas(schemas: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -76,14 +76,15 @@ def _age(seconds: float) -> str:
 
 
 def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int = 4000) -> str:
-    """Compact text for the model: the records, the route that answered, fallbacks taken.
+    """Compact text for the model: the route that answered, fallbacks taken, the records, then
+    what the answer lacks.
 
-    When words of the query matched no field (``Plan.unmatched``), a line says that no data
-    source exposes them and which fields were returned instead: the first line when the need
-    was empty (so an answer about other fields never reads as an answer about them), else the
-    line after the route and fallbacks. A partial answer (``Plan.missing``: no data source
-    serves the whole need) says so after the route and fallbacks, naming what is missing
-    ("Partial answer: no data source serves all of the request; missing: density."). A
+    The records lead ("Records (3):", or "Records (first 200 of 1432):" when the answer was
+    cut, see ``ToolResult.truncated``), or "No records matched.". After them: a partial answer
+    (``Plan.missing``: no data source serves the whole need) names what is missing
+    ("Partial answer: no data source serves all of the request; missing: density."); words of
+    the query that matched no field (``Plan.unmatched``) are named with the fields returned
+    instead ("No data source exposes 'milestones'. Returned instead: ..."). A
     needed field that the source did not return (absent
     from every record) is named once ("The source did not return: band_gap."), never shown as
     a value; a field the source returned as null in every record is named once too ("No record
@@ -95,9 +96,7 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
     path = result.access_path
     call = _answering_call(plan, path)
     records = result.records
-    unmatched = _unmatched_lines(plan, call, records) if plan.unmatched else []
-    lines = unmatched if not plan.need else []
-    lines.append(f"Answered by {path}" + (f" ({provider})." if provider else "."))
+    lines = [f"Answered by {path}" + (f" ({provider})." if provider else ".")]
     served = cache_line(result) if result.cached else None
     if served:
         lines.append(served)
@@ -115,24 +114,28 @@ def result_content(result: ToolResult, *, max_records: int = 20, max_chars: int 
             for e in hedges
         )
         lines.append(f"Hedged: {steps}.")
-    if plan.missing:
-        lines.append(_missing_line(plan.missing))
-    if plan.need:
-        lines.extend(unmatched)
+    notes = [_missing_line(plan.missing)] if plan.missing else []
+    notes.extend(_unmatched_lines(plan, call, records) if plan.unmatched else [])
     if not records:
-        lines.append("No records matched.")
-        return "\n".join(lines)
+        return "\n".join([*lines, "No records matched.", *notes])
     absent = _not_returned(call, records)
     if absent:
-        lines.append(f"The source did not return: {', '.join(absent)}.")
+        notes.append(f"The source did not return: {', '.join(absent)}.")
     empty = _valueless(records)
     if empty:
-        lines.append(f"No record has a value for: {', '.join(empty)}.")
+        notes.append(f"No record has a value for: {', '.join(empty)}.")
         records = [{k: v for k, v in record.items() if k not in empty} for record in records]
     if not any(records):
-        lines.append(f"Records ({len(records)}), none with a value.")
-        return "\n".join(lines)
-    return with_records(lines, records, max_records=max_records, max_chars=max_chars)
+        return "\n".join([*lines, f"Records ({len(records)}), none with a value.", *notes])
+    text = with_records(lines, records, max_records=max_records, max_chars=max_chars, of=_of(result))
+    return "\n".join([text, *notes])
+
+
+def _of(result: ToolResult) -> str | None:
+    """How many records the source holds, when the answer was cut ("1432", "more"), else None."""
+    if not result.truncated:
+        return None
+    return str(result.total) if result.total is not None and result.total > len(result.records) else "more"
 
 
 _RECORD = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
@@ -153,12 +156,21 @@ def _record_line(record: dict[str, Any]) -> str:
     return _RECORD.encode(record)
 
 
-def with_records(lines: list[str], records: list[dict[str, Any]], *, max_records: int, max_chars: int) -> str:
+def with_records(
+    lines: list[str],
+    records: list[dict[str, Any]],
+    *,
+    max_records: int,
+    max_chars: int,
+    of: str | None = None,
+) -> str:
     """*lines* followed by the records as JSON lines, at most *max_records* of them and no
-    more than *max_chars* in all (the first record always), and how many were left out."""
+    more than *max_chars* in all (the first record always), and how many were left out.
+    *of*: the answer was cut, the source holding that many ("Records (first 200 of 1432):")."""
+    count = f"first {len(records)} of {of}" if of is not None else str(len(records))
     if len(records) == 1 and max_records > 0:  # the first record is always shown
-        return "\n".join([*lines, "Records (1):", _record_line(records[0])])
-    lines = [*lines, f"Records ({len(records)}):"]
+        return "\n".join([*lines, f"Records ({count}):", _record_line(records[0])])
+    lines = [*lines, f"Records ({count}):"]
     used = sum(map(len, lines)) + len(lines)
     shown = 0
     for record in records[:max_records]:
@@ -289,5 +301,5 @@ def validation_message(error: ValidationError | object, *, max_errors: int = 5) 
     problems = []
     for item in error.errors(include_url=False, include_input=False)[:max_errors]:
         where = ".".join(str(part) for part in item["loc"]) or "arguments"
-        problems.append(f"{where}: {item['msg']}")
+        problems.append(f"{where}: {item['msg'].removeprefix('Value error, ')}")
     return "Invalid tool arguments: " + "; ".join(problems) + ". Fix them and call the tool again."

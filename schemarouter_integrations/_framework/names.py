@@ -22,8 +22,9 @@ from pydantic import BaseModel
 
 __all__ = ["FACE_RESERVED_NAMES", "model_facing_names", "shown_name"]
 
-FACE_RESERVED_NAMES = frozenset({"query", "fields"})
-"""Names the faces use themselves (the question, and the MCP tool's field selection)."""
+FACE_RESERVED_NAMES = frozenset({"query", "fields", "filters"})
+"""Names the faces use themselves (the question, the MCP tool's field selection, and the
+object of the filters not shown as top-level keys)."""
 
 _NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]")
 _BASEMODEL_NAMES = frozenset(dir(BaseModel))

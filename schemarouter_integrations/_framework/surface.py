@@ -124,8 +124,8 @@ class ToolSurface:
         hidden = self.arguments.hidden
         if hidden and not self._fixed_description:
             self.description += (
-                f"\n{len(hidden)} more optional argument(s) are not listed (the application can narrow "
-                "this tool to fewer operations); describe such constraints in `query` instead."
+                f"\n{len(hidden)} more optional argument(s) are not listed as keys: pass any of them "
+                "in `filters` by name."
             )
         self._version = version
         return True

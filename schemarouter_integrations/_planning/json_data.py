@@ -60,6 +60,7 @@ _DEFAULTS: Final[dict[str, Any]] = {  # in the order of PlanRequest's fields
     "max_fallbacks": 3,
     "hedge": None,
     "cache": None,
+    "max_records": 200,
 }
 
 
@@ -161,6 +162,9 @@ def request_fields(query: Any, options: Mapping[str, Any]) -> tuple[dict[str, An
                 return None
         elif name == "cache":
             if value is not None and type(value) is not CachePolicy:
+                return None
+        elif name == "max_records":
+            if type(value) is not int or value < 1:
                 return None
         else:
             return None  # unknown: validation names it

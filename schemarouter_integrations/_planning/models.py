@@ -49,6 +49,7 @@ class PlanRequestOptions(TypedDict, total=False):
     max_fallbacks: int
     hedge: HedgePolicy | None
     cache: CachePolicy | None
+    max_records: int
 
 
 class PlanRequest(Contract):
@@ -60,7 +61,8 @@ class PlanRequest(Contract):
     ``InvalidContractError``). Fallback is disabled unless ``fallback_scope`` says otherwise; ``hedge``
     (a :class:`HedgePolicy`) starts the next read-only call of the chain when the current
     one is slow; ``cache`` (a :class:`CachePolicy`) serves a recent answer again. Both
-    change execution only, never the plan.
+    change execution only, never the plan. ``max_records`` (default 200) bounds the records
+    of an answer: a listing with more is cut there (``ToolResult.truncated``).
     """
 
     query: str
@@ -71,6 +73,7 @@ class PlanRequest(Contract):
     max_fallbacks: int = Field(default=3, ge=0, le=8)
     hedge: HedgePolicy | None = None
     cache: CachePolicy | None = None
+    max_records: int = Field(default=200, ge=1)
 
     if TYPE_CHECKING:
 

@@ -90,7 +90,8 @@ class Route:
     """1 when the endpoint is deprecated, else 0 (the first part of its planning rank)."""
     endpoint_fingerprint: str = ""
     identity: tuple[str, ...] = ()
-    """Names of the fields marked ``identity=True``, in declaration order."""
+    """Names of the fields marked ``identity=True`` or ``label=True``, in declaration order:
+    every call returns them beside the needed fields."""
     lexical: LexicalDocument = field(default_factory=LexicalDocument.empty)
     """The words of the endpoint's name, keywords, summary and description, and its head
     (see :mod:`.lexicon`)."""
@@ -109,7 +110,7 @@ class Route:
             deprecated=1 if endpoint.deprecated else 0,
             field_names=frozenset(f.name for f in endpoint.fields),
             endpoint_fingerprint=endpoint.fingerprint,
-            identity=tuple(f.name for f in endpoint.fields if f.identity),
+            identity=tuple(f.name for f in endpoint.fields if f.identity or f.label),
             lexical=LexicalDocument.of(endpoint.name, endpoint.keywords, endpoint.description),
         )
         for spec in endpoint.fields:

@@ -85,10 +85,24 @@ def is_identity_name(name: str, argument_names: Iterable[str] = ()) -> bool:
     return folded == "id" or folded.endswith("_id") or name in set(argument_names)
 
 
+LABEL_NAMES = frozenset({
+    "formula", "formula_pretty", "pretty_formula", "formula_reduced", "reduced_formula",
+    "chemical_formula_reduced", "chemical_formula_descriptive", "name", "title",
+    "display_name", "displayname", "full_name", "label", "symbol",
+})  # fmt: skip
+"""Field names that name a record's subject for people: ``label=True`` by default."""
+
+
+def is_label_name(name: str) -> bool:
+    """The default label rule: a field named as in :data:`LABEL_NAMES` (any case)."""
+    return name.casefold() in LABEL_NAMES
+
+
 def with_identity_defaults(
     fields: Iterable[FieldSpec], argument_names: Iterable[str] = ()
 ) -> list[FieldSpec]:
-    """*fields* with ``identity=True`` where :func:`is_identity_name` says so.
+    """*fields* with ``identity=True`` where :func:`is_identity_name` says so, and
+    ``label=True`` where :func:`is_label_name` does (for scalar fields; a given value is kept).
 
     A field whose ``identity`` was given explicitly (``FieldSpec(..., identity=False)``) keeps
     it; only the default is filled in. A field whose values are arrays or objects is never an
@@ -108,6 +122,8 @@ def with_identity_defaults(
             and is_identity_name(field.name, names)
         ):
             field = field.model_copy(update={"identity": True})
+        if not field.label and "label" not in field.model_fields_set and scalar and is_label_name(field.name):
+            field = field.model_copy(update={"label": True})
         out.append(field)
     return out
 

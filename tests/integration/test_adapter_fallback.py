@@ -90,9 +90,11 @@ async def test_the_healthy_primary_answers_with_its_projection_pushed_upstream(
     routes = await Routes(router).register(materials_api, optimade_server)
     result = await router.invoke(BAND_GAP)
     assert result.route == ["mp_api.search"]
-    assert result.records == [{"band_gap": pytest.approx(0.6105), "material_id": "mp-149"}]  # + identity
+    assert result.records == [
+        {"band_gap": pytest.approx(0.6105), "material_id": "mp-149", "formula_pretty": "Si"}
+    ]  # + identity, label
     [search] = materials_api.requests.to("/materials/summary")
-    assert search.fields == ["band_gap", "material_id"]
+    assert search.fields == ["band_gap", "material_id", "formula_pretty"]
     assert search.query["formula"] == "Si"
     assert routes.to(optimade_server.url) == routes.to(optimade_server.url, "/v1/info")
 

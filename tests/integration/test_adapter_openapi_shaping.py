@@ -40,7 +40,9 @@ async def test_the_energy_above_hull_comes_back_as_a_number_through_the_detected
 ) -> None:
     async with await registered(server) as router:
         result = await router.invoke(PlanRequest(query="energy above hull", arguments={"formula": "Fe2O3"}))
-    assert result.records == [{"energy_above_hull": 0.0, "material_id": "mp-19770"}]
+    assert result.records == [
+        {"energy_above_hull": 0.0, "material_id": "mp-19770", "formula_pretty": "Fe2O3"}
+    ]
 
 
 async def test_without_a_projection_the_unreturned_field_is_absent_and_never_shown_as_null(
@@ -57,7 +59,7 @@ async def test_without_a_projection_the_unreturned_field_is_absent_and_never_sho
 async def test_a_null_the_server_returned_stays_none(server: UvicornThread) -> None:
     async with await registered(server) as router:
         result = await router.invoke(PlanRequest(query="is stable", arguments={"formula": "Si"}))
-    assert result.records == [{"is_stable": None, "material_id": "mp-149"}]
+    assert result.records == [{"is_stable": None, "material_id": "mp-149", "formula_pretty": "Si"}]
 
 
 async def test_a_list_of_elements_reaches_the_comma_separated_parameter_joined(
@@ -67,7 +69,7 @@ async def test_a_list_of_elements_reaches_the_comma_separated_parameter_joined(
         request = PlanRequest(query="band gap", arguments={"elements": ["Ga", "As"]})
         assert "elements: list joined with ','" in router.plan(request).explain()
         result = await router.invoke(request)
-    assert result.records == [{"band_gap": 0.19, "material_id": "mp-2534"}]
+    assert result.records == [{"band_gap": 0.19, "material_id": "mp-2534", "formula_pretty": "GaAs"}]
 
 
 async def test_a_slow_document_registers_with_a_short_call_timeout(server: UvicornThread) -> None:
@@ -81,4 +83,4 @@ async def test_a_slow_document_registers_with_a_short_call_timeout(server: Uvico
         )
         result = await router.invoke(PlanRequest(query="band gap", arguments={"formula": "Si"}))
     assert [e.name for e in spec.endpoints] == ["summary_search"]
-    assert result.records == [{"band_gap": 0.61, "material_id": "mp-149"}]
+    assert result.records == [{"band_gap": 0.61, "material_id": "mp-149", "formula_pretty": "Si"}]

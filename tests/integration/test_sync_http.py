@@ -18,7 +18,11 @@ def test_invoke_sync_from_a_script_reuses_nothing_bound_to_a_dead_loop(
     anyio.run(lambda: router.add_url(materials_api.openapi_url, kind="openapi", name="mp_api", provider="mp"))
     first = router.invoke_sync(REQUEST)
     second = router.invoke_sync(REQUEST)
-    assert first.records == second.records == [{"band_gap": 0.6105, "material_id": "mp-149"}]
+    assert (
+        first.records
+        == second.records
+        == [{"band_gap": 0.6105, "material_id": "mp-149", "formula_pretty": "Si"}]
+    )
 
 
 @pytest.mark.anyio
@@ -31,5 +35,8 @@ async def test_invoke_sync_inside_a_running_loop_and_await_invoke_share_a_router
         in_loop = router.invoke_sync(REQUEST)
         after = await router.invoke(REQUEST)
     assert (
-        before.records == in_loop.records == after.records == [{"band_gap": 0.6105, "material_id": "mp-149"}]
+        before.records
+        == in_loop.records
+        == after.records
+        == [{"band_gap": 0.6105, "material_id": "mp-149", "formula_pretty": "Si"}]
     )

@@ -38,7 +38,11 @@ def api() -> Iterator[MaterialsApi]:
 async def router_on(api: MaterialsApi, **options: object) -> SchemaRouter:
     router = SchemaRouter()
     await router.add_url(
-        api.openapi_url, kind="openapi", name="mp_api", provider="materials_project", **options  # type: ignore[arg-type]
+        api.openapi_url,
+        kind="openapi",
+        name="mp_api",
+        provider="materials_project",
+        **options,  # type: ignore[arg-type]
     )
     router.add_callable(
         materials_search, name="mp_python", provider="materials_project", endpoint="search", read_only=True
@@ -50,8 +54,8 @@ async def test_a_healthy_api_answers_with_the_projected_fields(api: MaterialsApi
     async with await router_on(api) as router:
         result = await router.invoke(SI)
     assert result.route == ["mp_api.search"]
-    assert result.records == [{"band_gap": 0.61, "material_id": "mp-149"}]
-    assert api.requests[-1].query["_fields"] == "band_gap,material_id"
+    assert result.records == [{"band_gap": 0.61, "material_id": "mp-149", "formula_pretty": "Si"}]
+    assert api.requests[-1].query["_fields"] == "band_gap,material_id,formula_pretty"
 
 
 async def test_down_answers_503_and_the_router_falls_back(api: MaterialsApi) -> None:

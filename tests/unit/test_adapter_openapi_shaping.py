@@ -145,7 +145,7 @@ async def test_a_detected_projection_sends_the_needed_fields_upstream() -> None:
     router = SchemaRouter(http_client=api.client)
     await router.add_url(DOC_URL, kind="openapi", name="mp_api")
     result = await router.invoke(PlanRequest(query="energy above hull"))
-    assert dict(sent(api))["_fields"] == "energy_above_hull,material_id"
+    assert dict(sent(api))["_fields"] == "energy_above_hull,material_id,formula_pretty"  # the label too
     assert result.records == [{"energy_above_hull": 0.0, "material_id": "mp-19770"}]
 
 

@@ -421,3 +421,10 @@ async def test_without_a_page_limit_the_database_default_is_used() -> None:
 async def test_a_page_limit_option_out_of_range_is_refused() -> None:
     with pytest.raises(RegistrationError, match="page_limit"):
         await build(standard_routes(), page_limit=0)
+
+
+async def test_the_count_of_matching_entries_travels_with_the_records() -> None:
+    counted = {**page(["1", "2"]), "meta": {"data_returned": 1432, "more_data_available": True}}
+    spec, invoker, _ = await build(standard_routes(**{f"{BASE}/v1/structures": counted}))
+    raw = await invoker(call(spec, {}))
+    assert raw["meta"]["data_returned"] == 1432  # ToolResult.total reads it

@@ -560,6 +560,8 @@ def test_tool_result_fields_are_exactly_the_documented_ones() -> None:
         "stale",
         "age_seconds",
         "provenance",
+        "total",
+        "truncated",
     }
 
 

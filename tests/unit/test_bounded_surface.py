@@ -38,6 +38,7 @@ def test_a_small_registry_shows_every_argument() -> None:
         "filter_000",
         "filter_001",
         "filter_002",
+        "filters",  # any filter by name
     }
     assert surface.arguments.hidden == ()
     assert "not listed" not in surface.description
@@ -46,14 +47,14 @@ def test_a_small_registry_shows_every_argument() -> None:
 def test_a_large_registry_shows_a_bounded_schema_and_says_more_exist() -> None:
     surface = ToolSurface(many_endpoints(500))
     properties = surface.arguments.json_schema()["properties"]
-    assert len(properties) - 1 <= MAX_MODEL_ARGUMENTS  # query comes on top
-    assert len(json.dumps(surface.arguments.json_schema())) < MAX_MODEL_SCHEMA_BYTES * 2
+    assert len(properties) - 2 <= MAX_MODEL_ARGUMENTS  # query and filters come on top
+    assert len(json.dumps(surface.arguments.json_schema())) <= MAX_MODEL_SCHEMA_BYTES
     assert "formula" in properties  # accepted by every route: shown first
-    assert len(surface.arguments.hidden) == 501 - (len(properties) - 1)
+    assert len(surface.arguments.hidden) == 501 - (len(properties) - 2)
     assert f"{len(surface.arguments.hidden)} more optional argument(s)" in surface.description
 
 
-def test_hidden_arguments_cannot_be_sent_by_the_model() -> None:
+def test_hidden_arguments_are_not_top_level_keys() -> None:
     surface = ToolSurface(many_endpoints(500))
     hidden = surface.arguments.hidden[0]
     model = surface.arguments.model

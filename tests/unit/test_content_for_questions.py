@@ -42,16 +42,17 @@ async def test_a_needed_field_the_source_did_not_return_is_stated_instead_of_pri
     assert records(text)[0] == {"formula": "Si", "material_id": "mp-149"}
 
 
-async def test_unmatched_words_with_an_answered_need_are_stated_after_the_route() -> None:
+async def test_unmatched_words_with_an_answered_need_are_stated_after_the_answer() -> None:
     lines = (await content("band gap and melting point of Si", **SI)).splitlines()
     assert lines[0] == "Answered by mp_api.search (materials_project, openapi)."
+    assert lines[1].startswith("Records (")
     assert (
-        lines[1]
+        lines[-1]
         == "No data source exposes 'melting point'. Returned instead: band_gap, material_id, formula."
     )
 
 
-async def test_an_empty_need_with_unmatched_words_starts_with_what_no_source_exposes() -> None:
+async def test_an_empty_need_with_unmatched_words_leads_with_the_answer_then_what_no_source_exposes() -> None:
     router = github_router()
 
     async def issues(call: object) -> object:
@@ -61,8 +62,9 @@ async def test_an_empty_need_with_unmatched_words_starts_with_what_no_source_exp
     result = await router.invoke(
         PlanRequest(query="issues with milestones", arguments={"owner": "octocat", "repo": "hello-world"})
     )
-    first = result_content(result).splitlines()[0]
-    assert first == "No data source exposes 'milestones'. Returned instead: title, number, state."
+    lines = result_content(result).splitlines()
+    assert lines[0].startswith("Answered by github.") and lines[1] == "Records (1):"
+    assert lines[-1] == "No data source exposes 'milestones'. Returned instead: title, number, state."
 
 
 async def test_the_langchain_tool_returns_records_with_their_identity_fields() -> None:

@@ -33,7 +33,7 @@ def schema_of(tool: SchemaRouterTool) -> dict[str, Any]:
 # -- what the model sees -------------------------------------------------------------------
 def test_model_arguments_are_query_plus_canonical_endpoint_arguments() -> None:
     schema = schema_of(materials_tool())
-    assert set(schema["properties"]) == {"query", "formula", "limit"}
+    assert set(schema["properties"]) == {"query", "filters", "formula", "limit"}
     assert schema["required"] == ["query"]
 
 
@@ -49,7 +49,7 @@ def unclassified_python_tool(**options: Any) -> SchemaRouterTool:
 
 def test_a_preferred_unclassified_tool_is_described_and_its_arguments_shown() -> None:
     tool = unclassified_python_tool(preferred_tools=["mp_python"])
-    assert set(schema_of(tool)["properties"]) == {"query", "formula", "limit"}
+    assert set(schema_of(tool)["properties"]) == {"query", "filters", "formula", "limit"}
     assert "band_gap" in tool.description
 
 

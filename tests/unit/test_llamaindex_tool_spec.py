@@ -54,13 +54,13 @@ def test_fn_schema_shows_the_arguments_of_a_preferred_unclassified_tool() -> Non
     )
     spec = SchemaRouterToolSpec(router, preferred_tools=["mp_python"])
     (tool,) = spec.to_tool_list()
-    assert set(tool.metadata.get_parameters_dict()["properties"]) == {"query", "formula", "limit"}
+    assert set(tool.metadata.get_parameters_dict()["properties"]) == {"query", "filters", "formula", "limit"}
     assert "band_gap" in tool.metadata.description
 
 
 def test_fn_schema_is_query_plus_the_canonical_arguments(router: SchemaRouter) -> None:
     schema = tool_of(router).metadata.get_parameters_dict()
-    assert set(schema["properties"]) == {"query", "formula", "limit"}
+    assert set(schema["properties"]) == {"query", "filters", "formula", "limit"}
     assert schema["required"] == ["query"]
 
 

@@ -134,14 +134,14 @@ def test_an_exact_filter_names_a_field_by_its_name_plural_or_leading_words(argum
 async def test_router_parameters_are_never_shown_nor_counted_as_left_out() -> None:
     surface = ToolSurface(await registered())
     shown = set(surface.arguments.json_schema()["properties"])
-    assert shown == {"query", "magnitude_min", "magnitude_max", "region", "station", "network"}
+    assert shown == {"query", "filters", "magnitude_min", "magnitude_max", "region", "station", "network"}
     assert surface.arguments.hidden == ()
     assert set(surface.arguments.owned) == {"_page", "page_size", "_all_fields", "licence", "cursor"}
 
 
 async def test_a_subset_registered_with_operations_shows_only_its_arguments() -> None:
     surface = ToolSurface(await registered(operations=["list_stations"]))
-    assert set(surface.arguments.json_schema()["properties"]) == {"query", "network"}
+    assert set(surface.arguments.json_schema()["properties"]) == {"query", "filters", "network"}
 
 
 async def test_the_model_cannot_send_a_router_parameter() -> None:

@@ -200,6 +200,7 @@ async def test_the_model_reads_what_a_partial_answer_is_missing() -> None:
     text = result_content(await router.invoke(PlanRequest(query=THREE, arguments=SI)))
     lines = text.splitlines()
     assert lines[0] == "Answered by summary.search (lab)."
-    assert lines[1].startswith(
+    assert lines[1] == "Records (1):"  # the answer first, then what it lacks
+    assert lines[3].startswith(
         "Partial answer: no data source serves all of the request; missing: bulk_modulus."
     )

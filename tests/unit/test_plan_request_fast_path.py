@@ -25,6 +25,7 @@ PLAIN: list[dict[str, Any]] = [
     {"fields": [], "max_fallbacks": 8, "fallback_scope": "same_provider"},
     {"hedge": HedgePolicy(after_seconds=0.5), "cache": CachePolicy(ttl_seconds=60)},
     {"hedge": None, "cache": None, "arguments": {}},
+    {"max_records": 5},
 ]
 
 
@@ -89,6 +90,7 @@ VALID_BUT_NOT_PLAIN: list[tuple[Any, dict[str, Any]]] = [
     ("band gap", {"preferred_tools": [Text("mp_api")]}),
     ("band gap", {"max_fallbacks": True}),
     ("band gap", {"max_fallbacks": 2.0}),
+    ("band gap", {"max_records": True}),
     ("band gap", {"arguments": {"big": 10**30}}),
     ("band gap", {"fields": {"band_gap"}}),
 ]
@@ -134,6 +136,7 @@ BAD: list[tuple[Any, dict[str, Any]]] = [
     ("band gap", {"fallback_scope": "everywhere"}),
     ("band gap", {"max_fallbacks": 9}),
     ("band gap", {"max_fallbacks": -1}),
+    ("band gap", {"max_records": 0}),
     ("band gap", {"hedge": 0.5}),
     ("band gap", {"cache": 60}),
     ("band gap", {"budget": 1}),
@@ -183,7 +186,7 @@ def test_the_fast_path_knows_every_check_of_plan_request() -> None:
     assert set(decorators.field_validators) == {"_check_arguments", "_short_enough"}  # both known to it
     assert not decorators.model_validators and not decorators.validators and not decorators.root_validators
     assert PlanRequest.model_post_init is Contract.model_post_init
-    fields = "query arguments preferred_tools fields fallback_scope max_fallbacks hedge cache"
+    fields = "query arguments preferred_tools fields fallback_scope max_fallbacks hedge cache max_records"
     assert list(PlanRequest.model_fields) == fields.split()
     assert not PlanRequest.__private_attributes__
 

@@ -95,12 +95,12 @@ async def test_a_one_record_answer_states_what_is_missing_and_valueless() -> Non
     result = await router.invoke(PlanRequest(query="band gap and density of Si", arguments={"formula": "Si"}))
     assert result_content(result).splitlines() == [
         "Answered by mp.gaps (python).",
+        "Records (1):",
+        '{"material_id": "mp-149"}',
         "No data source exposes 'density'. Returned instead: band_gap, formula, material_id.",
         "The source did not return: band_gap.",
         "No record has a value for: formula.",
-        "Records (1):",
-        '{"material_id": "mp-149"}',
-    ]
+    ]  # the answer first, then what it lacks
 
 
 async def test_a_field_without_a_value_in_any_of_two_records_is_stated_once() -> None:
@@ -113,8 +113,8 @@ async def test_a_field_without_a_value_in_any_of_two_records_is_stated_once() ->
     result = await router.invoke(PlanRequest(query="band gap of Si", arguments={"formula": "Si"}))
     assert result_content(result).splitlines() == [
         "Answered by mp.gaps (python).",
-        "No record has a value for: band_gap.",
         "Records (2):",
         '{"formula": null, "material_id": "mp-149"}',
         '{"formula": "Si", "material_id": "mp-150"}',
+        "No record has a value for: band_gap.",
     ]

@@ -81,10 +81,12 @@ class OptimadeInvoker(HttpInvoker[str]):
         params.extend((key, str(value)) for key, value in (extra_params or {}).items())
         url = f"{self.base}/{entry}"
         records: list[dict[str, Any]] = []
-        pages, more = 0, False
+        pages, more, matched = 0, False, None
         first: Fetched | None = None
         while True:
             document, fetched = await self._polite(url, params if pages == 0 else None)
+            if first is None and isinstance(document, dict) and isinstance(document.get("meta"), dict):
+                matched = document["meta"].get("data_returned")  # how many entries match the filter
             first = first or fetched
             pages += 1
             records.extend(flatten(item) for item in page_entries(document, f"GET /{entry}"))
@@ -96,7 +98,10 @@ class OptimadeInvoker(HttpInvoker[str]):
                 more = True
                 break
             url = following
-        answer = {"data": records, "meta": {"pages": pages, "more_data_available": more}}
+        meta: dict[str, Any] = {"pages": pages, "more_data_available": more}
+        if type(matched) is int:
+            meta["data_returned"] = matched
+        answer = {"data": records, "meta": meta}
         return answer if first is None else with_hints(answer, first)
 
 

@@ -78,7 +78,7 @@ async def test_the_summary_operation_alone_shows_the_band_gap_and_hull_filters_a
         await router.aclose()
     assert set(RANGE_FILTERS) <= shown
     assert router_parameters_in(shown) == set()
-    assert shown - {"query"} <= accepted, "a subset shows only what the subset accepts"
+    assert shown - {"query", "filters"} <= accepted, "a subset shows only what the subset accepts"
 
 
 async def test_the_summary_operation_keeps_the_router_parameters_for_the_application(
@@ -139,3 +139,27 @@ async def test_a_filter_the_model_is_not_shown_is_still_sent_when_the_applicatio
     assert result.tool == "mp_api"
     formulas = [record["formula_pretty"] for record in result.records]
     assert len(formulas) == 2 and set(formulas) <= {"GaAs", "AlAs", "NaCl", "MgO"}, result.records
+
+
+async def test_every_mp_filter_is_expressible_and_the_whole_documents_schema_stays_in_budget(
+    mp_landscape: MPLandscape,
+) -> None:
+    import json
+
+    from schemarouter_integrations._framework.arguments import MAX_MODEL_SCHEMA_BYTES
+
+    router = SchemaRouter()
+    await router.add_url(
+        f"{mp_landscape.mp_url}/openapi.json", kind="openapi", name="mp_api", document_timeout_seconds=30.0
+    )
+    try:
+        arguments = materials_tool(router).arguments
+        schema = arguments.json_schema()
+    finally:
+        await router.aclose()
+    assert len(json.dumps(schema)) <= MAX_MODEL_SCHEMA_BYTES
+    assert arguments.filters is not None
+    assert {"is_stable", "energy_above_hull_max", "k_vrh_min", "ordering"} <= set(arguments.filters.names)
+    assert "limit" not in arguments.filters.names and "all_fields" not in arguments.filters.names
+    checked = arguments.to_canonical(arguments.checked({"query": "stable", "filters": {"k_vrh_min": "100"}}))
+    assert checked == {"k_vrh_min": 100.0}
