@@ -372,12 +372,8 @@ del _name
 
 
 class GatherResult(BaseModel):
-    """What ``router.gather`` collected: one :class:`ToolResult` per route that answered.
-
-    ``results`` are in plan order (primary first); ``failures`` maps the access path of each
-    route that did not answer to its error; ``events`` are the whole gather's events;
-    :attr:`records` is every record of every result with ``provider`` and ``tool`` added.
-    """
+    """What ``router.gather`` collected: one :class:`ToolResult` per route that answered, in plan
+    order; ``failures``: each route that did not answer -> its error; ``events``: the gather's."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
