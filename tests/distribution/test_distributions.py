@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
 import tarfile
+import tomllib
 import zipfile
 from email.parser import Parser
 from pathlib import Path

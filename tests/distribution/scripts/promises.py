@@ -63,7 +63,10 @@ async def langgraph() -> None:
         from langgraph.prebuilt import create_react_agent
 
     tool = SchemaRouterTool(
-        router=materials_router(), name="materials", fallback_scope="same_provider", preferred_tools=["mp_api"]
+        router=materials_router(),
+        name="materials",
+        fallback_scope="same_provider",
+        preferred_tools=["mp_api"],
     )
     agent = create_react_agent(ScriptedChatModel(), [tool])
     state = await agent.ainvoke({"messages": [("user", QUESTION["query"])]})
