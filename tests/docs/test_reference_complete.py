@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs.site import PUBLIC_MODULES, built_site  # noqa: F401 - the session fixture
+from tests.docs.site import PUBLIC_MODULES
 
 PACKAGE = "schemarouter_integrations"
 

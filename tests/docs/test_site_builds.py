@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from tests.docs.blocks import ROOT
-from tests.docs.site import built_site  # noqa: F401 - the session fixture
 
 
 @pytest.mark.timeout(300)
