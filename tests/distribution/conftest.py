@@ -46,7 +46,7 @@ RUNS: dict[str, dict[str, list[str]]] = {
             " print(s.__version__, m.version('schemarouter-integrations'))",
         ],
     },
-    "all": {"demo": ["schemarouter-integrations", "demo", "--width", "80"]},
+    "all": {"demo": ["schemarouter-integrations", "demo"]},
     "cli": {
         "demo": ["schemarouter-integrations", "demo"],
         "version": ["schemarouter-integrations", "--version"],

@@ -266,7 +266,7 @@ async def test_fields_option_overrides_by_name_and_adds() -> None:
     search = spec.endpoint("search")
     assert search is not None
     assert search.field("band_gap") == gap
-    assert search.field("formula") == extra
+    assert search.field("formula") == extra.model_copy(update={"label": True})  # a formula labels its record
     assert search.projection is not None and search.projection.field_map == {"formula": "formula_pretty"}
 
 

@@ -79,6 +79,7 @@ def test_every_argument_property_has_a_plain_type_as_smolagents_requires() -> No
         "query": "string",
         "formula": "string",
         "limit": "integer",
+        "filters": "object",
     }
     assert all("anyOf" not in node for node in properties.values())
     assert properties["limit"]["minimum"] == 1 and properties["formula"]["default"] is None
@@ -99,6 +100,7 @@ def test_the_arguments_model_schema_crewai_reads_has_plain_types_too() -> None:
         "formula": "string",
         "limit": "integer",
         "elements": "array",
+        "filters": "object",
     }
 
 

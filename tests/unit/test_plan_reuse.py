@@ -174,7 +174,7 @@ def test_plan_and_plan_executable_are_kept_apart() -> None:
 
 
 def test_the_plan_key_covers_every_field_of_a_request_that_planning_reads() -> None:
-    execution_only = {"hedge", "cache"}
+    execution_only = {"hedge", "cache", "max_records"}
     planning = set(PlanRequest.model_fields) - execution_only
     assert planning == {"query", "arguments", "preferred_tools", "fields", "fallback_scope", "max_fallbacks"}
     base = reuse.plan_key(REQUEST, False)

@@ -37,7 +37,9 @@ def session(http_server: HttpServer) -> dict[str, Any]:
 
 def test_the_adapters_load_the_tool_with_its_arguments(session: dict[str, Any]) -> None:
     # `fields` is the router's own optional argument: canonical field names that define the need
-    assert session["tools"] == [{"name": "materials", "arguments": ["fields", "formula", "limit", "query"]}]
+    assert session["tools"] == [
+        {"name": "materials", "arguments": ["fields", "filters", "formula", "limit", "query"]}
+    ]
 
 
 def test_the_adapters_call_the_tool_and_keep_the_structured_answer(session: dict[str, Any]) -> None:

@@ -50,6 +50,7 @@ def test_smolagents_accepts_the_inputs_each_with_a_plain_type(session: dict[str,
         "query": "string",
         "formula": "string",
         "limit": "integer",
+        "filters": "object",
     }
 
 

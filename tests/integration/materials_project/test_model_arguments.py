@@ -27,10 +27,6 @@ ROUTER_PARAMETERS = ("page", "per_page", "skip", "limit", "fields", "all_fields"
 RANGE_FILTERS = ("band_gap_min", "band_gap_max", "energy_above_hull_max")
 IN_RANGE = {"GaAs": 1.52, "AlAs": 1.51, "GaN": 1.74, "WO2": 1.9916}
 """The served materials whose band gap lies between 1 and 2 eV (Si, NaCl, MgO, Fe and Fe2O3 do not)."""
-REAL_COLLECTIONS = (
-    "planner: with real collections (electronic structure holds Fe and WO2 only) the range goes to "
-    "the electronic-structure resource and answers WO2 alone; flips with the question reader"
-)
 
 
 def materials_tool(router: SchemaRouter) -> SchemaRouterTool:
@@ -94,7 +90,6 @@ async def test_the_summary_operation_keeps_the_router_parameters_for_the_applica
     assert owned <= set(summary.endpoint.input_schema["properties"])
 
 
-@pytest.mark.xfail(strict=True, reason=REAL_COLLECTIONS)
 async def test_a_band_gap_range_question_through_langchain_reaches_mp_rest_with_both_filters(
     landscape_router: BuildRouter,
 ) -> None:

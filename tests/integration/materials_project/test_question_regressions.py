@@ -1,10 +1,9 @@
-"""Questions the real-MP tests once answered that today's planner gets wrong (expected to fail).
+"""Questions the real-MP tests once answered, on the real server whose collections hold
+different materials as MP's do (the summary every material, the electronic-structure resource
+two: Fe and WO2, the magnetism resource ten), with every operation of the document registered.
 
-On the real server the collections hold different materials, as MP's do: the summary every
-material, the electronic-structure resource two (Fe, WO2), the magnetism resource ten. The
-router registers every operation of the document, as a user registering it would. Each test is
-``xfail(strict=True)``: it fails on today's planner, and passes (and must then be unmarked) once
-the planner reads these questions as their askers meant them.
+Those the planner still gets wrong are ``xfail(strict=True)``: each flips (and must then be
+unmarked) once the planner reads the question as its asker meant it.
 """
 
 from __future__ import annotations
@@ -39,7 +38,6 @@ async def every_operation(landscape_router: BuildRouter) -> SchemaRouter:
     return await landscape_router(operations=None)
 
 
-@pytest.mark.xfail(strict=True, reason=PLANNER)
 async def test_band_gaps_of_materials_with_ga_and_as_come_from_the_summary(
     landscape_router: BuildRouter,
 ) -> None:
@@ -66,7 +64,6 @@ async def test_structures_containing_fe_and_o_are_found(landscape_router: BuildR
     assert {"FeO", "Fe2O3"} <= set(values(result, "formula_pretty")), result.records
 
 
-@pytest.mark.xfail(strict=True, reason=PLANNER)
 async def test_band_gaps_of_these_material_ids_come_from_the_summary(landscape_router: BuildRouter) -> None:
     router = await every_operation(landscape_router)
     result = await router.invoke(ask("band gaps of these material ids", material_ids="mp-2534,mp-149"))
@@ -92,7 +89,6 @@ async def test_stability_of_si_polymorphs_is_answered_by_mp_rest_while_it_is_hea
     assert values(result, "energy_above_hull") == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=PLANNER)
 async def test_a_band_gap_between_one_and_two_ev_reads_no_framing_or_unit_word_as_a_field(
     landscape_router: BuildRouter,
 ) -> None:

@@ -19,10 +19,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.anyio, pytest.mark.timeout(90
 require_mp_environment()
 
 BuildRouter = Callable[..., Awaitable[SchemaRouter]]
-REAL_COLLECTIONS = (
-    "planner: with real collections (electronic structure holds Fe and WO2 only) the question goes to "
-    "the electronic-structure resource and answers empty; flips with the question reader"
-)
 """Why the questions below fail today: listed with the others in ``test_question_regressions.py``."""
 
 
@@ -36,7 +32,6 @@ def values(result: ToolResult, field: str) -> list[Any]:
     return [record[field] for record in result.records if field in record]
 
 
-@pytest.mark.xfail(strict=True, reason=REAL_COLLECTIONS)
 async def test_band_gap_of_si_is_answered_by_mp_rest(landscape_router: BuildRouter) -> None:
     router = await landscape_router()
     result = await router.invoke(ask("band gap of Si", formula="Si"))
@@ -66,7 +61,6 @@ async def test_formation_energy_of_nacl_is_formation_energy_per_atom(landscape_r
     assert values(result, "formation_energy_per_atom") == [-2.11]
 
 
-@pytest.mark.xfail(strict=True, reason=REAL_COLLECTIONS)
 async def test_band_gaps_of_materials_with_ga_and_as_come_from_mp_rest_with_joined_elements(
     landscape_router: BuildRouter,
 ) -> None:
@@ -79,7 +73,6 @@ async def test_band_gaps_of_materials_with_ga_and_as_come_from_mp_rest_with_join
     assert values(result, "band_gap") == [1.52]
 
 
-@pytest.mark.xfail(strict=True, reason=REAL_COLLECTIONS)
 async def test_structures_containing_ga_and_as_come_from_the_materials_project(
     landscape_router: BuildRouter,
 ) -> None:
