@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import RegistrationError
 from .._fields import is_valid_name, safe_name, unique_name
-from .schema import SchemaResolver, flag_of
+from .schema import SchemaResolver, read_flags
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _OBJECT_FLAGS = ("required", "explode", "allowEmptyValue", "allowReserved", "deprecated")
@@ -135,13 +135,7 @@ def flags_as_written(node: dict[str, Any]) -> dict[str, Any]:
     if not any(isinstance(node.get(k), str) for k in _OBJECT_FLAGS):
         return node
     out = dict(node)
-    for key in _OBJECT_FLAGS:
-        if isinstance(out.get(key), str):
-            flag = flag_of(out[key])
-            if flag is None:
-                del out[key]
-            else:
-                out[key] = flag
+    read_flags(out, _OBJECT_FLAGS)
     return out
 
 

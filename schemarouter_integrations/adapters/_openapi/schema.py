@@ -16,7 +16,7 @@ document cannot blow up registration.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -329,14 +329,20 @@ def as_written(schema: dict[str, Any]) -> dict[str, Any]:
                 del out[key]
             else:
                 out[key] = number
-    for key in FLAG_KEYWORDS:
-        if isinstance(out.get(key), str):
-            flag = flag_of(out[key])
-            if flag is None:
-                del out[key]
-            else:
-                out[key] = flag
+    read_flags(out, FLAG_KEYWORDS)
     return out
+
+
+def read_flags(node: dict[str, Any], keys: Iterable[str]) -> None:
+    """Each of *keys* that *node* writes as a string (``"true"``) read as a boolean, in place;
+    one that is neither is left out."""
+    for key in keys:
+        if isinstance(node.get(key), str):
+            flag = flag_of(node[key])
+            if flag is None:
+                del node[key]
+            else:
+                node[key] = flag
 
 
 def number_of(text: str) -> int | float | None:
