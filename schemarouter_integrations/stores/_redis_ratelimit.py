@@ -3,10 +3,13 @@
 Key ``<ns>:ratelimit:<key>`` holds the TAT in microseconds on Redis's own clock (``TIME``),
 so workers on different hosts need no synchronised clocks; it expires once the bucket is
 full again. While Redis cannot be asked (an error, or the breaker of ``_breaker.py`` open
-after a few errors in a row), each process keeps its share of the limit alone: a local GCRA
-at ``per_second / fleet_size`` with a burst of ``burst / fleet_size`` (at least one call),
-starting empty, so the fleet as a whole stays within the limit when ``fleet_size`` is the
-number of processes sharing it and ``burst >= fleet_size``.
+after a few errors in a row), each process keeps its share of the limit alone
+(``_ratelimit_share.py``: ``per_second / fleet_size``, burst ``burst / fleet_size``). The
+first call back on Redis adds what the share still counts to the TAT and opens a handover
+(key ``<ns>:ratelimit-handover:<key>``, on Redis's clock) during which every process's
+calls pass both Redis and its share, until the other processes' breakers have let them
+back. The fleet as a whole stays within the limit when ``fleet_size`` is the number of
+processes sharing it and ``burst >= fleet_size``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import time
 from typing import Any
 
 from ._breaker import Breaker
-from ._ratelimit import RateLimiterBackend, gcra_reserve
+from ._ratelimit import RateLimiterBackend
+from ._ratelimit_share import LocalShare, share_of
 from ._redis_client import LoopClients
 from ._redis_wire import describe_server, redact
 
@@ -30,17 +34,33 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local interval = tonumber(ARGV[1])
 local tolerance = tonumber(ARGV[2])
 local max_wait = tonumber(ARGV[3])
+local debt = tonumber(ARGV[4])
+local handover = tonumber(ARGV[5])
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
+tat = tat + debt
+local handover_until = tonumber(redis.call('GET', KEYS[2]) or '0')
+if handover > 0 and now + handover > handover_until then
+  handover_until = now + handover
+  redis.call('SET', KEYS[2], string.format('%.0f', handover_until), 'PX', math.ceil(handover / 1000) + 1)
+end
+local left = handover_until - now
+if left < 0 then left = 0 end
 local wait = tat - tolerance - now
 if wait < 0 then wait = 0 end
-if wait > max_wait then return -1 end
+if wait > max_wait then
+  if debt > 0 then
+    redis.call('SET', KEYS[1], string.format('%.0f', tat), 'PX', math.ceil((tat - now) / 1000) + 1)
+  end
+  return {-1, left}
+end
 local new_tat = tat + interval
 redis.call('SET', KEYS[1], string.format('%.0f', new_tat), 'PX', math.ceil((new_tat - now) / 1000) + 1)
-return wait
+return {wait, left}
 """
-"""ARGV (microseconds): emission interval, burst tolerance ``(B - 1) * T``, max wait.
-Returns the wait in microseconds, or -1 when it would pass the max wait (nothing reserved)."""
+"""ARGV (microseconds): emission interval, burst tolerance ``(B - 1) * T``, max wait, the debt
+added to the TAT first, a handover to open (0: none). Returns the wait (-1 when it would pass
+the max wait: nothing reserved, the debt kept) and the handover left."""
 
 
 class RedisRateLimiter(RateLimiterBackend):
@@ -62,44 +82,91 @@ class RedisRateLimiter(RateLimiterBackend):
             raise ValueError(f"fleet_size must be a whole number of processes, 1 or more, got {fleet_size!r}")
         self.fleet_size = fleet_size
         """How many processes share the limit: each keeps ``1 / fleet_size`` of it while Redis is away."""
-        self._local: dict[str, float] = {}  # key -> the local TAT while Redis cannot be asked
+        self._shares: dict[str, LocalShare] = {}
         self.local_calls = 0
+        self.handover_calls = 0
+        self.returns = 0
         self._clients = LoopClients(url, timeout_seconds)
         self.breaker = breaker or Breaker()
         self.namespace = namespace
         self.prefix = f"{namespace}:ratelimit:"
+        self.handover_prefix = f"{namespace}:ratelimit-handover:"
         self.errors = 0
         self.last_error: str | None = None
 
+    def handover_seconds(self, alone_seconds: float) -> float:
+        """How long calls pass both Redis and the share after *alone_seconds* away from Redis.
+
+        The other processes saw the same outage: their breakers' pauses (doubling from the
+        first) are at most the outage plus the first pause; twice the outage leaves a margin.
+        """
+        breaker = self.breaker
+        return min(breaker.max_pause_seconds, breaker.first_pause_seconds + 2.0 * alone_seconds)
+
     async def reserve(self, key: str, per_second: float, burst: float, max_wait: float) -> float | None:
-        interval = 1_000_000.0 / per_second
-        args = (round(interval), round((burst - 1.0) * interval), round(max_wait * 1_000_000))
+        now = time.monotonic()
+        share = self._shares.setdefault(key, LocalShare())
         if self.breaker.state == "open":
             self.breaker.skipped += 1
-            return self._alone(key, per_second, burst, max_wait)
+            return self._alone(share, now, per_second, burst, max_wait)
+        since, debt, handover = share.local_since, 0.0, 0.0
+        if since is not None:  # back from deciding alone: this call pays the share's debt
+            share.local_since = None
+            debt, handover = share.debt(now, self.fleet_size), self.handover_seconds(now - since)
+            share.handover_until = max(share.handover_until, now + handover)
+        interval = 1_000_000.0 / per_second
+        args = (
+            round(interval),
+            round((burst - 1.0) * interval),
+            round(max_wait * 1_000_000),
+            round(debt * 1_000_000),
+            round(handover * 1_000_000),
+        )
+        keys = (self.prefix + key, self.handover_prefix + key)
         try:
-            waited = await self._clients.current().eval(GCRA_SCRIPT, 1, self.prefix + key, *args)
+            answer = await self._clients.current().eval(GCRA_SCRIPT, 2, *keys, *args)
         except Exception as exc:
             self.breaker.failed()
             self.errors += 1
             self.last_error = redact(self._clients.url, f"{type(exc).__name__}: {exc}")
             logger.warning("rate limit on Redis failed (this process keeps its share): %s", self.last_error)
-            return self._alone(key, per_second, burst, max_wait)
+            if since is not None and share.local_since is None:
+                share.local_since = since  # the debt is still owed
+            return self._alone(share, time.monotonic(), per_second, burst, max_wait)
         self.breaker.succeeded()
-        self._local.pop(key, None)  # the next time Redis is away, the local share starts empty
-        micros = int(waited)
-        return None if micros < 0 else micros / 1_000_000
+        self.returns += since is not None
+        return self._decided(share, now, int(answer[0]), int(answer[1]), (per_second, burst, max_wait))
 
-    def _alone(self, key: str, per_second: float, burst: float, max_wait: float) -> float | None:
+    def _decided(
+        self, share: LocalShare, now: float, micros: int, left: int, limit: tuple[float, float, float]
+    ) -> float | None:
+        """Redis's answer, and the share's too during a handover."""
+        if micros < 0:
+            return None
+        wait = micros / 1_000_000
+        per_second, burst, max_wait = limit
+        if left > 0 or now < share.handover_until:
+            rate, share_burst = share_of(per_second, burst, self.fleet_size)
+            both = share.reserve(now, now + wait, rate, share_burst, max_wait)
+            if both is None:
+                return None  # the Redis turn goes unused: the fleet sends fewer, never more
+            self.handover_calls += 1
+            wait = both
+        else:
+            share.tat = None  # the handover is over: the next outage starts the share empty
+        share.pending(now)
+        share.granted.append(now + wait)
+        return wait
+
+    def _alone(
+        self, share: LocalShare, now: float, per_second: float, burst: float, max_wait: float
+    ) -> float | None:
         """This process's share of the limit, kept locally while Redis cannot be asked."""
-        share, share_burst = per_second / self.fleet_size, max(1.0, burst / self.fleet_size)
-        now = time.monotonic()
-        tat = self._local.get(key)
-        if tat is None:  # start empty: the fleet may have used the whole burst on Redis just now
-            tat = now + share_burst / share
-        wait, new_tat = gcra_reserve(tat, now, share, share_burst, max_wait)
-        if new_tat is not None:
-            self._local[key] = new_tat
+        if share.local_since is None:
+            share.local_since = now
+        rate, share_burst = share_of(per_second, burst, self.fleet_size)
+        wait = share.reserve(now, now, rate, share_burst, max_wait)
+        if wait is not None:
             self.local_calls += 1
         return wait
 
@@ -115,4 +182,6 @@ class RedisRateLimiter(RateLimiterBackend):
             "breaker": self.breaker.status(),
             "fleet_size": self.fleet_size,
             "local_calls": self.local_calls,
+            "handover_calls": self.handover_calls,
+            "returns": self.returns,
         }

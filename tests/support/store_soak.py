@@ -123,9 +123,34 @@ class Tally:
     chain_archive: int = 0
     chain_loop_refusals: int = 0
     outage_questions: int = 0
+    rate_starts: list[tuple[float, str]] = field(default_factory=list)
+    """When (``time.monotonic()``, one clock for every process of the host) each call to the
+    rate-limited service was let go by the rate gate, and whether Redis or the local share
+    gave its turn."""
 
 
 # -- one worker process --------------------------------------------------------------------
+def _record_starts(rate: Any, tally: Tally) -> None:
+    """Note when the rate gate lets each call go, and by which state (``redis``, ``local``)."""
+    import contextvars
+
+    gate, backend = rate.rate_gate, rate.rate_gate.backend
+    via: contextvars.ContextVar[str] = contextvars.ContextVar("via", default="redis")
+    alone, admit = backend._alone, gate.admit
+
+    def local(*args: Any) -> Any:
+        via.set("local")
+        return alone(*args)
+
+    async def admitted(call: Any) -> float:
+        via.set("redis")
+        waited = await admit(call)
+        tally.rate_starts.append((time.monotonic(), via.get()))
+        return waited
+
+    backend._alone, gate.admit = local, admitted
+
+
 def _source(name: str, down: list[bool]) -> Any:
     def search(formula: str) -> list[dict[str, Any]]:
         if down[0] and name.startswith("inner"):
@@ -294,6 +319,7 @@ async def _worker_main(args: WorkerArgs, conn: Connection) -> dict[str, Any]:
     down = [False]
     async with contextlib.AsyncExitStack() as stack:
         tenants, rate, outer, inner = await _routers(args, stack, clock, down)
+        _record_starts(rate, tally)
         conn.send(("ready", {"index": args.index}))
         if await anyio.to_thread.run_sync(conn.recv) != "go":
             raise RuntimeError("expected 'go'")
@@ -379,6 +405,8 @@ class StoreSoakReport:
     tenant_calls: dict[str, Counter[str]] = field(default_factory=dict)
     limited_calls: Counter[str] = field(default_factory=Counter)
     refused_at: list[float] = field(default_factory=list)  # seconds into the traffic of each 429
+    arrived_at: list[float] = field(default_factory=list)  # seconds into the traffic of every call
+    began: float = 0.0  # time.monotonic() when the traffic began
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -578,8 +606,9 @@ def store_soak(config: StoreSoakConfig, *, redis_binary: str | None = None) -> S
     report.tenant_calls = {tenant: Counter() for tenant in TENANTS}
     servers = {t: UvicornThread(tenant_app(t, keys[t], report.tenant_calls[t])) for t in TENANTS}
     refused: list[float] = []
+    arrived: list[float] = []
     limited = UvicornThread(
-        limited_app(config.rate_per_second, config.rate_burst, report.limited_calls, refused)
+        limited_app(config.rate_per_second, config.rate_burst, report.limited_calls, refused, arrived)
     )
     began = time.monotonic()
     workers = _Workers(context)
@@ -637,6 +666,8 @@ def store_soak(config: StoreSoakConfig, *, redis_binary: str | None = None) -> S
             server.stop()
         redis.close()
     report.refused_at = [t - began for t in refused]
+    report.arrived_at = [t - began for t in arrived]
+    report.began = began
     report.problems += workers.problems
     report.workers = [workers.finals[i] for i in sorted(workers.finals) if workers.finals[i]]
     report.seconds = time.monotonic() - started

@@ -91,10 +91,15 @@ class SlidingLimit:
 
 
 def limited_app(
-    per_second: float, burst: int, calls: Counter[str], refused_at: list[float] | None = None
+    per_second: float,
+    burst: int,
+    calls: Counter[str],
+    refused_at: list[float] | None = None,
+    arrived_at: list[float] | None = None,
 ) -> FastAPI:
     """A density search limited to *per_second* calls (bursts of *burst*); 429 beyond it
-    (the ``time.monotonic()`` of each 429 appended to *refused_at*)."""
+    (the ``time.monotonic()`` of each 429 appended to *refused_at*, of every call to
+    *arrived_at*)."""
     app = FastAPI(title="limited", version="1")
     limit = SlidingLimit(per_second, burst)
     lock = threading.Lock()
@@ -107,6 +112,8 @@ def limited_app(
             calls["200" if admitted else "429"] += 1
             if not admitted and refused_at is not None:
                 refused_at.append(now)
+            if arrived_at is not None:
+                arrived_at.append(now)
         if not admitted:
             return JSONResponse({"detail": "rate limit"}, status_code=429, headers={"Retry-After": "1"})
         return {"data": [{"formula": formula, "density": 2.33}]}
