@@ -55,6 +55,12 @@ class LocalShare:
             self.tat = now + (burst + self.pending(now)) / rate
         return self.tat
 
+    def full_until(self, now: float, rate: float, burst: float) -> float:
+        """When the share has a turn again (*now* when it has one, or bounds nothing)."""
+        if self.tat is None:
+            return now
+        return max(now, self.tat - (burst - 1.0) / rate)
+
     def reserve(self, now: float, at: float, rate: float, burst: float, max_wait: float) -> float | None:
         """The wait from *now* of a turn no earlier than *at* under the share, or None past
         *max_wait* (nothing reserved)."""

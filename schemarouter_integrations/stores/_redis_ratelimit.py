@@ -86,6 +86,7 @@ class RedisRateLimiter(RateLimiterBackend):
         self.local_calls = 0
         self.handover_calls = 0
         self.returns = 0
+        self.share_refusals = 0
         self._clients = LoopClients(url, timeout_seconds)
         self.breaker = breaker or Breaker()
         self.namespace = namespace
@@ -109,6 +110,10 @@ class RedisRateLimiter(RateLimiterBackend):
         if self.breaker.state == "open":
             self.breaker.skipped += 1
             return self._alone(share, now, per_second, burst, max_wait)
+        rate, share_burst = share_of(per_second, burst, self.fleet_size)
+        if share.full_until(now, rate, share_burst) - now > max_wait and share.local_since is None:
+            self.share_refusals += 1
+            return None  # in a handover, a Redis turn its share would refuse goes to another process
         since, debt, handover = share.local_since, 0.0, 0.0
         if since is not None:  # back from deciding alone: this call pays the share's debt
             share.local_since = None
@@ -184,4 +189,5 @@ class RedisRateLimiter(RateLimiterBackend):
             "local_calls": self.local_calls,
             "handover_calls": self.handover_calls,
             "returns": self.returns,
+            "share_refusals": self.share_refusals,
         }
