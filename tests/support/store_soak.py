@@ -40,6 +40,7 @@ it names all three levels in ``provenance.chain``.
 from __future__ import annotations
 
 import argparse
+import bisect
 import contextlib
 import multiprocessing
 import random
@@ -389,6 +390,12 @@ def _worker(args: WorkerArgs, conn: Connection) -> None:
 
 
 # -- the script ----------------------------------------------------------------------------
+def densest(times: list[float], window: float) -> int:
+    """The most of *times* in any window ``[t, t + window)``."""
+    ordered = sorted(times)
+    return max((bisect.bisect_left(ordered, t + window) - i for i, t in enumerate(ordered)), default=0)
+
+
 @dataclass
 class RedisFault:
     kind: str  # "kill" (SIGKILL, then started again, empty) or "hang" (SIGSTOP, then SIGCONT)
@@ -472,6 +479,15 @@ class StoreSoakReport:
         windows = [(f.at_seconds, f.at_seconds + f.lasted + 2.0) for f in self.faults]
         return sum(1 for t in self.refused_at if any(a <= t <= b for a, b in windows))
 
+    def busiest(self) -> str:
+        """The most calls to the rate-limited service in any 1 s and 0.25 s, where they arrived
+        and where the workers' rate gates let them go (by Redis or a local share)."""
+        starts = [t for w in self.workers for t, _ in w["rate_starts"]]
+        local = sum(1 for w in self.workers for _, via in w["rate_starts"] if via == "local")
+        arrived = " / ".join(str(densest(self.arrived_at, w)) for w in (1.0, 0.25))
+        started = " / ".join(str(densest(starts, w)) for w in (1.0, 0.25))
+        return f"at the service {arrived}; at the gates {started} ({local} of {len(starts)} by a local share)"
+
     def _tenant_calls(self) -> dict[str, dict[str, int]]:
         return {tenant: dict(calls) for tenant, calls in self.tenant_calls.items()}
 
@@ -501,6 +517,9 @@ class StoreSoakReport:
             f"rate limit {c.rate_per_second:g}/s (burst {c.rate_burst}): the service answered "
             f"{dict(self.limited_calls)}; 429s while Redis was down or hung (or 2 s after): "
             f"{self.refused_in_faults()} of {len(self.refused_at)}",
+            "busiest windows (calls in any 1 s / 0.25 s; the limit's bound "
+            f"{c.rate_burst + c.rate_per_second:g} / {c.rate_burst + c.rate_per_second / 4:g}): "
+            f"{self.busiest()}",
             f"chain: {self.count('chain_full')} through three levels, {self.count('chain_archive')} by the "
             f"archive, {self.count('chain_short')} with a shorter chain {self.examples('chain_short', 2)}; "
             f"{self.count('outage_questions')} asked during the inner outage",
