@@ -1,7 +1,8 @@
 """Heavy test environments that live outside the project's venv, built once into ``.cache/``.
 
-* :func:`venv_python` - a virtual environment with pinned packages (Arize Phoenix, or
-  ``langchain-mcp-adapters`` with ``mcp`` 1.x), created with uv when missing; an environment
+* :func:`venv_python` - a virtual environment with pinned packages (Arize Phoenix,
+  ``langchain-mcp-adapters`` with ``mcp`` 1.x, the ``mcp`` 1.x line beside the package's own
+  requirements), created with uv when missing; an environment
   variable may name an interpreter that already has them.
 * :func:`node_modules` - npm packages (the TypeScript MCP SDK, the MCP Inspector) installed
   with ``npm ci`` from the lock file kept in ``tests/hosts/node/``, into ``.cache/node-hosts``;
@@ -60,6 +61,23 @@ SMOLAGENTS = (
 """smolagents (its ``Tool.from_langchain`` bridge) beside the package's own requirements; the
 package itself is taken from the checkout (``PYTHONPATH``). Its own venv: the project's does
 not need smolagents' dependencies (huggingface-hub, pillow, ...)."""
+
+
+MCP1 = (
+    "mcp==1.30.0",
+    "pydantic>=2.7,<3",
+    "pydantic-core>=2",
+    "idna>=3",
+    "httpx>=0.27",
+    "httpcore>=1.0",
+    "anyio>=4.3",
+    "sniffio>=1.3",
+    "jsonschema>=4.21",
+    "referencing>=0.35",
+    "pyyaml>=6",
+)
+"""The mcp 1.x line beside the package's own requirements: the router's MCP server and an mcp
+1.x client run there (the package itself is taken from the checkout, ``PYTHONPATH``)."""
 
 
 class EnvironmentUnavailable(Exception):
@@ -169,6 +187,11 @@ def smolagents_python() -> Path:
     )
 
 
+def mcp1_python() -> Path:
+    """The interpreter of the mcp 1.x environment (``SCHEMAROUTER_MCP1_PYTHON`` overrides)."""
+    return venv_python("mcp1-venv", MCP1, ["mcp.server.fastmcp", "yaml"], "SCHEMAROUTER_MCP1_PYTHON")
+
+
 def main() -> None:
     """Build every environment that is missing (``make host-envs``) and say how long each took."""
     failed = False
@@ -176,6 +199,7 @@ def main() -> None:
         ("Arize Phoenix", phoenix_python),
         ("langchain-mcp-adapters with mcp 1.x", langchain_mcp_python),
         ("smolagents", smolagents_python),
+        ("mcp 1.x", mcp1_python),
         ("node MCP hosts", node_modules),
         ("third-party MCP servers (npm)", third_party_mcp_servers),
         ("mcp-server-time", mcp_time_python),
