@@ -30,10 +30,12 @@ __all__ = [
     "mcp_error",
     "meta_dict",
     "request_log_levels",
+    "resumable",
     "run_streamable_http",
     "sdk_call_tool",
     "sdk_get_prompt",
     "send_log_message",
+    "server_options",
     "wire",
 ]
 
@@ -191,3 +193,25 @@ async def run_streamable_http(server: Any, *, host: str, port: int, path: str) -
     if host not in ("127.0.0.1", "localhost", "::1"):  # 1.x guards loopback hosts only
         settings.transport_security = None
     await server.run_streamable_http_async()
+
+
+def server_options(version: str, event_store: Any, retry_milliseconds: int) -> dict[str, Any]:
+    """The SDK server constructor's keywords: 2.x takes the *version*; 1.x takes the
+    streamable-HTTP event store and retry (from 1.23 on) here instead of in its app."""
+    if LINE == 2:
+        return {"version": version}
+    import inspect
+
+    options: dict[str, Any] = {"event_store": event_store}
+    if "retry_interval" in inspect.signature(SDKServer.__init__).parameters:
+        options["retry_interval"] = retry_milliseconds
+    return options
+
+
+def resumable(options: dict[str, Any], event_store: Any, retry_milliseconds: int) -> dict[str, Any]:
+    """2.x ``streamable_http_app`` keywords with *event_store* and the retry unless given (1.x
+    has them from the constructor, :func:`server_options`)."""
+    if LINE == 1:
+        return options
+    given = {key: value for key, value in options.items() if value is not None}
+    return {**options, "event_store": event_store, "retry_interval": retry_milliseconds, **given}

@@ -31,6 +31,7 @@ from ..errors import (
 )
 from ..events import ToolResult
 from ._capabilities import check_prompt_request, declare_only_what_exists, prompt_error
+from ._events import RETRY_MILLISECONDS, MemoryEventStore
 from ._listening import Notifier, client_listens
 from ._logging import ClientLogLevels, install_redaction
 from ._results import error_result, outcome_result
@@ -44,13 +45,16 @@ from ._sdk import (
     lowlevel,
     mcp_error,
     meta_dict,
+    resumable,
     sdk_call_tool,
     sdk_get_prompt,
+    server_options,
     wire,
 )
 
 if TYPE_CHECKING:
     from mcp.types import InputRequiredResult  # mcp 2.x only
+    from starlette.applications import Starlette
 
 __all__ = ["ERROR_META_KEY", "OUTPUT_SCHEMA", "RouterMCPServer", "output_schema", "router_mcp_server"]
 
@@ -171,14 +175,19 @@ class RouterMCPServer(SDKServer):
         self.surface = ToolSurface(router, options=options, description=description, selection=True)
         self.log_levels = ClientLogLevels()
         self._output_schema: tuple[int | None, dict[str, Any]] = (None, OUTPUT_SCHEMA)
-        if LINE == 2:
-            super().__init__(name, instructions=self.surface.description, version=__version__)
-        else:  # 1.x: the version is the low-level server's
-            super().__init__(name, instructions=self.surface.description)
+        self.event_store = MemoryEventStore()
+        sdk_options = server_options(__version__, self.event_store, RETRY_MILLISECONDS)
+        super().__init__(name, instructions=self.surface.description, **sdk_options)
+        if LINE == 1:  # the version is the low-level server's
             lowlevel(self).version = __version__
         install_set_level(self, self.log_levels.remember)
         declare_only_what_exists(self)
         install_redaction()
+
+    def streamable_http_app(self, **options: Any) -> Starlette:
+        """The SDK's streamable-HTTP app; its SSE streams open with a priming event (an event id
+        for ``Last-Event-ID``, and ``retry``) unless *options* name another event store."""
+        return super().streamable_http_app(**resumable(options, self.event_store, RETRY_MILLISECONDS))
 
     # -- what the client sees --------------------------------------------------------
     def router_tool(self) -> Tool:
