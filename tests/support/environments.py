@@ -11,6 +11,8 @@
   project wrote, used as routes: npm ``@modelcontextprotocol/server-everything`` and
   ``server-memory`` (lock in ``tests/servers/third_party_mcp/``, into ``.cache/mcp-servers``)
   and PyPI ``mcp-server-time`` (a venv of its own, ``.cache/mcp-time-venv``).
+* :func:`conformance_suite` - the MCP conformance suite (npm, lock in ``tests/conformance/``,
+  into ``.cache/mcp-conformance``) with node 22 from the npm registry when the machine's is older.
 
 Each is rebuilt only when its pinned requirements change (a stamp file keeps them). When one
 cannot be built the caller skips with the reason, except under ``CI=true``, where it fails
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache"
 NODE_SOURCE = ROOT / "tests" / "hosts" / "node"
 THIRD_PARTY_MCP_SOURCE = ROOT / "tests" / "servers" / "third_party_mcp"
+CONFORMANCE_SOURCE = ROOT / "tests" / "conformance"
 T = TypeVar("T")
 
 PHOENIX = ("arize-phoenix==20.26.1",)
@@ -155,6 +158,29 @@ def _npm_installed(source: Path, target: Path, what: str) -> Path:
     return target
 
 
+def conformance_suite() -> tuple[Path, Path]:
+    """The MCP conformance suite (npm ``@modelcontextprotocol/conformance``, lock in
+    ``tests/conformance/``, into ``.cache/mcp-conformance``): its script and the node 22+ that
+    runs it (the machine's when it is 22 or newer, else the npm ``node`` package's)."""
+    target = _npm_installed(CONFORMANCE_SOURCE, CACHE / "mcp-conformance", "the MCP conformance suite")
+    script = target / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+    node = shutil.which("node")
+    if node is None or _node_major(node) < 22:
+        node = str(target / "node_modules" / ".bin" / "node")
+        if _node_major(node) < 22:
+            raise EnvironmentUnavailable(f"{node} is not node 22 or newer")
+    return script, Path(node)
+
+
+def _node_major(node: str) -> int:
+    try:
+        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=60, check=False)
+    except OSError:
+        return 0
+    version = done.stdout.strip().lstrip("v").split(".")[0]
+    return int(version) if version.isdigit() else 0
+
+
 def node_script(name: str) -> Path:
     """*name* of ``tests/hosts/node/`` beside the installed packages (ESM resolves from there)."""
     target = node_modules() / name
@@ -202,6 +228,7 @@ def main() -> None:
         ("mcp 1.x", mcp1_python),
         ("node MCP hosts", node_modules),
         ("third-party MCP servers (npm)", third_party_mcp_servers),
+        ("the MCP conformance suite (npm, node 22)", conformance_suite),
         ("mcp-server-time", mcp_time_python),
     ):
         started = time.monotonic()
