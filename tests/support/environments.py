@@ -45,7 +45,8 @@ PHOENIX = ("arize-phoenix==20.26.1",)
 LANGCHAIN_MCP = ("langchain-mcp-adapters==0.3.2", "mcp>=1.24,<2")
 """``langchain-mcp-adapters`` needs mcp 1.x (it imports ``mcp.shared.context.RequestContext``,
 gone in mcp 2; 0.3.2 declares ``mcp>=1.24,<2``, 0.3.1 only ``mcp>=1.24`` and so installs beside
-mcp 2 and fails on import), while our ``mcp`` extra is mcp 2: it lives in a venv of its own."""
+mcp 2 and fails on import), while the project's venv has mcp 2: it lives in a venv of its own and
+talks to the router's server (under mcp 2) over streamable HTTP."""
 MCP_TIME = ("mcp-server-time==2026.10.19",)
 """The MCP project's reference time server, with the ``mcp`` and ``tzdata`` it pins itself."""
 
