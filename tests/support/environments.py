@@ -69,6 +69,8 @@ not need smolagents' dependencies (huggingface-hub, pillow, ...)."""
 
 MCP1 = (
     "mcp==1.30.0",
+    "mcp-types>=2",  # the [mcp] extra's own requirements beside mcp 1.x: the route adapter reads
+    "httpx2>=2.10",  # results as mcp_types models
     "pydantic>=2.7,<3",
     "pydantic-core>=2",
     "idna>=3",

@@ -19,17 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
 try:
-    from mcp import Client
-    from mcp.shared.exceptions import MCPError
     from mcp_types import CallToolResult, TextContent, Tool
-except ImportError as exc:  # pragma: no cover - exercised without the extra, or under mcp 1.x
-    from importlib.util import find_spec
 
-    if find_spec("mcp") is not None and find_spec("mcp.server.mcpserver") is None:
-        raise ImportError(
-            "MCP routes (add_mcp) need mcp 2.x; the installed mcp is 1.x, with which only the "
-            'router\'s own MCP server works: pip install "mcp>=2,<3"'
-        ) from exc
+    from .sdk import Client, MCPError
+except ImportError as exc:  # pragma: no cover - exercised without the extra only
     raise ImportError(
         'MCP routes need the mcp SDK; install the extra: pip install "schemarouter-integrations[mcp]"'
     ) from exc

@@ -1,7 +1,8 @@
 """The mcp 1.x line: the router's MCP server runs under mcp 1.x (``FastMCP``) and an mcp 1.x
-``ClientSession`` talks to it over stdio and streamable HTTP. Both run in the mcp 1.x venv
-(``.cache/mcp1-venv``, :data:`tests.support.environments.MCP1`), driven by
-``tests/hosts/mcp1_client.py``; the 2.x line is what the rest of the suite runs."""
+``ClientSession`` talks to it over stdio and streamable HTTP (``tests/hosts/mcp1_client.py``);
+a router under mcp 1.x adds MCP servers as routes (``tests/hosts/mcp1_routes.py``). All of it
+runs in the mcp 1.x venv (``.cache/mcp1-venv``, :data:`tests.support.environments.MCP1`); the
+2.x line is what the rest of the suite runs."""
 
 from __future__ import annotations
 
@@ -116,19 +117,61 @@ def test_an_unknown_tool_is_an_error_result_on_the_1_line(session: dict[str, Any
     assert "no_such_tool" in session["unknown_tool"]["content"][0]["text"]
 
 
-def test_adding_an_mcp_route_under_mcp_1_says_it_needs_mcp_2(python: Path) -> None:
-    script = (
-        "import anyio\n"
-        "from schemarouter_integrations import SchemaRouter\n"
-        "async def main():\n"
-        "    try:\n"
-        "        await SchemaRouter().add_mcp(['true'], name='other', read_only=True)\n"
-        "    except ImportError as exc:\n"
-        "        print(exc)\n"
-        "anyio.run(main)\n"
-    )
+ROUTES = ROOT / "tests" / "hosts" / "mcp1_routes.py"
+
+
+def run_routes(python: Path, transport: str, target: str) -> dict[str, Any]:
     done = subprocess.run(
-        [str(python), "-c", script], capture_output=True, text=True, timeout=120, check=False, cwd=ROOT
+        [str(python), str(ROUTES), transport, target],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "need mcp 2.x" in done.stdout
+    out: dict[str, Any] = json.loads(done.stdout)
+    return out
+
+
+@pytest.fixture(scope="module")
+def routes_over_stdio(python: Path) -> dict[str, Any]:
+    return run_routes(python, "stdio", json.dumps(stdio_command(python=str(python))))
+
+
+@pytest.fixture(scope="module")
+def routes_over_http(python: Path) -> Iterator[dict[str, Any]]:
+    server = HttpServer(python=str(python))
+    try:
+        yield run_routes(python, "http", server.url)
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["stdio", "http"])
+def routed(request: pytest.FixtureRequest) -> dict[str, Any]:
+    out: dict[str, Any] = request.getfixturevalue(f"routes_over_{request.param}")
+    return out
+
+
+def test_a_router_under_mcp_1_routes_through_another_routers_server(routed: dict[str, Any]) -> None:
+    assert routed["endpoints"] == ["materials"]
+    assert routed["answered_by"] == "inner.materials"
+    assert routed["records"] == [{"band_gap": 0.61, "formula": "Si"}]
+    assert routed["provenance"]["chain"] == ["inner.materials", "mp_api.search"]
+
+
+def test_the_inner_routers_all_down_answer_is_unavailable_under_mcp_1(routed: dict[str, Any]) -> None:
+    assert routed["failure"] == "AllRoutesUnavailableError"
+
+
+def test_the_ping_probe_reaches_the_server_under_mcp_1(routed: dict[str, Any]) -> None:
+    assert routed["ping"] is True
+
+
+def test_an_in_process_fastmcp_server_is_a_route_under_mcp_1(python: Path) -> None:
+    routed = run_routes(python, "inprocess", "-")
+    assert routed["endpoints"] == ["search"] and routed["answered_by"] == "inner.search"
+    # as on mcp 2.x: the output schema FastMCP writes for a dict names no records array
+    assert routed["records"] == [{"records": [{"formula": "Si", "band_gap": 0.61}]}]
+    assert routed["failure"] == "NonRetryableInvocationError"  # an isError result
+    assert routed["ping"] is True
