@@ -319,23 +319,24 @@ def router_mcp_server(
     hedge: HedgePolicy | None = None,
     cache: CachePolicy | None = None,
 ) -> RouterMCPServer:
-    """The router as an ``MCPServer`` with one read-only tool named *tool_name*.
+    """The router as an ``MCPServer`` (``FastMCP`` under mcp 1.x) with one read-only tool named
+    *tool_name*.
 
-    ``tools/list`` shows ``query`` (optional), an optional ``fields`` argument (canonical
-    field names) and the canonical arguments under their model-facing names (the schema the
-    LangChain and LlamaIndex tools show, rebuilt when the registry changes), an
-    ``outputSchema`` naming the record fields the registry can serve, and the annotations
-    ``readOnlyHint``, ``idempotentHint`` and ``openWorldHint``. ``tools/call`` answers
-    ``structuredContent`` (``records``, ``route``, ``fallbacks``, ``answered_by``, and
-    ``provenance`` for an answer relayed from another router) with the records as compact
-    text; no route, every route unavailable, the budget and bad arguments are ``isError``
-    results with a model-readable message (``_meta`` ``schemarouter/error``), an unknown tool
-    is a JSON-RPC error -32602, and programming errors stay on the server. Each router event
-    of a call is sent to the client as a log message (logger ``"schemarouter"``, data = the
-    event's JSON) at or above the client's ``logging/setLevel`` and, when the client sent a
-    progress token, as a progress notification. Scope, fallbacks, preferred tools and budget
-    are the application's settings, which the client can neither see nor change; *fields*
-    given here override the client's ``fields``.
+    ``tools/list`` shows ``query`` (optional), an optional ``fields`` argument (canonical field
+    names) and the canonical arguments under their model-facing names (the schema the LangChain
+    and LlamaIndex tools show, rebuilt when the registry changes), an ``outputSchema`` naming
+    the record fields the registry can serve, and the annotations ``readOnlyHint``,
+    ``idempotentHint`` and ``openWorldHint``. ``tools/call`` answers ``structuredContent``
+    (``records``, ``route``, ``fallbacks``, ``answered_by``, and ``provenance`` for an answer
+    relayed from another router) with the records as compact text; no route, every route
+    unavailable, the budget and bad arguments are ``isError`` results with a model-readable
+    message (``_meta`` ``schemarouter/error``), an unknown tool is a JSON-RPC error -32602 (an
+    ``isError`` result under mcp 1.x), and programming errors stay on the server. Each router
+    event of a call is sent to the client as a log message (logger ``"schemarouter"``, data =
+    the event's JSON) at or above the client's ``logging/setLevel`` and, when the client sent a
+    progress token, as a progress notification. Scope, fallbacks, preferred tools and budget are
+    the application's settings, which the client can neither see nor change; *fields* given here
+    override the client's ``fields``.
     """
     if mode not in ("fallback", "gather"):
         raise ConfigurationError(f"mode must be 'fallback' or 'gather', got {mode!r}")
