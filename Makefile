@@ -109,7 +109,9 @@ node:
 	@command -v npm >/dev/null || apt-get install -y -qq npm
 
 # Heavy test environments, each built once into .cache/ (tests/support/environments.py): Arize
-# Phoenix, langchain-mcp-adapters with mcp 1.x, the node hosts (npm ci from tests/hosts/node/), the
+# Phoenix, langchain-mcp-adapters with mcp 1.x, the mcp 1.x line (the router's MCP server and an
+# mcp 1.x client), the MCP conformance suite (npm ci from tests/conformance/, with node 22 from
+# npm), the node hosts (npm ci from tests/hosts/node/), the
 # third-party MCP servers (npm ci from tests/servers/third_party_mcp/; mcp-server-time in a venv).
 host-envs: setup node
 	$(BIN)/python -m tests.support.environments

@@ -58,6 +58,9 @@ DOCS_INTRO = [
     "server's CPU per call.",
     "- `http_invoke_bench.py`: a loopback HTTP invoke through an OpenAPI route against a plain "
     "`httpx.AsyncClient` GET, 1, 10 and 100 concurrent callers, CPU per request.",
+    "- `stdio_handshake_bench.py`: `serve-mcp` over stdio on a one-route landscape, from the "
+    "process start until `tools/list` answers, against a bare `mcp` SDK server with one tool, "
+    "alternating rounds, medians (the aim: under 1 s on a quiet machine).",
     "",
     "Each benchmark runs in its own interpreter; the section *Seconds per benchmark* gives each "
     "one's wall time beside its budget (the whole run must stay under 15 minutes).",

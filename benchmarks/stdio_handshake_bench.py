@@ -5,7 +5,9 @@ and google-adk give up after 5 s by default). Each round starts the command on a
 landscape (one Python route), sends ``initialize`` and ``notifications/initialized`` and times
 until ``tools/list`` answers; the median of :data:`REPEATS` rounds is printed, with the
 heaviest imports of the start (``-X importtime``) as evidence. Target: under 1 s on a quiet
-machine.
+machine. Beside it, in the same rounds, a bare ``mcp`` SDK server with one tool over stdio
+(:data:`BARE_SERVER`): the floor any server on this SDK pays (its import), so the ratio says
+what the router adds.
 
     python benchmarks/stdio_handshake_bench.py [--repeats N]
 """
@@ -61,6 +63,22 @@ MESSAGES = [
 ]
 
 
+BARE_SERVER = """
+from mcp.server import MCPServer
+
+server = MCPServer("bare")
+
+
+@server.tool()
+def band_gap(formula: str) -> list[dict[str, object]]:
+    return [{"material_id": "mp-149", "band_gap": 0.61}] if formula == "Si" else []
+
+
+server.run("stdio")
+"""
+"""The bare SDK server of the side-by-side rounds (mcp 2.x)."""
+
+
 def command(landscape: Path, *python_flags: str) -> list[str]:
     return [
         sys.executable,
@@ -73,11 +91,16 @@ def command(landscape: Path, *python_flags: str) -> list[str]:
     ]
 
 
-def handshake_seconds(landscape: Path) -> tuple[float, float]:
-    """Seconds until the ``initialize`` answer and until the ``tools/list`` answer."""
+def handshake_seconds(landscape: Path, argv: list[str] | None = None) -> tuple[float, float]:
+    """Seconds until the ``initialize`` answer and until the ``tools/list`` answer (of the
+    router's ``serve-mcp`` on *landscape*, or of the command *argv*)."""
     started = time.perf_counter()
     process = subprocess.Popen(
-        command(landscape), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT
+        argv or command(landscape),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
     )
     assert process.stdin is not None and process.stdout is not None
     try:
@@ -127,18 +150,32 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
         landscape = Path(folder) / "landscape.toml"
         landscape.write_text(LANDSCAPE)
+        bare_script = Path(folder) / "bare_server.py"
+        bare_script.write_text(BARE_SERVER)
+        bare = [sys.executable, str(bare_script)]
         handshake_seconds(landscape)  # warm the file cache
-        rounds = [handshake_seconds(landscape) for _ in range(args.repeats)]
+        handshake_seconds(landscape, bare)
+        rounds, bare_rounds = [], []
+        for _ in range(args.repeats):  # alternated, so both see the same load
+            rounds.append(handshake_seconds(landscape))
+            bare_rounds.append(handshake_seconds(landscape, bare))
         initialize = statistics.median(r[0] for r in rounds)
         listed = statistics.median(r[1] for r in rounds)
+        bare_listed = statistics.median(r[1] for r in bare_rounds)
         print(f"stdio handshake (initialize answered): median {initialize:.3f} s over {args.repeats} runs")
         print(f"stdio handshake + tools/list:          median {listed:.3f} s (target < {TARGET_SECONDS} s)")
+        print(
+            f"bare mcp SDK server, + tools/list:     median {bare_listed:.3f} s (ours / bare "
+            f"{listed / bare_listed:.2f}x)"
+        )
         print("heaviest top-level imports of the start (ms):")
         for milliseconds, name in heaviest_imports(landscape):
             print(f"  {milliseconds:8.1f}  {name}")
     return {
         "mcp.stdio_handshake_seconds": round(initialize, 3),
         "mcp.stdio_tools_listed_seconds": round(listed, 3),
+        "mcp.stdio_bare_tools_listed_seconds": round(bare_listed, 3),
+        "mcp.stdio_handshake_ratio": round(listed / bare_listed, 3),
     }
 
 

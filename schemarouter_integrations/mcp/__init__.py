@@ -1,9 +1,9 @@
 """MCP: the router as an MCP server (:func:`router_mcp_server`, :func:`serve_mcp`).
 
-``router_mcp_server(router, ...)`` returns an ``mcp`` SDK ``MCPServer`` with one read-only
-tool over the router (the model-facing schema of the LangChain and LlamaIndex tools);
-``serve_mcp(router, transport="stdio" | "http")`` serves it until stopped. MCP servers as
-routes are added with ``await router.add_mcp(...)``.
+``router_mcp_server(router, ...)`` returns an ``mcp`` SDK server (``MCPServer`` on mcp 2.x,
+``FastMCP`` on 1.x) with one read-only tool over the router (the model-facing schema of the
+LangChain and LlamaIndex tools); ``serve_mcp(router, transport="stdio" | "http")`` serves it
+until stopped. MCP servers as routes are added with ``await router.add_mcp(...)``.
 
 Needs the ``mcp`` extra: ``pip install "schemarouter-integrations[mcp]"``.
 """

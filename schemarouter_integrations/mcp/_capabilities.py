@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp.server import MCPServer
-from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ServerCapabilities
+from mcp.types import ServerCapabilities
+
+from ._sdk import INTERNAL_ERROR, INVALID_PARAMS, SDKServer, guard_requests, lowlevel, mcp_error
 
 __all__ = ["CAPABILITY_METHODS", "check_prompt_request", "declare_only_what_exists", "prompt_error"]
 
@@ -33,11 +33,10 @@ CAPABILITY_METHODS: dict[str, tuple[str, ...]] = {
 _CAPABILITY_OF = {method: name for name, methods in CAPABILITY_METHODS.items() for method in methods}
 
 
-def declare_only_what_exists(server: MCPServer[Any]) -> None:
+def declare_only_what_exists(server: SDKServer[Any]) -> None:
     """Make *server*'s capabilities, and the methods it answers, follow what it holds."""
-    lowlevel = server._lowlevel_server
-    declared = lowlevel.get_capabilities
-    handler_of = lowlevel.get_request_handler
+    low = lowlevel(server)
+    declared = low.get_capabilities
 
     def backed(capability: str) -> bool:
         if capability == "prompts":
@@ -47,33 +46,31 @@ def declare_only_what_exists(server: MCPServer[Any]) -> None:
 
     def capabilities(*args: Any, **kwargs: Any) -> ServerCapabilities:
         """Only what exists: no ``prompts``/``resources`` while none are registered."""
-        found = declared(*args, **kwargs)
+        found: ServerCapabilities = declared(*args, **kwargs)
         empty: dict[str, Any] = {name: None for name in CAPABILITY_METHODS if not backed(name)}
         return found.model_copy(update=empty) if empty else found
 
-    def request_handler(method: str) -> Any:
-        """The SDK's handler, or None (method not found) for an undeclared capability's method."""
+    def served(method: str) -> bool:
+        """False (method not found) for an undeclared capability's method."""
         capability = _CAPABILITY_OF.get(method)
-        if capability is not None and not backed(capability):
-            return None
-        return handler_of(method)
+        return capability is None or backed(capability)
 
-    lowlevel.get_capabilities = capabilities  # type: ignore[method-assign]
-    lowlevel.get_request_handler = request_handler  # type: ignore[method-assign]
+    low.get_capabilities = capabilities
+    guard_requests(server, served)
 
 
-def check_prompt_request(server: MCPServer[Any], name: str, arguments: dict[str, Any] | None) -> None:
+def check_prompt_request(server: SDKServer[Any], name: str, arguments: dict[str, Any] | None) -> None:
     """Raise the spec's -32602 for an unknown prompt or missing required arguments."""
     prompt = server._prompt_manager.get_prompt(name)
     if prompt is None:
-        raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name}", data={"name": name})
+        raise mcp_error(INVALID_PARAMS, f"Unknown prompt: {name}", {"name": name})
     required = {argument.name for argument in prompt.arguments or () if argument.required}
     missing = sorted(required - set(arguments or {}))
     if missing:
         message = f"Missing required arguments: {', '.join(missing)}"
-        raise MCPError(code=INVALID_PARAMS, message=message, data={"missing": missing})
+        raise mcp_error(INVALID_PARAMS, message, {"missing": missing})
 
 
-def prompt_error(error: Exception) -> MCPError:
+def prompt_error(error: Exception) -> Exception:
     """A failure while rendering a prompt as the spec's internal error (-32603)."""
-    return MCPError(code=INTERNAL_ERROR, message=f"The prompt failed: {error}")
+    return mcp_error(INTERNAL_ERROR, f"The prompt failed: {error}")

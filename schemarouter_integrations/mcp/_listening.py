@@ -15,13 +15,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from mcp.server.connection import allowed_log_levels
-from mcp.server.mcpserver.context import Context
-from mcp_types import LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParams
+from mcp.types import LoggingLevel
 
 from .._framework import trace_payload
 from ..events import RouterEvent
 from ._logging import ClientLogLevels
+from ._sdk import Context, meta_dict, request_log_levels, send_log_message
 
 __all__ = ["EVENT_LEVELS", "LOGGER_NAME", "Notifier", "client_listens", "send_log"]
 
@@ -61,7 +60,7 @@ def client_listens(context: Context[Any, Any] | None, levels: ClientLogLevels) -
 def progress_requested(request: Any) -> bool:
     """True when the request carries a progress token or an in-process progress callback
     (True as well when the SDK's request channel is of an unknown kind)."""
-    meta = request.meta or {}
+    meta = meta_dict(request.meta) or {}
     if meta.get("progress_token") is not None or meta.get("progressToken") is not None:
         return True
     channel = getattr(request.session, "_request_outbound", None)
@@ -77,10 +76,7 @@ def progress_requested(request: Any) -> bool:
 
 def _sdk_log_levels(request: Any) -> frozenset[str] | None:
     """The log levels the SDK delivers for this request (None: unknown, every level)."""
-    try:
-        return frozenset(allowed_log_levels(request.protocol_version, request.meta))
-    except Exception:  # an SDK whose gate reads differently: assume it delivers
-        return None
+    return request_log_levels(request)
 
 
 async def send_log(context: Context[Any, Any], level: LoggingLevel, data: Any) -> None:
@@ -90,9 +86,7 @@ async def send_log(context: Context[Any, Any], level: LoggingLevel, data: Any) -
     delivered = _sdk_log_levels(request)
     if delivered is not None and level not in delivered:
         return
-    params = LoggingMessageNotificationParams(level=level, data=data, logger=LOGGER_NAME)
-    notification = LoggingMessageNotification(params=params)
-    await request.session.send_notification(notification, related_request_id=request.request_id)
+    await send_log_message(request, level, data, LOGGER_NAME)
 
 
 class Notifier:

@@ -17,7 +17,7 @@ import logging
 import weakref
 from typing import Any, get_args
 
-from mcp_types import EmptyResult, LoggingLevel, SetLevelRequestParams
+from mcp.types import LoggingLevel
 
 from .._redaction import redact_url_queries
 
@@ -33,10 +33,9 @@ class ClientLogLevels:
     def __init__(self) -> None:
         self._levels: weakref.WeakKeyDictionary[Any, LoggingLevel] = weakref.WeakKeyDictionary()
 
-    async def set_level(self, ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
-        """The ``logging/setLevel`` handler: remember the level for this connection."""
-        self._levels[_connection(ctx.session)] = params.level
-        return EmptyResult()
+    def remember(self, session: Any, level: LoggingLevel) -> None:
+        """What ``logging/setLevel`` does: remember *level* for *session*'s connection."""
+        self._levels[_connection(session)] = level
 
     def allows(self, session: Any, level: LoggingLevel) -> bool:
         """True when a log notification at *level* may be sent to *session*'s client."""

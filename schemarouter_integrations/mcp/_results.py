@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_types import CallToolResult, TextContent
+from mcp.types import CallToolResult, TextContent
 
 from .._execution.context import events_of
 from .._framework import ModelOutcome
 from ..adapters._mcp.relay import ERROR_META_KEY, LOOP_REASON
 from ..errors import AllRoutesUnavailableError, InvocationUnavailableError, NoRouteError, RoutingLoopError
 from ..events import ToolFallbackEvent
+from ._sdk import wire
 
 __all__ = ["error_result", "outcome_result"]
 
@@ -46,7 +47,7 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
         structured["cache"] = {"stale": result.stale, "age_seconds": result.age_seconds or 0.0}
     # validated: pydantic-core builds these two small models faster than Trusted can
     text = TextContent(type="text", text=outcome.content)
-    return CallToolResult(content=[text], structured_content=structured)
+    return wire(CallToolResult, {"content": [text], "structuredContent": structured})
 
 
 def error_result(message: str, error: BaseException | None = None) -> CallToolResult:
@@ -62,7 +63,8 @@ def error_result(message: str, error: BaseException | None = None) -> CallToolRe
         if _loop(error):
             said["reason"] = LOOP_REASON
         meta = {ERROR_META_KEY: said}
-    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True, _meta=meta)
+    content = [TextContent(type="text", text=message)]
+    return wire(CallToolResult, {"content": content, "isError": True, "_meta": meta})
 
 
 def _unavailable(error: BaseException) -> bool:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from .._router import SchemaRouter
 from ..errors import ConfigurationError
+from ._sdk import run_streamable_http
 from ._server import router_mcp_server
 
 __all__ = ["TRANSPORTS", "serve_mcp"]
@@ -44,7 +45,7 @@ async def serve_mcp(
         if transport == "stdio":
             await server.run_stdio_async()
         else:
-            await server.run_streamable_http_async(host=host, port=port, streamable_http_path=path)
+            await run_streamable_http(server, host=host, port=port, path=path)
     finally:
         if manage_router:
             await router.aclose()

@@ -13,21 +13,9 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from mcp.server import MCPServer
-from mcp.server.mcpserver.context import Context
-from mcp.shared.exceptions import MCPError
-from mcp_types import (
-    INVALID_PARAMS,
-    CallToolResult,
-    GetPromptResult,
-    InputRequiredResult,
-    SetLevelRequestParams,
-    TextContent,
-    Tool,
-    ToolAnnotations,
-)
+from mcp.types import CallToolResult, GetPromptResult, TextContent, Tool
 
 from .. import __version__
 from .._contracts import CachePolicy, FieldSpec, HedgePolicy
@@ -43,9 +31,30 @@ from ..errors import (
 )
 from ..events import ToolResult
 from ._capabilities import check_prompt_request, declare_only_what_exists, prompt_error
+from ._events import RETRY_MILLISECONDS, MemoryEventStore
 from ._listening import Notifier, client_listens
 from ._logging import ClientLogLevels, install_redaction
 from ._results import error_result, outcome_result
+from ._sdk import (
+    INVALID_PARAMS,
+    LINE,
+    Context,
+    SDKServer,
+    call_context,
+    install_set_level,
+    lowlevel,
+    mcp_error,
+    meta_dict,
+    resumable,
+    sdk_call_tool,
+    sdk_get_prompt,
+    server_options,
+    wire,
+)
+
+if TYPE_CHECKING:
+    from mcp.types import InputRequiredResult  # mcp 2.x only
+    from starlette.applications import Starlette
 
 __all__ = ["ERROR_META_KEY", "OUTPUT_SCHEMA", "RouterMCPServer", "output_schema", "router_mcp_server"]
 
@@ -143,8 +152,9 @@ def without_vendor_keys(node: Any) -> Any:
     return node
 
 
-class RouterMCPServer(MCPServer):
-    """An ``MCPServer`` whose tool *tool_name* answers through a :class:`SchemaRouter`."""
+class RouterMCPServer(SDKServer):
+    """The SDK's server (2.x ``MCPServer``, 1.x ``FastMCP``) whose tool *tool_name* answers
+    through a :class:`SchemaRouter`."""
 
     def __init__(
         self,
@@ -165,23 +175,35 @@ class RouterMCPServer(MCPServer):
         self.surface = ToolSurface(router, options=options, description=description, selection=True)
         self.log_levels = ClientLogLevels()
         self._output_schema: tuple[int | None, dict[str, Any]] = (None, OUTPUT_SCHEMA)
-        super().__init__(name, instructions=self.surface.description, version=__version__)
-        lowlevel = self._lowlevel_server
-        lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, self.log_levels.set_level)
+        self.event_store = MemoryEventStore()
+        sdk_options = server_options(__version__, self.event_store, RETRY_MILLISECONDS)
+        super().__init__(name, instructions=self.surface.description, **sdk_options)
+        if LINE == 1:  # the version is the low-level server's
+            lowlevel(self).version = __version__
+        install_set_level(self, self.log_levels.remember)
         declare_only_what_exists(self)
         install_redaction()
+
+    def streamable_http_app(self, **options: Any) -> Starlette:
+        """The SDK's streamable-HTTP app; its SSE streams open with a priming event (an event id
+        for ``Last-Event-ID``, and ``retry``) unless *options* name another event store."""
+        return super().streamable_http_app(**resumable(options, self.event_store, RETRY_MILLISECONDS))
 
     # -- what the client sees --------------------------------------------------------
     def router_tool(self) -> Tool:
         """The tool definition as of now (rebuilt when the registry changed)."""
         self.surface.refresh()
-        return Tool(
-            name=self.tool_name,
-            title="Data lookup",
-            description=self.surface.description,
-            input_schema=self.surface.arguments.json_schema(),
-            output_schema=self.output_schema(),
-            annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=True),
+        annotations = {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": True}
+        return wire(
+            Tool,
+            {
+                "name": self.tool_name,
+                "title": "Data lookup",
+                "description": self.surface.description,
+                "inputSchema": self.surface.arguments.json_schema(),
+                "outputSchema": self.output_schema(),
+                "annotations": annotations,
+            },
         )
 
     def output_schema(self) -> dict[str, Any]:
@@ -200,7 +222,7 @@ class RouterMCPServer(MCPServer):
     ) -> GetPromptResult | InputRequiredResult:
         check_prompt_request(self, name, arguments)
         try:
-            return await super().get_prompt(name, arguments, context)
+            return await sdk_get_prompt(self, name, arguments, context)  # type: ignore[no-any-return]
         except ValueError as exc:  # the SDK's catch-all would answer JSON-RPC code 0
             logger.warning("the prompt %r failed", name, exc_info=True)
             raise prompt_error(exc) from exc
@@ -208,10 +230,11 @@ class RouterMCPServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        context = call_context(self, context)
         if name != self.tool_name:
             if self._tool_manager.get_tool(name) is None:  # the spec's protocol error, not a result
-                raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
-            return await super().call_tool(name, arguments, context)
+                raise mcp_error(INVALID_PARAMS, f"Unknown tool: {name}", {"name": name})
+            return await sdk_call_tool(self, name, arguments, context)  # type: ignore[no-any-return]
         hops = read_hops(_request_meta(context))
         refused = loop_refusal(hops, self.router.hop_id, self.router.max_hops)
         if refused is not None:  # a loop, or a chain deeper than max_hops: unavailable here
@@ -274,7 +297,10 @@ class RouterMCPServer(MCPServer):
             "answered_by": ", ".join(result.access_path for result in results),
         }
         text = f"Answered by {structured['answered_by']}; {len(structured['records'])} record(s)."
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+        return wire(
+            CallToolResult,
+            {"content": [TextContent(type="text", text=text)], "structuredContent": structured},
+        )
 
 
 def router_mcp_server(
@@ -293,23 +319,24 @@ def router_mcp_server(
     hedge: HedgePolicy | None = None,
     cache: CachePolicy | None = None,
 ) -> RouterMCPServer:
-    """The router as an ``MCPServer`` with one read-only tool named *tool_name*.
+    """The router as an ``MCPServer`` (``FastMCP`` under mcp 1.x) with one read-only tool named
+    *tool_name*.
 
-    ``tools/list`` shows ``query`` (optional), an optional ``fields`` argument (canonical
-    field names) and the canonical arguments under their model-facing names (the schema the
-    LangChain and LlamaIndex tools show, rebuilt when the registry changes), an
-    ``outputSchema`` naming the record fields the registry can serve, and the annotations
-    ``readOnlyHint``, ``idempotentHint`` and ``openWorldHint``. ``tools/call`` answers
-    ``structuredContent`` (``records``, ``route``, ``fallbacks``, ``answered_by``, and
-    ``provenance`` for an answer relayed from another router) with the records as compact
-    text; no route, every route unavailable, the budget and bad arguments are ``isError``
-    results with a model-readable message (``_meta`` ``schemarouter/error``), an unknown tool
-    is a JSON-RPC error -32602, and programming errors stay on the server. Each router event
-    of a call is sent to the client as a log message (logger ``"schemarouter"``, data = the
-    event's JSON) at or above the client's ``logging/setLevel`` and, when the client sent a
-    progress token, as a progress notification. Scope, fallbacks, preferred tools and budget
-    are the application's settings, which the client can neither see nor change; *fields*
-    given here override the client's ``fields``.
+    ``tools/list`` shows ``query`` (optional), an optional ``fields`` argument (canonical field
+    names) and the canonical arguments under their model-facing names (the schema the LangChain
+    and LlamaIndex tools show, rebuilt when the registry changes), an ``outputSchema`` naming
+    the record fields the registry can serve, and the annotations ``readOnlyHint``,
+    ``idempotentHint`` and ``openWorldHint``. ``tools/call`` answers ``structuredContent``
+    (``records``, ``route``, ``fallbacks``, ``answered_by``, and ``provenance`` for an answer
+    relayed from another router) with the records as compact text; no route, every route
+    unavailable, the budget and bad arguments are ``isError`` results with a model-readable
+    message (``_meta`` ``schemarouter/error``), an unknown tool is a JSON-RPC error -32602 (an
+    ``isError`` result under mcp 1.x), and programming errors stay on the server. Each router
+    event of a call is sent to the client as a log message (logger ``"schemarouter"``, data =
+    the event's JSON) at or above the client's ``logging/setLevel`` and, when the client sent a
+    progress token, as a progress notification. Scope, fallbacks, preferred tools and budget are
+    the application's settings, which the client can neither see nor change; *fields* given here
+    override the client's ``fields``.
     """
     if mode not in ("fallback", "gather"):
         raise ConfigurationError(f"mode must be 'fallback' or 'gather', got {mode!r}")
@@ -341,6 +368,6 @@ def router_mcp_server(
 def _request_meta(context: Context[Any, Any] | None) -> Any:
     """The request ``_meta`` of the call *context* serves (None outside a request)."""
     try:
-        return context.request_context.meta if context is not None else None
+        return meta_dict(context.request_context.meta) if context is not None else None
     except ValueError:  # a Context made outside a request
         return None

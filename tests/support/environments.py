@@ -1,7 +1,8 @@
 """Heavy test environments that live outside the project's venv, built once into ``.cache/``.
 
-* :func:`venv_python` - a virtual environment with pinned packages (Arize Phoenix, or
-  ``langchain-mcp-adapters`` with ``mcp`` 1.x), created with uv when missing; an environment
+* :func:`venv_python` - a virtual environment with pinned packages (Arize Phoenix,
+  ``langchain-mcp-adapters`` with ``mcp`` 1.x, the ``mcp`` 1.x line beside the package's own
+  requirements), created with uv when missing; an environment
   variable may name an interpreter that already has them.
 * :func:`node_modules` - npm packages (the TypeScript MCP SDK, the MCP Inspector) installed
   with ``npm ci`` from the lock file kept in ``tests/hosts/node/``, into ``.cache/node-hosts``;
@@ -10,6 +11,8 @@
   project wrote, used as routes: npm ``@modelcontextprotocol/server-everything`` and
   ``server-memory`` (lock in ``tests/servers/third_party_mcp/``, into ``.cache/mcp-servers``)
   and PyPI ``mcp-server-time`` (a venv of its own, ``.cache/mcp-time-venv``).
+* :func:`conformance_suite` - the MCP conformance suite (npm, lock in ``tests/conformance/``,
+  into ``.cache/mcp-conformance``) with node 22 from the npm registry when the machine's is older.
 
 Each is rebuilt only when its pinned requirements change (a stamp file keeps them). When one
 cannot be built the caller skips with the reason, except under ``CI=true``, where it fails
@@ -34,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache"
 NODE_SOURCE = ROOT / "tests" / "hosts" / "node"
 THIRD_PARTY_MCP_SOURCE = ROOT / "tests" / "servers" / "third_party_mcp"
+CONFORMANCE_SOURCE = ROOT / "tests" / "conformance"
 T = TypeVar("T")
 
 PHOENIX = ("arize-phoenix==20.26.1",)
@@ -41,7 +45,8 @@ PHOENIX = ("arize-phoenix==20.26.1",)
 LANGCHAIN_MCP = ("langchain-mcp-adapters==0.3.2", "mcp>=1.24,<2")
 """``langchain-mcp-adapters`` needs mcp 1.x (it imports ``mcp.shared.context.RequestContext``,
 gone in mcp 2; 0.3.2 declares ``mcp>=1.24,<2``, 0.3.1 only ``mcp>=1.24`` and so installs beside
-mcp 2 and fails on import), while our ``mcp`` extra is mcp 2: it lives in a venv of its own."""
+mcp 2 and fails on import), while the project's venv has mcp 2: it lives in a venv of its own and
+talks to the router's server (under mcp 2) over streamable HTTP."""
 MCP_TIME = ("mcp-server-time==2026.10.19",)
 """The MCP project's reference time server, with the ``mcp`` and ``tzdata`` it pins itself."""
 
@@ -60,6 +65,25 @@ SMOLAGENTS = (
 """smolagents (its ``Tool.from_langchain`` bridge) beside the package's own requirements; the
 package itself is taken from the checkout (``PYTHONPATH``). Its own venv: the project's does
 not need smolagents' dependencies (huggingface-hub, pillow, ...)."""
+
+
+MCP1 = (
+    "mcp==1.30.0",
+    "mcp-types>=2",  # the [mcp] extra's own requirements beside mcp 1.x: the route adapter reads
+    "httpx2>=2.10",  # results as mcp_types models
+    "pydantic>=2.7,<3",
+    "pydantic-core>=2",
+    "idna>=3",
+    "httpx>=0.27",
+    "httpcore>=1.0",
+    "anyio>=4.3",
+    "sniffio>=1.3",
+    "jsonschema>=4.21",
+    "referencing>=0.35",
+    "pyyaml>=6",
+)
+"""The mcp 1.x line beside the package's own requirements: the router's MCP server and an mcp
+1.x client run there (the package itself is taken from the checkout, ``PYTHONPATH``)."""
 
 
 class EnvironmentUnavailable(Exception):
@@ -137,6 +161,29 @@ def _npm_installed(source: Path, target: Path, what: str) -> Path:
     return target
 
 
+def conformance_suite() -> tuple[Path, Path]:
+    """The MCP conformance suite (npm ``@modelcontextprotocol/conformance``, lock in
+    ``tests/conformance/``, into ``.cache/mcp-conformance``): its script and the node 22+ that
+    runs it (the machine's when it is 22 or newer, else the npm ``node`` package's)."""
+    target = _npm_installed(CONFORMANCE_SOURCE, CACHE / "mcp-conformance", "the MCP conformance suite")
+    script = target / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+    node = shutil.which("node")
+    if node is None or _node_major(node) < 22:
+        node = str(target / "node_modules" / ".bin" / "node")
+        if _node_major(node) < 22:
+            raise EnvironmentUnavailable(f"{node} is not node 22 or newer")
+    return script, Path(node)
+
+
+def _node_major(node: str) -> int:
+    try:
+        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=60, check=False)
+    except OSError:
+        return 0
+    version = done.stdout.strip().lstrip("v").split(".")[0]
+    return int(version) if version.isdigit() else 0
+
+
 def node_script(name: str) -> Path:
     """*name* of ``tests/hosts/node/`` beside the installed packages (ESM resolves from there)."""
     target = node_modules() / name
@@ -169,6 +216,11 @@ def smolagents_python() -> Path:
     )
 
 
+def mcp1_python() -> Path:
+    """The interpreter of the mcp 1.x environment (``SCHEMAROUTER_MCP1_PYTHON`` overrides)."""
+    return venv_python("mcp1-venv", MCP1, ["mcp.server.fastmcp", "yaml"], "SCHEMAROUTER_MCP1_PYTHON")
+
+
 def main() -> None:
     """Build every environment that is missing (``make host-envs``) and say how long each took."""
     failed = False
@@ -176,8 +228,10 @@ def main() -> None:
         ("Arize Phoenix", phoenix_python),
         ("langchain-mcp-adapters with mcp 1.x", langchain_mcp_python),
         ("smolagents", smolagents_python),
+        ("mcp 1.x", mcp1_python),
         ("node MCP hosts", node_modules),
         ("third-party MCP servers (npm)", third_party_mcp_servers),
+        ("the MCP conformance suite (npm, node 22)", conformance_suite),
         ("mcp-server-time", mcp_time_python),
     ):
         started = time.monotonic()

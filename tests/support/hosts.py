@@ -23,17 +23,18 @@ SCENARIOS = [ANSWERED, FALLBACK, ALL_DOWN, BAD_ARGUMENTS]
 """The calls every host makes, in this order (the server's cooldowns last a millisecond)."""
 
 
-def stdio_command(*options: str) -> list[str]:
-    return [sys.executable, str(SERVER), *options]
+def stdio_command(*options: str, python: str = sys.executable) -> list[str]:
+    """The host server's command line, run by *python* (this interpreter unless given)."""
+    return [python, str(SERVER), *options]
 
 
 class HttpServer:
     """The host server over streamable HTTP in a subprocess; ``url`` is its MCP endpoint."""
 
-    def __init__(self, *options: str) -> None:
+    def __init__(self, *options: str, python: str = sys.executable) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
-        command = [*stdio_command(*options), "--transport", "http", "--port", str(self.port)]
+        command = [*stdio_command(*options, python=python), "--transport", "http", "--port", str(self.port)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mcp import Client
-from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND
 
 from ...errors import InvocationError, RegistrationError, SchemaValidationError
 from .._bindings import bound_invoker
 from .route import McpInvoker
+from .sdk import Client, MCPError, error_code
 
 __all__ = ["mcp_ping_probe"]
 
@@ -33,7 +32,7 @@ def mcp_ping_probe(router: Any, tool: str) -> Probe:
         try:
             await client.session.send_ping()
         except MCPError as exc:
-            if exc.code != METHOD_NOT_FOUND:
+            if error_code(exc) != METHOD_NOT_FOUND:
                 raise
             await client.list_tools(cache_mode="refresh")
 

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from mcp import Client
 from mcp_types import (
     BlobResourceContents,
     ReadResourceResult,
@@ -38,6 +37,7 @@ from ..._contracts import EndpointSpec
 from ...errors import NonRetryableInvocationError, SchemaValidationError
 from .._fields import is_valid_name, safe_name, short_description, unique_name
 from .answers import TEXT_FIELD, found_records
+from .sdk import Client
 from .session import McpSession
 
 __all__ = ["Listed", "ResourceRef", "list_resources", "read_resource", "resource_endpoints"]

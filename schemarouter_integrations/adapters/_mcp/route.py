@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
 try:
-    from mcp import Client
-    from mcp.shared.exceptions import MCPError
     from mcp_types import CallToolResult, TextContent, Tool
+
+    from .sdk import Client, MCPError
 except ImportError as exc:  # pragma: no cover - exercised without the extra only
     raise ImportError(
         'MCP routes need the mcp SDK; install the extra: pip install "schemarouter-integrations[mcp]"'

@@ -22,9 +22,6 @@ from contextlib import AsyncExitStack
 from typing import Any, TypeVar
 
 import anyio
-from mcp import Client, StdioServerParameters
-from mcp.server import MCPServer
-from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
 from ..._detached import loop_key, spawn
@@ -35,6 +32,7 @@ from ...errors import (
     RegistrationError,
     SchemaValidationError,
 )
+from .sdk import LINE, Client, HttpTarget, MCPError, MCPServer, StdioServerParameters, error_code
 
 __all__ = ["McpSession", "McpTarget", "describe_target", "mcp_failure"]
 
@@ -182,6 +180,8 @@ class McpSession:
         target = self.target
         if isinstance(target, MCPServer):
             return target
+        if isinstance(target, str) and LINE == 1:  # 1.x's transport makes its own httpx client
+            return HttpTarget(target, self.headers, self.timeout_seconds)
         if isinstance(target, str):
             import httpx2
             from mcp.client.streamable_http import streamable_http_client
@@ -207,7 +207,7 @@ def mcp_failure(
     if isinstance(exc, TimeoutError):
         return InvocationUnavailableError(f"{what}: no answer within {timeout or 0:g}s")
     if isinstance(exc, MCPError):
-        if exc.code in _UNAVAILABLE_CODES:
+        if error_code(exc) in _UNAVAILABLE_CODES:
             return InvocationUnavailableError(f"{what}: {exc.error.message}")
         return NonRetryableInvocationError(f"{what}: the server refused the request: {exc.error.message}")
     if isinstance(exc, RuntimeError) and "structured content" in str(exc).lower():

@@ -1,5 +1,5 @@
 """``langchain-mcp-adapters`` (``MultiServerMCPClient`` over streamable HTTP) against the router's
-MCP server. It needs mcp 1.x (0.3.2 declares ``mcp>=1.24,<2``) and our ``mcp`` extra is mcp 2,
+MCP server. It needs mcp 1.x (0.3.2 declares ``mcp>=1.24,<2``) and the project's venv has mcp 2,
 so it runs in its own venv (``.cache/langchain-mcp-venv``,
 :data:`tests.support.environments.LANGCHAIN_MCP`), driven by ``tests/hosts/langchain_mcp_client.py``."""
 
