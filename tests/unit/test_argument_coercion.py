@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from schemarouter_integrations._contracts.coercion import coerced_arguments, coerced_value
 
 TEXTS = {"type": "array", "items": {"type": "string"}}
