@@ -77,3 +77,25 @@ def test_a_value_no_member_matches_is_left_for_the_schema() -> None:
 def test_a_property_the_schema_does_not_declare_is_left_as_it_is() -> None:
     assert coerced_arguments({"properties": {}}, {"y": "1"}) == {"y": "1"}
     assert coerced_value({}, "1") == "1"
+
+
+def reason(declared: dict[str, Any], given: Any) -> str | None:
+    from schemarouter_integrations._contracts.schemas import argument_problem, compiled_validator
+
+    schema = {"type": "object", "properties": {"x": declared}}
+    return argument_problem(compiled_validator(schema), coerced_arguments(schema, {"x": given}))
+
+
+def test_a_value_of_the_wrong_kind_still_reads_as_its_kind() -> None:
+    assert reason(NUMBERS, "many") == "argument 'x' is a string; this route takes a list"
+
+
+def test_a_value_of_a_kind_the_route_takes_is_refused_for_its_real_reason() -> None:
+    sort = {"anyOf": [{"type": "string", "pattern": "^[a-z_]+$"}, TEXTS]}
+    assert reason(sort, "nsites desc") == "x: 'nsites desc' does not match '^[a-z_]+$'"
+
+
+def test_an_enum_value_no_member_matches_names_the_members() -> None:
+    nullable = {"anyOf": [SOFTWARE, {"type": "null"}]}
+    found = reason(nullable, "Zenodo")
+    assert found is not None and "'Zenodo' is not one of ['Dataverse', 'DSpace', 'dLibra']" in found
