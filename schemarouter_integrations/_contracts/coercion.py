@@ -1,12 +1,23 @@
-"""Scalar arguments read as the type their route declares, when that loses nothing.
+"""Arguments read in the form their route declares, when that loses nothing.
 
-A model passes ``"2021"`` where a route takes an integer, or ``2021`` where it takes text;
-:func:`coerced_arguments` turns such a value into the declared type before the arguments are
-checked and sent, so the route is not refused for a spelling. Only what converts back to the
-same text is converted: ``"2021"`` -> 2021, ``"0.5"`` -> 0.5, ``"true"`` -> True, 2021 ->
-``"2021"``; ``"2021.0"`` for an integer, ``"01"``, ``"yes"`` or a float for text stay as they
-are (and are refused by the schema as before). Items of a list are read by the list's item
-type. A value the schema already accepts in its own type is never changed.
+A model writes values the way people write them; :func:`coerced_arguments` turns each into
+the declared form before the arguments are checked and sent, so a route is not refused for
+a spelling. Three rules, each lossless:
+
+* **Scalars by type.** Only what converts back to the same text is converted: ``"2021"`` ->
+  2021, ``"0.5"`` -> 0.5, ``"true"`` -> True, 2021 -> ``"2021"``; ``"2021.0"`` for an integer,
+  ``"01"``, ``"yes"`` or a float for text stay as they are.
+* **One value for a list.** A scalar where the route takes only a list becomes a list of that
+  one value (``"BRCA1"`` -> ``["BRCA1"]``), when the list's items take it (after the rule
+  above). A string is never split: ``"a,b"`` becomes ``["a,b"]``, one value holding a comma
+  (a value may contain commas). Where the route itself joins a list into one text
+  (:data:`~.schemas.LIST_SEPARATOR`), that text reaches the server as it was written.
+* **Enum members by case.** A string outside a closed ``enum`` (every text the schema takes is
+  one of its members) becomes the member it equals ignoring case, when exactly one does
+  (``"dataverse"`` -> ``"Dataverse"``).
+
+Items of a list are read by the list's item schema. A value the schema already accepts is
+never changed; one no rule applies to is left as it is, and the schema refuses it as before.
 """
 
 from __future__ import annotations
@@ -14,55 +25,95 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["coerced_arguments"]
+__all__ = ["coerced_arguments", "coerced_value"]
 
 _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
 
 
 def coerced_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """*arguments* with each scalar (or list of scalars) read as its property's declared type."""
+    """*arguments* with each value read in its property's declared form (see the module text)."""
     properties = schema.get("properties")
     if not isinstance(properties, Mapping):
         return dict(arguments)
     out: dict[str, Any] = {}
     for name, value in arguments.items():
         declared = properties.get(name)
-        out[name] = _coerced(declared, value) if isinstance(declared, Mapping) else value
+        out[name] = coerced_value(declared, value) if isinstance(declared, Mapping) else value
     return out
 
 
-def _coerced(schema: Mapping[str, Any], value: Any) -> Any:
-    kinds, items = _declared(schema)
+def coerced_value(schema: Mapping[str, Any], value: Any) -> Any:
+    """*value* read in the form *schema* declares, when that loses nothing (else *value*)."""
+    shape = _declared(schema)
     if isinstance(value, list):
-        if "array" not in kinds or items is None:
+        if "array" not in shape.kinds or shape.items is None:
             return value
-        item_kinds, _ = _declared(items)
-        return [_scalar(item_kinds, v) for v in value]
-    return _scalar(kinds, value)
+        items = _declared(shape.items)
+        return [_scalar(items, v) for v in value]
+    one = _scalar(shape, value)
+    if _is_scalar(value) and "array" in shape.kinds and not _accepted(shape.kinds & _SCALARS, one):
+        return _one_item(shape.items, value)
+    return one
 
 
-def _declared(schema: Mapping[str, Any]) -> tuple[set[str], Mapping[str, Any] | None]:
-    """The JSON types *schema* accepts (through ``anyOf``/``oneOf``) and its array items."""
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    kinds: frozenset[str]
+    """The JSON types the schema accepts (through ``anyOf``/``oneOf``)."""
+    items: Mapping[str, Any] | None
+    """The schema of its array items, if it has one."""
+    members: tuple[str, ...]
+    """The text members of its enums, when every text it takes is one of them (else empty)."""
+
+
+def _declared(schema: Mapping[str, Any]) -> _Shape:
     kinds: set[str] = set()
     items: Mapping[str, Any] | None = None
+    members: list[str] = []
+    open_text = False
     pending = [schema]
     while pending:
         node = pending.pop()
         kind = node.get("type")
-        kinds.update([kind] if isinstance(kind, str) else kind if isinstance(kind, list) else [])
+        own = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else []
+        kinds.update(k for k in own if isinstance(k, str))
         if isinstance(node.get("items"), Mapping):
             items = items or node["items"]
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            members.extend(m for m in enum if isinstance(m, str))
+        elif "string" in own and "const" not in node:
+            open_text = True
         for key in ("anyOf", "oneOf"):
             options = node.get(key)
             if isinstance(options, list):
                 pending.extend(o for o in options if isinstance(o, Mapping))
-    return kinds, items
+    return _Shape(frozenset(kinds), items, () if open_text else tuple(dict.fromkeys(members)))
 
 
-def _scalar(kinds: set[str], value: Any) -> Any:
+def _one_item(items: Mapping[str, Any] | None, value: Any) -> Any:
+    """``[value]`` (its item read as the items declare) when the items take it, else *value*."""
+    if items is None:
+        return [value]
+    shape = _declared(items)
+    item = _scalar(shape, value)
+    if shape.kinds and not _accepted(shape.kinds, item):
+        return value
+    if shape.members and item not in shape.members:
+        return value
+    return [item]
+
+
+def _scalar(shape: _Shape, value: Any) -> Any:
+    kinds = shape.kinds
+    if isinstance(value, str) and shape.members and value not in shape.members:
+        folded = value.casefold()
+        same = [m for m in shape.members if m.casefold() == folded]
+        return same[0] if len(same) == 1 else value
     if not kinds & _SCALARS or _accepted(kinds, value):
         return value
     if isinstance(value, str):
@@ -81,7 +132,11 @@ def _scalar(kinds: set[str], value: Any) -> Any:
     return value
 
 
-def _accepted(kinds: set[str], value: Any) -> bool:
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool)
+
+
+def _accepted(kinds: frozenset[str], value: Any) -> bool:
     if isinstance(value, bool):
         return "boolean" in kinds
     if isinstance(value, int):

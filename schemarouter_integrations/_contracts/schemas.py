@@ -281,9 +281,28 @@ def argument_problem(validator: Validator, arguments: Any) -> str | None:
     where = "/".join(str(p) for p in path)
     if len(path) == 1 and error.validator in ("type", "anyOf", "oneOf"):
         wanted = _kinds(error.schema)
-        if wanted:
-            return f"argument {name!r} is {_kind_of(value)}; this route takes {wanted}"
+        kind = _kind_of(value)
+        if wanted and not _among(kind, wanted):
+            return f"argument {name!r} is {kind}; this route takes {wanted}"
+        inner = _inner_reason(error)  # the right kind, refused for another reason (pattern, enum)
+        if inner is not None:
+            return f"{where}: " + _shortened(inner.message)
     return f"{where}: " + _shortened(error.message)
+
+
+def _among(kind: str, wanted: str) -> bool:
+    """Whether *kind* (``a list of strings``) is one of *wanted* (``a string or a list``)."""
+    base = "a list" if kind.startswith("a list") else kind
+    return base in wanted.split(" or ")
+
+
+def _inner_reason(error: ValidationError) -> ValidationError | None:
+    """Of the alternatives *error* tried, the first that failed for a reason other than the
+    value's type, or None."""
+    for inner in error.context or ():
+        if inner.validator not in ("type", "anyOf", "oneOf"):
+            return inner
+    return None
 
 
 def _kinds(schema: Any) -> str:

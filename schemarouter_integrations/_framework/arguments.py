@@ -16,16 +16,26 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model, field_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from .._contracts.schemas import ARGUMENT_ROLE
 from .._planning.json_data import plain_data
 from .filters import FILTERS_ARGUMENT, FilterTable
-from .names import model_facing_names
+from .merging import argument_description, merge_schemas
+from .names import FACE_RESERVED_NAMES, model_facing_names
 from .options import RegistrySource, ToolOptions, model_routes
 from .plain_types import plain_types
 from .ranking import KIND_RANK, FieldIndex, FilterKind, read_filter
 from .schema_types import python_type
+from .spelling import spelling_reader
 
 __all__ = [
     "QUERY_DESCRIPTION",
@@ -37,9 +47,9 @@ __all__ = [
     "python_type",
 ]
 
-RESERVED_ARGUMENTS = frozenset({"query", "run_manager", "callbacks", "config"})
-"""Argument names never exposed to the model: ``query`` is the question itself, the others
-collide with framework keywords."""
+RESERVED_ARGUMENTS = frozenset({"run_manager", "callbacks", "config"})
+"""Argument names never exposed to the model: they collide with framework keywords. (A
+source's own ``query``, ``fields`` or ``filters`` is shown by another name, ``query_2``.)"""
 MAX_MODEL_ARGUMENTS = 32
 """At most this many canonical arguments are shown to the model (ranked as :mod:`.ranking` says)."""
 MAX_MODEL_SCHEMA_BYTES = 12_000
@@ -132,8 +142,8 @@ def canonical_arguments(
     for name in sorted(schemas):
         roles = {s.get(ARGUMENT_ROLE) for s in schemas[name]}
         role = next(iter(roles)) if len(roles) == 1 else None
-        merged = _merge_schemas(schemas[name])
-        description = _argument_description(schemas[name], len(accepted[name]), len(routes))
+        merged = merge_schemas(schemas[name])
+        description = argument_description(schemas[name], len(accepted[name]), len(routes))
         python_name = shown[name]
         reading = read_filter(name, accepted[name], index)
         out.append(
@@ -280,18 +290,25 @@ def _model(
 ) -> type[BaseModel]:
     """The pydantic model of ``query`` (and ``fields``), the shown *arguments* and ``filters``."""
     fields = dict(definitions)
+    schemas: dict[str, dict[str, Any]] = {}
     for argument in arguments:
-        renamed = argument.name != argument.python_name
-        fields[argument.python_name] = (
+        name, python_name = argument.name, argument.python_name
+        alias = name != python_name and name not in FACE_RESERVED_NAMES  # never the face's own key
+        fields[python_name] = (
             python_type(argument.json_schema) | None,
             Field(
                 default=None,
-                description=argument.description
-                + (f" Sent to the sources as `{argument.name}`." if renamed else ""),
-                validation_alias=AliasChoices(argument.python_name, argument.name) if renamed else None,
+                description=argument.description + _sent_as(name, python_name),
+                validation_alias=AliasChoices(python_name, name) if alias else None,
             ),
         )
-    validators: dict[str, Any] = {}
+        schemas.update(dict.fromkeys((python_name, name) if alias else (python_name,), argument.json_schema))
+    read = spelling_reader({*fields, FILTERS_ARGUMENT, *schemas}, schemas)
+
+    def read_spelling(cls: type[BaseModel], data: Any) -> Any:
+        return read(data)
+
+    validators: dict[str, Any] = {"read_spelling": model_validator(mode="before")(read_spelling)}
     if table is not None:
         fields[FILTERS_ARGUMENT] = table.field()
 
@@ -307,6 +324,12 @@ def _model(
         __validators__=validators,
         **fields,
     )
+
+
+def _sent_as(name: str, python_name: str) -> str:
+    if name in FACE_RESERVED_NAMES:
+        return f" The data source's own `{name}` parameter (not the tool's `{name}`), sent to it as `{name}`."
+    return f" Sent to the sources as `{name}`." if name != python_name else ""
 
 
 def _filter_table(
@@ -360,30 +383,3 @@ def shown_arguments(
     kept = {a.name for a in shown}
     hidden = tuple(sorted(a.name for a in ranked if a.name not in kept))
     return tuple(sorted(shown, key=lambda a: a.name)), hidden
-
-
-def _merge_schemas(schemas: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    distinct: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for schema in schemas:
-        bare = {k: v for k, v in schema.items() if k not in ("description", "title")}
-        key = json.dumps(bare, sort_keys=True, default=str)
-        if key not in seen:
-            seen.add(key)
-            distinct.append(bare)
-    return distinct[0] if len(distinct) == 1 else {"anyOf": distinct}
-
-
-def _argument_description(schemas: Sequence[dict[str, Any]], accepted: int, routes: int) -> str:
-    described = next(
-        (s["description"] for s in schemas if isinstance(s.get("description"), str) and s["description"]),
-        "",
-    )
-    text = (
-        described.strip().rstrip(".") + "."
-        if described.strip()
-        else "Optional argument for the data sources."
-    )
-    if accepted < routes:
-        text += " Only some sources accept it: leave it out unless you need it."
-    return text

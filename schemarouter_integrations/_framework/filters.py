@@ -3,10 +3,14 @@
 The faces show a bounded set of canonical arguments as top-level keys (see
 :func:`.arguments.shown_arguments`); every other filter the model's routes accept is taken
 through one optional object argument, ``filters``, keyed by model-facing name (the
-canonical name is accepted too). :class:`FilterTable` checks each entry when the model's
-arguments are validated: its name must be one some model-facing route accepts (else the
-error names the closest accepted names, "did you mean"), its value must fit the argument's
-JSON Schema, and the router's own arguments (pagination, projection, ...) are refused. The
+canonical name is accepted too, even where the face shows another one: inside ``filters`` a
+source's own ``query`` cannot be taken for the tool's). :class:`FilterTable` checks each
+entry when the model's arguments are validated: its name must be one some model-facing route
+accepts, or equal exactly one of them ignoring case (else the error names the closest
+accepted names by their shown names, "did you mean"), its value must fit the argument's
+JSON Schema once read in the form it declares (:mod:`.spelling`: one value for a list, an
+enum member in another case), and the router's own arguments (pagination, projection, ...)
+are refused. The
 checked entries come back by canonical name and join the plan request's arguments, where the
 planner prefers the routes that take them and leaves out those that cannot.
 """
@@ -19,7 +23,9 @@ from typing import Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
+from .._contracts.coercion import coerced_value
 from .schema_types import python_type
+from .spelling import folded_names, same_name_ignoring_case
 
 __all__ = ["FILTERS_ARGUMENT", "FilterTable"]
 
@@ -46,11 +52,15 @@ class FilterTable:
         listed: Sequence[str] = (),
     ) -> None:
         self._names: dict[str, str] = {}
+        self._shown: dict[str, str] = {}
         self._adapters: dict[str, TypeAdapter[Any]] = {}
         self._schemas = {canonical: schema for canonical, schema in accepted.values()}
         for shown, (canonical, _schema) in accepted.items():
             self._names[shown] = canonical
-            self._names.setdefault(canonical, canonical)
+            self._shown[canonical] = shown
+        for canonical in self._shown:
+            self._names.setdefault(canonical, canonical)  # a shown name wins over a wire name
+        self._folded = folded_names(self._names)
         self.owned = frozenset(owned)
         self.listed = tuple(listed)
 
@@ -93,6 +103,9 @@ class FilterTable:
         for name, value in given.items():
             canonical = self._names.get(name)
             if canonical is None:
+                alike = same_name_ignoring_case(name, self._names, self._folded)
+                canonical = self._names.get(alike) if alike is not None else None
+            if canonical is None:
                 raise ValueError(self.unknown_message(name))
             if value is None:
                 continue
@@ -107,17 +120,19 @@ class FilterTable:
         if not close:
             lowered = name.lower()
             close = [n for n in sorted(self._names) if lowered in n.lower() or n.lower() in lowered]
-            close = close[:_CLOSE_MATCHES]
+        # each by the name the model is shown (a wire name shown otherwise: its shown name)
+        close = list(dict.fromkeys(self._shown.get(self._names[n], n) for n in close))[:_CLOSE_MATCHES]
         hint = f" (did you mean {' or '.join(repr(n) for n in close)})" if close else ""
         return f"no data source takes a filter named '{name}'{hint}"
 
     def _checked_value(self, name: str, canonical: str, value: Any) -> Any:
+        schema = self._schemas.get(canonical, {})
         adapter = self._adapters.get(canonical)
         if adapter is None:
-            adapter = TypeAdapter(python_type(self._schemas.get(canonical, {})))
+            adapter = TypeAdapter(python_type(schema))
             self._adapters[canonical] = adapter
         try:
-            return adapter.validate_python(value)
+            return adapter.validate_python(coerced_value(schema, value))
         except ValidationError as exc:
             first = exc.errors(include_url=False, include_input=False)[0]
             raise ValueError(f"filter '{name}': {first['msg']}") from None

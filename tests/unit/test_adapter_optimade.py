@@ -227,9 +227,11 @@ async def test_canonical_arguments_form_a_closed_schema() -> None:
     spec, _, _ = await build(standard_routes())
     structures, references = spec.endpoints
     assert set(structures.input_schema["properties"]) == {
-        "formula", "elements", "ids", "material_ids", "band_gap_min", "band_gap_max", "filter", "page_limit",
+        "formula", "elements", "ids", "material_ids", "band_gap_min", "band_gap_max", "filter", "sort",
+        "page_limit",
     }  # fmt: skip
-    assert set(references.input_schema["properties"]) == {"ids", "material_ids", "filter", "page_limit"}
+    references_takes = {"ids", "material_ids", "filter", "sort", "page_limit"}
+    assert set(references.input_schema["properties"]) == references_takes
     assert structures.input_schema["additionalProperties"] is False
 
 

@@ -89,10 +89,20 @@ def _render_path(template: str, values: Mapping[str, Any]) -> str:
         name = match.group(1)
         if name not in values:
             raise SchemaValidationError(f"path parameter {name!r} needs a value")
-        text = quote(_scalar(values[name]), safe="")
-        return "%2E" * len(text) if text in (".", "..") else text
+        value = values[name]
+        if not isinstance(value, list | tuple):
+            return _segment(value)
+        items = [_segment(v) for v in value if v is not None]
+        if not items:
+            raise SchemaValidationError(f"path parameter {name!r} needs a value")
+        return ",".join(items)  # style simple: the items, each escaped, joined with ","
 
     return _PLACEHOLDER.sub(substitute, template)
+
+
+def _segment(value: Any) -> str:
+    text = quote(_scalar(value), safe="")
+    return "%2E" * len(text) if text in (".", "..") else text
 
 
 def _query_values(value: Any, explode: bool, separator: str) -> list[str]:

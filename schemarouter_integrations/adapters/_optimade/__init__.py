@@ -34,6 +34,7 @@ from .._route import RouteBuilder, UrlRegistration, left_out_note
 from .contract import entry_endpoint, range_bounds, route_table
 from .discovery import discover, entry_properties, entry_types
 from .invoker import OptimadeInvoker
+from .sorting import sort_names
 
 __all__ = ["DEFAULT_MAX_PAGES", "OptimadeInvoker", "build_optimade_route"]
 
@@ -97,8 +98,9 @@ async def build_optimade_route(
         logger.warning("%s: entry type %r left out: %s", where, entry, reason)
     table = route_table(route)
     bounds = {e.name: range_bounds(e.fields, table) for e in endpoints}
+    sorts = {e.name: sort_names(e.fields) for e in endpoints}
     invoker = OptimadeInvoker(
-        target, base, entries, max_pages=max_pages, page_limit=page_limit, bounds=bounds
+        target, base, entries, max_pages=max_pages, page_limit=page_limit, bounds=bounds, sorts=sorts
     )
     invoker.left_out.update(failed)
     return spec, invoker

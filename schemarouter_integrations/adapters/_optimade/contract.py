@@ -12,6 +12,7 @@ from .._options import OptimadeOptions
 from .._route import RouteBuilder
 from .canonical import CANONICAL_ALIASES, canonical_table, lookup
 from .filter import SUBJECT_ARGUMENTS
+from .sorting import SORT_SCHEMA
 
 _STRING = {"type": "string", "minLength": 1}
 IDENTITY_PROPERTIES = frozenset({"id", "chemical_formula_reduced"})
@@ -152,6 +153,7 @@ def input_schema(
         field = argument.rsplit("_", 1)[0]
         schema[argument] = {"type": "number", "description": f"{which} {field} (sent as {wire}{operator})"}
     schema["filter"] = {"type": "string", "description": "Raw OPTIMADE filter, AND-ed with the rest"}
+    schema["sort"] = SORT_SCHEMA
     schema["page_limit"] = {
         "type": "integer",
         "minimum": 1,

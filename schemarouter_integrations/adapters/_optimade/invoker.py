@@ -15,6 +15,7 @@ from .._http import Fetched, HttpTarget, decode_json, public_url, with_hints
 from .._http_errors import error_document_message
 from .._route import HttpInvoker
 from .filter import build_filter
+from .sorting import sort_parameter
 
 MAX_REQUEST_DELAY_SECONDS = 5.0
 """The longest ``meta.request_delay`` honoured (the reference server refuses more than 5 s)."""
@@ -39,10 +40,13 @@ class OptimadeInvoker(HttpInvoker[str]):
         max_pages: int,
         page_limit: int | None = None,
         bounds: Mapping[str, Mapping[str, tuple[str, str]]] | None = None,
+        sorts: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         super().__init__(target, entries)
         self.bounds = {name: dict(b) for name, b in (bounds or {}).items()}
         """Each endpoint's range arguments: argument -> (property, operator)."""
+        self.sort_names = {name: dict(s) for name, s in (sorts or {}).items()}
+        """Each endpoint's field names sent otherwise in ``sort``: field -> property."""
         self.base = base
         self.max_pages = max_pages
         self.page_limit = page_limit
@@ -75,6 +79,9 @@ class OptimadeInvoker(HttpInvoker[str]):
         query_filter = build_filter(arguments, self.bounds.get(endpoint))
         if query_filter:
             params.append(("filter", query_filter))
+        sort = arguments.get("sort")
+        if sort is not None:
+            params.append(("sort", sort_parameter(sort, self.sort_names.get(endpoint, {}))))
         page_limit = arguments.get("page_limit", self.page_limit)
         if page_limit is not None:
             params.append(("page_limit", str(int(page_limit))))
