@@ -244,7 +244,7 @@ def build_ordering(
         if route.identity:
             subjects.append(candidate)
     if len(subjects) > 1:
-        specialised = specialised_routes((c.route for c in subjects), words)
+        specialised = specialised_routes(((c.route, len(c.need.sids)) for c in subjects), words)
         for candidate in subjects:
             if candidate.route.path in specialised:
                 r = candidate.rank

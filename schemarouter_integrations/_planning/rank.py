@@ -80,31 +80,58 @@ def rank_of(scored: Scored, given: frozenset[str], specialised: bool) -> Rank:
     )
 
 
-def specialised_routes(routes: Iterable[Route], words: Sequence[Sequence[str]]) -> set[str]:
+Subject = tuple[Route, int]
+"""A candidate as rule 3 reads it: its route and how many semantic ids it serves by fields."""
+
+
+def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[str]]) -> set[str]:
     """The paths of the candidates that are a specialised record of a subject whose broad
-    record is also a candidate, and that the question does not name (rule 3)."""
-    groups: dict[tuple[str, tuple[str, ...]], list[Route]] = {}
-    for route in routes:
-        if route.identity:
-            groups.setdefault((route.tool.name, route.identity), []).append(route)
+    record is also a candidate, and that the question does not name (rule 3).
+
+    A subject's records are searched by filters (no required argument: a route that requires
+    one answers about the record that argument names). A candidate is a record of the same
+    subject as a wider one of its tool when they share an identity field; the widest such
+    candidate is its broad record."""
+    groups: dict[str, list[Subject]] = {}
+    for subject in candidates:
+        route = subject[0]
+        if route.identity and not route.required:
+            groups.setdefault(route.tool.name, []).append(subject)
     out: set[str] = set()
     for members in groups.values():
         if len(members) < 2:
             continue
-        widest = max(len(r.endpoint.fields) for r in members)
-        broad = [r for r in members if len(r.endpoint.fields) == widest]
-        for route in members:
-            if len(route.endpoint.fields) < widest and not any(names_apart(route, b, words) for b in broad):
+        members.sort(key=lambda s: -len(s[0].endpoint.fields))
+        for index, subject in enumerate(members):
+            route = subject[0]
+            width = len(route.endpoint.fields)
+            broad = next(
+                (b for b in members[:index] if len(b[0].endpoint.fields) > width and _shares_identity(b[0], route)),
+                None,
+            )
+            if broad is not None and not names_apart(subject, broad, words):
                 out.add(route.path)
     return out
 
 
-def names_apart(route: Route, broad: Route, words: Sequence[Sequence[str]]) -> bool:
-    """True when a question word is a head word of *route* but neither a head word nor a
-    field of *broad*: the question names *route*'s resource."""
+def _shares_identity(broad: Route, route: Route) -> bool:
+    """True when *broad* and *route* identify their records by a common field."""
+    return any(name in broad.identity for name in route.identity)
+
+
+def names_apart(subject: Subject, broad: Subject, words: Sequence[Sequence[str]]) -> bool:
+    """True when the question names *subject*'s resource: a question word is a head word of
+    it but not of *broad*, and either no field of *broad*, or *subject* reads it as its
+    resource where *broad* reads a field (it serves fewer semantic ids by fields): "XAS
+    spectra" names the XAS resource although the summary has an ``xas`` field; "structures"
+    names the summary's ``structure``, which the electronic-structure resource reads as a
+    field of its own too."""
+    route, serves = subject
+    other, broad_serves = broad
     for forms in words:
-        named = route.lexical.names(forms) and not broad.lexical.names(forms)
-        if named and not any(form in broad.matches for form in forms):
+        if not route.lexical.names(forms) or other.lexical.names(forms):
+            continue
+        if serves < broad_serves or not any(form in other.matches for form in forms):
             return True
     return False
 
