@@ -21,7 +21,7 @@ from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route, surface_key
 from .need import Need
-from .rank import Rank, specialised_routes
+from .rank import Rank, said_forms, specialised_routes, words_score
 from .terms import Term, explain
 
 _NO_NEED = Need()
@@ -203,9 +203,10 @@ def build_ordering(
     simple = _by_one_field(terms)
     keys, simple_pairs = simple if simple is not None else ((), ())
     one_key = keys[0][1] if len(keys) == 1 else None
+    said = said_forms(words, given)
     for route in routes:
-        words_score = lexical.get(route.path, 0.0) if lexical else 0.0
-        silent = restrict and words_score <= 0.0 and route.path not in taking
+        score = lexical.get(route.path, 0.0) if lexical else 0.0
+        silent = restrict and score <= 0.0 and route.path not in taking
         if silent and not terms:
             ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
@@ -233,7 +234,7 @@ def build_ordering(
             route.deprecated,
             0 if fits else 1,
             0,
-            -words_score,
+            -words_score(score, route, said),
             -(route.projection_bonus + points),
             route.endpoint.cost_units,
             route.tool.name,

@@ -32,9 +32,11 @@ for each, the first rule that tells them apart: that is ``Plan.reasons``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
-from .._registry import Route
+from .._registry import Route, text_words, word_forms
+from .argument_words import name_words
 
 Rank = tuple[int, int, int, float, int, float, str, str]
 """deprecated, arguments, broad record, -operation words, -field similarity, cost, tool, endpoint."""
@@ -65,14 +67,50 @@ def takes_arguments(route: Route, given: frozenset[str]) -> bool:
     return given <= route.argument_names and route.required <= given
 
 
-def rank_of(scored: Scored, given: frozenset[str], specialised: bool) -> Rank:
+UNREQUESTED_WEIGHT = 0.5
+"""What each word of an operation's name that the request does not say takes off its
+operation-words score (rule 4)."""
+
+
+def said_forms(words: Sequence[Sequence[str]], given: frozenset[str]) -> frozenset[str]:
+    """Every form of the question's ranking *words* and of the words of the argument names
+    *given*: what a request says, as rule 4 reads an operation's name against it."""
+    said = {form for forms in words for form in forms}
+    for name in given:
+        for word in name_words(name):
+            said.update(word_forms(word))
+    return frozenset(said)
+
+
+@lru_cache(maxsize=16384)
+def _name_forms(name: str) -> tuple[tuple[str, ...], ...]:
+    """The forms of each distinct word of an operation name."""
+    return tuple(dict.fromkeys(word_forms(word) for word in text_words(name)))
+
+
+def unrequested(route: Route, said: frozenset[str]) -> int:
+    """How many words of *route*'s name the request does not say (no form of them in *said*):
+    "counts" of ``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``.
+    Such an operation answers a more specialised question than the one asked."""
+    return sum(1 for forms in _name_forms(route.endpoint.name) if not any(f in said for f in forms))
+
+
+def words_score(lexical: float, route: Route, said: frozenset[str]) -> float:
+    """The operation-words value of rule 4: the lexical score less :data:`UNREQUESTED_WEIGHT`
+    per unrequested word of the operation's name (rounded so that ties stay ties)."""
+    return round(lexical - UNREQUESTED_WEIGHT * unrequested(route, said), 9)
+
+
+def rank_of(
+    scored: Scored, given: frozenset[str], specialised: bool, said: frozenset[str] = frozenset()
+) -> Rank:
     """The ranking key of one candidate (see the module docstring)."""
     route = scored.route
     return (
         route.deprecated,
         0 if takes_arguments(route, given) else 1,
         1 if specialised else 0,
-        -scored.lexical,
+        -words_score(scored.lexical, route, said),
         -(route.projection_bonus + scored.points),
         route.endpoint.cost_units,
         route.tool.name,
@@ -106,7 +144,11 @@ def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[s
             route = subject[0]
             width = len(route.endpoint.fields)
             broad = next(
-                (b for b in members[:index] if len(b[0].endpoint.fields) > width and _shares_identity(b[0], route)),
+                (
+                    b
+                    for b in members[:index]
+                    if len(b[0].endpoint.fields) > width and _shares_identity(b[0], route)
+                ),
                 None,
             )
             if broad is not None and not names_apart(subject, broad, words):
