@@ -173,7 +173,7 @@ def compile_plan(
         tiers = ordering.partial
         if tiers is None:
             tiers = ordering.partial = build_partial(
-                walk.registry, reading.terms, ordering.lexical, reading.given
+                walk.registry, reading.terms, ordering.lexical, reading.given, ordering.said
             )
         for tier in tiers:
             primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)

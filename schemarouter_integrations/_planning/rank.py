@@ -88,29 +88,27 @@ def _name_forms(name: str) -> tuple[tuple[str, ...], ...]:
     return tuple(dict.fromkeys(word_forms(word) for word in text_words(name)))
 
 
-def unrequested(route: Route, said: frozenset[str]) -> int:
-    """How many words of *route*'s name the request does not say (no form of them in *said*):
-    "counts" of ``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``.
-    Such an operation answers a more specialised question than the one asked."""
-    return sum(1 for forms in _name_forms(route.endpoint.name) if not any(f in said for f in forms))
-
-
-def words_score(lexical: float, route: Route, said: frozenset[str]) -> float:
-    """The operation-words value of rule 4: the lexical score less :data:`UNREQUESTED_WEIGHT`
-    per unrequested word of the operation's name (rounded so that ties stay ties)."""
-    return round(lexical - UNREQUESTED_WEIGHT * unrequested(route, said), 9)
+def name_penalty(name: str, said: frozenset[str]) -> float:
+    """What rule 4 takes off the score of an operation named *name*: :data:`UNREQUESTED_WEIGHT`
+    per word of the name the request does not say (no form of it in *said*): "counts" of
+    ``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``. Such an
+    operation answers a more specialised question than the one asked."""
+    missing = sum(1 for forms in _name_forms(name) if not any(f in said for f in forms))
+    return UNREQUESTED_WEIGHT * missing
 
 
 def rank_of(
-    scored: Scored, given: frozenset[str], specialised: bool, said: frozenset[str] = frozenset()
+    scored: Scored, given: frozenset[str], specialised: bool, said: frozenset[str] | None = None
 ) -> Rank:
-    """The ranking key of one candidate (see the module docstring)."""
+    """The ranking key of one candidate (see the module docstring); without *said* (the
+    request's words, see :func:`said_forms`) its name words take nothing off."""
     route = scored.route
+    penalty = name_penalty(route.endpoint.name, said) if said is not None else 0.0
     return (
         route.deprecated,
         0 if takes_arguments(route, given) else 1,
         1 if specialised else 0,
-        -words_score(scored.lexical, route, said),
+        penalty - scored.lexical,
         -(route.projection_bonus + scored.points),
         route.endpoint.cost_units,
         route.tool.name,
