@@ -11,15 +11,24 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
    comes after every current one, so it answers only where no current one serves.
 2. ``arguments`` — an operation that takes every argument given and needs no other (its
    required parameters, path parameters included, are all given) comes first.
-3. ``broad record`` — among operations of one tool that identify their records alike (the
-   same ``identity`` fields: the same subject), the one whose record covers the most fields
-   (MP's summary) comes before a specialised one (MP's electronic structure), unless the
-   question *names* the specialised resource: a question word that is a head word of the
-   specialised operation (its name, keywords, summary) but neither a head word nor a field
-   of the broad one ("electronic structure of Si" names the electronic-structure resource;
-   "structures containing Ga" names the summary's ``structure`` field, not that resource).
+3. ``broad record`` — among the operations of one tool that search a subject's records by
+   filters (they require no argument: an operation that requires one, an id in its path,
+   answers about what that argument names), a record that shares an identity field with a
+   wider one (MP's phonon documents and its summary share ``formula_pretty``) is a
+   specialised record of that subject, and the widest such record (the summary) comes
+   before it, unless the question *names* the specialised resource: a question word that
+   is a head word of the specialised operation (its name, keywords, summary) but not of the
+   broad one, and either no field of the broad one or read by the specialised one as its
+   resource where the broad one reads a field ("electronic structure of Si" names the
+   electronic-structure resource; "XAS spectra" the XAS resource although the summary has
+   an ``xas`` field; "structures containing Ga" names the summary's ``structure`` field,
+   which the electronic-structure resource reads as a field too).
 4. ``operation words`` — the lexical score of the question's words over the operation's own
-   texts (BM25F, see ``_registry/lexicon.py``), higher first.
+   texts (BM25F, see ``_registry/lexicon.py``), less :data:`UNREQUESTED_WEIGHT` per word of
+   the operation's name that the request says neither in its words nor in its argument
+   names (``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``:
+   "counts"); higher first. Each operation's name is read on its own: registering another
+   operation never changes this part of its rank.
 5. ``field similarity`` — evidence points: 2 per term served by semantic id, name or as the
    route's resource, 1 per alias-only match, +1 when the endpoint projects fields
    server-side; higher first.
@@ -195,7 +204,10 @@ def _why(index: int, ours: object, theirs: object) -> str:
         return "it is the subject's broad record; the other is a specialised one the question does not name"
     if rule == "operation words":
         assert isinstance(ours, float) and isinstance(theirs, float)
-        return f"the question's words match its own texts better ({-ours:.3g} vs {-theirs:.3g})"
+        return (
+            f"the question's words match its own texts better ({-ours:.3g} vs {-theirs:.3g}, "
+            f"less {UNREQUESTED_WEIGHT} per word of its name the request does not say)"
+        )
     if rule == "field similarity":
         assert isinstance(ours, int) and isinstance(theirs, int)
         return f"its fields name the need more closely ({-ours} vs {-theirs} points)"
