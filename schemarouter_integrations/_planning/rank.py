@@ -14,7 +14,7 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
 3. ``broad record`` — among the operations of one tool that search a subject's records by
    filters (they require no argument: an operation that requires one, an id in its path,
    answers about what that argument names), a record that shares an identity field with a
-   wider one (MP's phonon documents and its summary share ``formula_pretty``) is a
+   wider one (one that names the subject: every kind of record has an ``id`` or a ``name``) (MP's phonon documents and its summary share ``formula_pretty``) is a
    specialised record of that subject, and the widest such record (the summary) comes
    before it, unless the question *names* the specialised resource: a question word that
    is a head word of the specialised operation (its name, keywords, summary) but not of the
@@ -135,7 +135,8 @@ def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[s
 
     A subject's records are searched by filters (no required argument: a route that requires
     one answers about the record that argument names). A candidate is a record of the same
-    subject as a wider one of its tool when they share an identity field; the widest such
+    subject as a wider one of its tool when they share an identity field that names the
+    subject (not a bare ``id`` or ``name``: see :data:`GENERIC_IDENTITY`); the widest such
     candidate is its broad record."""
     groups: dict[str, list[Subject]] = {}
     for subject in candidates:
@@ -163,9 +164,14 @@ def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[s
     return out
 
 
+GENERIC_IDENTITY = frozenset({"id", "uuid", "name", "title", "label", "display_name", "full_name"})
+"""Identity field names every kind of record has: sharing one says nothing of the subject."""
+
+
 def _shares_identity(broad: Route, route: Route) -> bool:
-    """True when *broad* and *route* identify their records by a common field."""
-    return any(name in broad.identity for name in route.identity)
+    """True when *broad* and *route* identify their records by a common field that names
+    its subject (not one of :data:`GENERIC_IDENTITY`)."""
+    return any(name in broad.identity and name.casefold() not in GENERIC_IDENTITY for name in route.identity)
 
 
 def names_apart(subject: Subject, broad: Subject, words: Sequence[Sequence[str]]) -> bool:
