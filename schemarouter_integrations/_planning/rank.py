@@ -13,8 +13,9 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
    required parameters, path parameters included, are all given) comes first.
 3. ``broad record`` — among the operations of one tool that search a subject's records by
    filters (they require no argument: an operation that requires one, an id in its path,
-   answers about what that argument names), a record that shares an identity field with a
-   wider one (one that names the subject: every kind of record has an ``id`` or a ``name``) (MP's phonon documents and its summary share ``formula_pretty``) is a
+   answers about what that argument names), a record that shares an identity field naming
+   the subject with a wider one (MP's phonon documents and its summary share
+   ``formula_pretty``; every kind of record has a bare ``id`` or ``name``) is a
    specialised record of that subject, and the widest such record (the summary) comes
    before it, unless the question *names* the specialised resource: a question word that
    is a head word of the specialised operation (its name, keywords, summary) but not of the
