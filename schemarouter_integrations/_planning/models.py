@@ -195,24 +195,23 @@ class Plan(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     """What the request asked that the plan could not honour (a preferred tool that is not
     registered); ``explain()`` shows them."""
-    reasons: list[str] = Field(default_factory=list)
-    """Why the primary was chosen over the other candidates that serve the need, closest
-    first, each naming its stage and rule (``rank/broad record: ...``, ``check/arguments:
-    ...``; see ``_planning/rank.py``); ``explain()`` prints them first."""
-
     _rejections: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
     _unreached: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
     _not_serving: Callable[[], list[tuple[str, str, str]]] | None = PrivateAttr(default=None)
     _count: Callable[[], int] | int | None = PrivateAttr(default=None)
+    _reasons: Callable[[], list[str]] | list[str] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="wrap")
     @classmethod
     def _accept_rejected(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        raw = None
-        if isinstance(data, dict) and "rejected" in data:
+        raw = reasons = None
+        if isinstance(data, dict) and ("rejected" in data or "reasons" in data):
             data = dict(data)
-            raw = data.pop("rejected")
+            raw = data.pop("rejected", None)
+            reasons = data.pop("reasons", None)
         plan = handler(data)
+        if reasons is not None:
+            plan._reasons = [str(r) for r in reasons]
         if raw is not None:
             items = [r if isinstance(r, Rejection) else Rejection.model_validate(r) for r in raw]
             plan._rejections = [(r.tool, r.endpoint, r.reason) for r in items]
@@ -226,6 +225,7 @@ class Plan(BaseModel):
         unreached: Callable[[], list[tuple[str, str, str]]] | None = None,
         not_serving: Callable[[], list[tuple[str, str, str]]] | None = None,
         count: Callable[[], int] | None = None,
+        reasons: Callable[[], list[str]] | list[str] | None = None,
         **fields: Any,
     ) -> Plan:
         """Build a plan from trusted planner output without re-validating it.
@@ -233,7 +233,8 @@ class Plan(BaseModel):
         *not_serving* (the routes that do not serve the need, listed last) and
         *unreached* (candidates the planner never had to look at) are computed lazily, when
         ``rejected`` is first read; *count* says how many rejections there are without
-        building them (see :meth:`rejected_count`).
+        building them (see :meth:`rejected_count`); *reasons* too, when ``reasons`` is first
+        read.
         """
         plan = cls.model_construct(**fields)
         private = plan.__pydantic_private__
@@ -242,7 +243,18 @@ class Plan(BaseModel):
         private["_unreached"] = unreached
         private["_not_serving"] = not_serving
         private["_count"] = count
+        private["_reasons"] = reasons if reasons is not None else []
         return plan
+
+    @computed_field  # type: ignore[prop-decorator]
+    @cached_property
+    def reasons(self) -> list[str]:
+        """Why the primary was chosen over the other candidates that serve the need, closest
+        first, each naming its stage and rule (``rank/broad record: ...``, ``check/arguments:
+        ...``; see ``_planning/rank.py``); ``explain()`` prints them first. Built on first
+        read."""
+        found = self._reasons
+        return list(found()) if callable(found) else list(found)
 
     def rejected_count(self) -> int:
         """``len(plan.rejected)``, without building the rejections when nobody read them yet."""

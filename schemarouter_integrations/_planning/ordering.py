@@ -21,7 +21,7 @@ from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route, surface_key
 from .need import Need
-from .rank import Rank, specialised_routes
+from .rank import Rank, name_penalty, said_forms, specialised_routes
 from .terms import Term, explain
 
 _NO_NEED = Need()
@@ -98,6 +98,8 @@ class Ordering:
     """How many routes ``unseen`` would list, without explaining them."""
     lexical: dict[str, float] = field(default_factory=dict)
     """The lexical score of every route with one (a partial search ranks by it too)."""
+    said: frozenset[str] = frozenset()
+    """The forms of the request's words (``rank.said_forms``; a partial search ranks by them too)."""
     partial: list[Ordering] | None = None
     """The partial answers' tiers, best first (see ``partial.build_partial``; built on first need)."""
     _not_serving: list[tuple[str, str, str]] | None = None
@@ -189,7 +191,7 @@ def build_ordering(
     possible = _possible(registry, terms, lexical, restrict)
     if possible is not None and not terms:
         possible |= taking
-    subjects: list[Candidate] = []  # candidates with identity fields (rule 3 of .rank)
+    subjects: list[Candidate] = []  # candidates with identity fields, searched by filters (rule 3)
     if possible is None:
         routes: Iterable[Route] = registry.routes()
     else:
@@ -203,9 +205,11 @@ def build_ordering(
     simple = _by_one_field(terms)
     keys, simple_pairs = simple if simple is not None else ((), ())
     one_key = keys[0][1] if len(keys) == 1 else None
+    said = ordering.said = said_forms(words, given)
+    penalties: dict[str, float] = {}  # endpoint name -> rule 4's penalty (names repeat across tools)
     for route in routes:
-        words_score = lexical.get(route.path, 0.0) if lexical else 0.0
-        silent = restrict and words_score <= 0.0 and route.path not in taking
+        score = lexical.get(route.path, 0.0) if lexical else 0.0
+        silent = restrict and score <= 0.0 and route.path not in taking
         if silent and not terms:
             ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
@@ -228,23 +232,29 @@ def build_ordering(
             continue
         if pairs != last[0]:  # neighbouring routes mostly read the query alike
             last = (pairs, Need.of(pairs))
-        fits = given <= route.argument_names and route.required <= given if given else not route.required
+        endpoint = route.endpoint
+        name = endpoint.name
+        penalty = penalties.get(name)
+        if penalty is None:
+            penalty = penalties[name] = name_penalty(name, said)
+        required = route.required
+        fits = given <= route.argument_names and required <= given if given else not required
         rank = (  # rank_of (see .rank), inlined: this runs for every candidate of a cold plan
             route.deprecated,
             0 if fits else 1,
             0,
-            -words_score,
+            penalty - score,
             -(route.projection_bonus + points),
-            route.endpoint.cost_units,
+            endpoint.cost_units,
             route.tool.name,
-            route.endpoint.name,
+            name,
         )
         candidate = Candidate(route, evidence, last[1], keys=keys, rank=rank)
         ordering.ranked.append(candidate)
-        if route.identity:
+        if route.identity and not required:
             subjects.append(candidate)
     if len(subjects) > 1:
-        specialised = specialised_routes((c.route for c in subjects), words)
+        specialised = specialised_routes(((c.route, len(c.need.sids)) for c in subjects), words)
         for candidate in subjects:
             if candidate.route.path in specialised:
                 r = candidate.rank

@@ -49,6 +49,7 @@ def build_partial(
     terms: Sequence[Term],
     lexical: dict[str, float],
     given: frozenset[str] = frozenset(),
+    said: frozenset[str] | None = None,
 ) -> list[Ordering]:
     """The routes that serve part of the field *terms*, in tiers of equal weight, best first.
 
@@ -56,7 +57,7 @@ def build_partial(
     serves of a strong term (named by a field's name, alias or semantic id) and 1 per one of
     a weak term (read only through a field's description words); see
     :func:`~.terms.explain_partial`. Within a tier candidates rank as full ones do
-    (:func:`.rank.rank_of`, without the broad-record rule). Only the routes
+    (:func:`.rank.rank_of` with the request's words *said*, without the broad-record rule). Only the routes
     that hold a match key of a term or one of its words are looked at.
     """
     index = registry.index
@@ -78,7 +79,7 @@ def build_partial(
         explained = explain_partial(route, terms) if route is not None else None
         if route is None or explained is None:
             continue
-        rank = rank_of(Scored(route, explained.points, lexical.get(path, 0.0)), given, False)
+        rank = rank_of(Scored(route, explained.points, lexical.get(path, 0.0)), given, False, said)
         need = needs.get(explained.pairs)
         if need is None:
             need = needs[explained.pairs] = Need.of(explained.pairs)

@@ -173,7 +173,7 @@ def compile_plan(
         tiers = ordering.partial
         if tiers is None:
             tiers = ordering.partial = build_partial(
-                walk.registry, reading.terms, ordering.lexical, reading.given
+                walk.registry, reading.terms, ordering.lexical, reading.given, ordering.said
             )
         for tier in tiers:
             primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
@@ -203,10 +203,15 @@ def compile_plan(
         unmatched=list(reading.unmatched_for(primary.route if primary is not None else None)),
         primary=calls[0] if calls else None,
         fallbacks=calls[1:],
-        reasons=reasons(primary, pool, request, walk.visited, walk.rejected) if primary is not None else [],
+        reasons=_reasons(primary, pool, walk) if primary is not None else None,
         executable_only=executable_only,
         warnings=_warnings(request, walk) if preferred else [],
     )
+
+
+def _reasons(primary: Candidate, pool: Ordering, walk: _Walk) -> Callable[[], list[str]]:
+    """``Plan.reasons``, built when first read (most plans are invoked, not explained)."""
+    return lambda: reasons(primary, pool, walk.request, walk.visited, walk.rejected)
 
 
 def _warnings(request: PlanRequest, walk: _Walk) -> list[str]:

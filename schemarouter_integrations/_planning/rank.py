@@ -11,15 +11,25 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
    comes after every current one, so it answers only where no current one serves.
 2. ``arguments`` — an operation that takes every argument given and needs no other (its
    required parameters, path parameters included, are all given) comes first.
-3. ``broad record`` — among operations of one tool that identify their records alike (the
-   same ``identity`` fields: the same subject), the one whose record covers the most fields
-   (MP's summary) comes before a specialised one (MP's electronic structure), unless the
-   question *names* the specialised resource: a question word that is a head word of the
-   specialised operation (its name, keywords, summary) but neither a head word nor a field
-   of the broad one ("electronic structure of Si" names the electronic-structure resource;
-   "structures containing Ga" names the summary's ``structure`` field, not that resource).
+3. ``broad record`` — among the operations of one tool that search a subject's records by
+   filters (they require no argument: an operation that requires one, an id in its path,
+   answers about what that argument names), a record that shares an identity field naming
+   the subject with a wider one (MP's phonon documents and its summary share
+   ``formula_pretty``; every kind of record has a bare ``id`` or ``name``) is a
+   specialised record of that subject, and the widest such record (the summary) comes
+   before it, unless the question *names* the specialised resource: a question word that
+   is a head word of the specialised operation (its name, keywords, summary) but not of the
+   broad one, and either no field of the broad one or read by the specialised one as its
+   resource where the broad one reads a field ("electronic structure of Si" names the
+   electronic-structure resource; "XAS spectra" the XAS resource although the summary has
+   an ``xas`` field; "structures containing Ga" names the summary's ``structure`` field,
+   which the electronic-structure resource reads as a field too).
 4. ``operation words`` — the lexical score of the question's words over the operation's own
-   texts (BM25F, see ``_registry/lexicon.py``), higher first.
+   texts (BM25F, see ``_registry/lexicon.py``), less :data:`UNREQUESTED_WEIGHT` per word of
+   the operation's name that the request says neither in its words nor in its argument
+   names (``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``:
+   "counts"); higher first. Each operation's name is read on its own: registering another
+   operation never changes this part of its rank.
 5. ``field similarity`` — evidence points: 2 per term served by semantic id, name or as the
    route's resource, 1 per alias-only match, +1 when the endpoint projects fields
    server-side; higher first.
@@ -32,9 +42,11 @@ for each, the first rule that tells them apart: that is ``Plan.reasons``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
-from .._registry import Route
+from .._registry import Route, text_words, word_forms
+from .argument_words import name_words
 
 Rank = tuple[int, int, int, float, int, float, str, str]
 """deprecated, arguments, broad record, -operation words, -field similarity, cost, tool, endpoint."""
@@ -65,14 +77,48 @@ def takes_arguments(route: Route, given: frozenset[str]) -> bool:
     return given <= route.argument_names and route.required <= given
 
 
-def rank_of(scored: Scored, given: frozenset[str], specialised: bool) -> Rank:
-    """The ranking key of one candidate (see the module docstring)."""
+UNREQUESTED_WEIGHT = 0.5
+"""What each word of an operation's name that the request does not say takes off its
+operation-words score (rule 4)."""
+
+
+def said_forms(words: Sequence[Sequence[str]], given: frozenset[str]) -> frozenset[str]:
+    """Every form of the question's ranking *words* and of the words of the argument names
+    *given*: what a request says, as rule 4 reads an operation's name against it."""
+    said = {form for forms in words for form in forms}
+    for name in given:
+        for word in name_words(name):
+            said.update(word_forms(word))
+    return frozenset(said)
+
+
+@lru_cache(maxsize=16384)
+def _name_forms(name: str) -> tuple[tuple[str, ...], ...]:
+    """The forms of each distinct word of an operation name."""
+    return tuple(dict.fromkeys(word_forms(word) for word in text_words(name)))
+
+
+def name_penalty(name: str, said: frozenset[str]) -> float:
+    """What rule 4 takes off the score of an operation named *name*: :data:`UNREQUESTED_WEIGHT`
+    per word of the name the request does not say (no form of it in *said*): "counts" of
+    ``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``. Such an
+    operation answers a more specialised question than the one asked."""
+    missing = sum(1 for forms in _name_forms(name) if not any(f in said for f in forms))
+    return UNREQUESTED_WEIGHT * missing
+
+
+def rank_of(
+    scored: Scored, given: frozenset[str], specialised: bool, said: frozenset[str] | None = None
+) -> Rank:
+    """The ranking key of one candidate (see the module docstring); without *said* (the
+    request's words, see :func:`said_forms`) its name words take nothing off."""
     route = scored.route
+    penalty = name_penalty(route.endpoint.name, said) if said is not None else 0.0
     return (
         route.deprecated,
         0 if takes_arguments(route, given) else 1,
         1 if specialised else 0,
-        -scored.lexical,
+        penalty - scored.lexical,
         -(route.projection_bonus + scored.points),
         route.endpoint.cost_units,
         route.tool.name,
@@ -80,31 +126,68 @@ def rank_of(scored: Scored, given: frozenset[str], specialised: bool) -> Rank:
     )
 
 
-def specialised_routes(routes: Iterable[Route], words: Sequence[Sequence[str]]) -> set[str]:
+Subject = tuple[Route, int]
+"""A candidate as rule 3 reads it: its route and how many semantic ids it serves by fields."""
+
+
+def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[str]]) -> set[str]:
     """The paths of the candidates that are a specialised record of a subject whose broad
-    record is also a candidate, and that the question does not name (rule 3)."""
-    groups: dict[tuple[str, tuple[str, ...]], list[Route]] = {}
-    for route in routes:
-        if route.identity:
-            groups.setdefault((route.tool.name, route.identity), []).append(route)
+    record is also a candidate, and that the question does not name (rule 3).
+
+    A subject's records are searched by filters (no required argument: a route that requires
+    one answers about the record that argument names). A candidate is a record of the same
+    subject as a wider one of its tool when they share an identity field that names the
+    subject (not a bare ``id`` or ``name``: see :data:`GENERIC_IDENTITY`); the widest such
+    candidate is its broad record."""
+    groups: dict[str, list[Subject]] = {}
+    for subject in candidates:
+        route = subject[0]
+        if route.identity and not route.required:
+            groups.setdefault(route.tool.name, []).append(subject)
     out: set[str] = set()
     for members in groups.values():
         if len(members) < 2:
             continue
-        widest = max(len(r.endpoint.fields) for r in members)
-        broad = [r for r in members if len(r.endpoint.fields) == widest]
-        for route in members:
-            if len(route.endpoint.fields) < widest and not any(names_apart(route, b, words) for b in broad):
+        members.sort(key=lambda s: -len(s[0].endpoint.fields))
+        for index, subject in enumerate(members):
+            route = subject[0]
+            width = len(route.endpoint.fields)
+            broad = next(
+                (
+                    b
+                    for b in members[:index]
+                    if len(b[0].endpoint.fields) > width and _shares_identity(b[0], route)
+                ),
+                None,
+            )
+            if broad is not None and not names_apart(subject, broad, words):
                 out.add(route.path)
     return out
 
 
-def names_apart(route: Route, broad: Route, words: Sequence[Sequence[str]]) -> bool:
-    """True when a question word is a head word of *route* but neither a head word nor a
-    field of *broad*: the question names *route*'s resource."""
+GENERIC_IDENTITY = frozenset({"id", "uuid", "name", "title", "label", "display_name", "full_name"})
+"""Identity field names every kind of record has: sharing one says nothing of the subject."""
+
+
+def _shares_identity(broad: Route, route: Route) -> bool:
+    """True when *broad* and *route* identify their records by a common field that names
+    its subject (not one of :data:`GENERIC_IDENTITY`)."""
+    return any(name in broad.identity and name.casefold() not in GENERIC_IDENTITY for name in route.identity)
+
+
+def names_apart(subject: Subject, broad: Subject, words: Sequence[Sequence[str]]) -> bool:
+    """True when the question names *subject*'s resource: a question word is a head word of
+    it but not of *broad*, and either no field of *broad*, or *subject* reads it as its
+    resource where *broad* reads a field (it serves fewer semantic ids by fields): "XAS
+    spectra" names the XAS resource although the summary has an ``xas`` field; "structures"
+    names the summary's ``structure``, which the electronic-structure resource reads as a
+    field of its own too."""
+    route, serves = subject
+    other, broad_serves = broad
     for forms in words:
-        named = route.lexical.names(forms) and not broad.lexical.names(forms)
-        if named and not any(form in broad.matches for form in forms):
+        if not route.lexical.names(forms) or other.lexical.names(forms):
+            continue
+        if serves < broad_serves or not any(form in other.matches for form in forms):
             return True
     return False
 
@@ -128,7 +211,10 @@ def _why(index: int, ours: object, theirs: object) -> str:
         return "it is the subject's broad record; the other is a specialised one the question does not name"
     if rule == "operation words":
         assert isinstance(ours, float) and isinstance(theirs, float)
-        return f"the question's words match its own texts better ({-ours:.3g} vs {-theirs:.3g})"
+        return (
+            f"the question's words match its own texts better ({-ours:.3g} vs {-theirs:.3g}, "
+            f"less {UNREQUESTED_WEIGHT} per word of its name the request does not say)"
+        )
     if rule == "field similarity":
         assert isinstance(ours, int) and isinstance(theirs, int)
         return f"its fields name the need more closely ({-ours} vs {-theirs} points)"

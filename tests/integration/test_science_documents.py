@@ -28,10 +28,6 @@ from tests.support.science_routers import DOCUMENTS, OPEN_METEO, chosen, registe
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
 WRONG_TODAY: dict[str, str] = {
-    "opentargets: information about the target": (
-        "no operation has a response schema, so the need is empty and BM25 ranks getAssociationFilter "
-        "over getTargetByENSGID ('Find information about a target')"
-    ),
     "opentargets: details of the drug": (
         "getDrugByID declares a required query 'drug_id' beside the path 'DRUG_ID'; "
         "NoRouteError: arguments do not fit its input schema"

@@ -126,3 +126,11 @@ async def test_a_deprecated_operation_answers_where_no_current_one_serves() -> N
     router.register(spec, invoker)
     plan = router.plan(QUESTION)
     assert plan.primary is not None and plan.primary.endpoint == "gene_metadata_by_tax_and_symbol"
+
+
+async def test_a_question_naming_a_specialised_resource_the_broad_record_has_as_a_field_goes_to_it() -> None:
+    # the summary has an ``xas`` field; the XAS resource reads "XAS" as its own resource
+    assert (
+        await primary_of("XAS spectra of BaH4O3", operations=None, formula="BaH4O3")
+        == "search_materials_xas__get"
+    )

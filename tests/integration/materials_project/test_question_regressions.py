@@ -48,7 +48,6 @@ async def test_band_gaps_of_materials_with_ga_and_as_come_from_the_summary(
     assert values(result, "band_gap") == [1.52]
 
 
-@pytest.mark.xfail(strict=True, reason=PLANNER)
 async def test_structures_containing_ga_and_as_are_found(landscape_router: BuildRouter) -> None:
     router = await every_operation(landscape_router)
     result = await router.invoke(ask("structures containing Ga and As", elements="Ga,As"))
@@ -56,7 +55,6 @@ async def test_structures_containing_ga_and_as_are_found(landscape_router: Build
     assert "GaAs" in values(result, "formula_pretty"), result.records
 
 
-@pytest.mark.xfail(strict=True, reason=PLANNER)
 async def test_structures_containing_fe_and_o_are_found(landscape_router: BuildRouter) -> None:
     router = await every_operation(landscape_router)
     result = await router.invoke(ask("structures containing Fe and O", elements="Fe,O"))
@@ -71,7 +69,6 @@ async def test_band_gaps_of_these_material_ids_come_from_the_summary(landscape_r
     assert sorted(values(result, "band_gap")) == [0.61, 1.52]
 
 
-@pytest.mark.xfail(strict=True, reason=PLANNER)
 async def test_number_of_sites_in_the_si_cell_is_nsites(landscape_router: BuildRouter) -> None:
     router = await every_operation(landscape_router)
     result = await router.invoke(ask("number of sites in the Si cell", formula="Si"))
