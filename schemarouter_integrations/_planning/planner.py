@@ -65,6 +65,7 @@ from collections.abc import Callable, Iterable
 from .._bounded import BoundedCache
 from .._contracts.schemas import argument_problem, coerced_arguments
 from .._registry import Registry, Route
+from .arguments_tier import asked_words, build_arguments_tier
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .ordering import Candidate, Ordering, build_ordering
@@ -180,6 +181,12 @@ def compile_plan(
             if primary is not None:
                 pool = tier
                 break
+    if primary is None and reading.given and not reading.explicit:  # argument names as evidence
+        tier = _by_arguments(reading, ordering, walk)
+        primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
+        if primary is not None:
+            pool = tier
+        tiers = tiers if tiers is not None else []
     chain: list[tuple[Candidate, CallScope]] = []
     if primary is not None:
         chain.append((primary, "primary"))
@@ -244,6 +251,20 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
         ordering = walk.cache.orderings.put(key, built)
     reading.ordering = ordering
     return ordering
+
+
+def _by_arguments(reading: Reading, ordering: Ordering, walk: _Walk) -> Ordering:
+    tier = reading.by_arguments
+    if tier is None:
+        tier = reading.by_arguments = build_arguments_tier(
+            walk.registry,
+            reading.terms,
+            reading.words,
+            ordering.lexical,
+            reading.given,
+            asked_words(walk.request.query),
+        )
+    return tier
 
 
 def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
