@@ -18,6 +18,10 @@ such an asked word is no candidate, so such questions keep their refusal naming 
 Framing words ("describe", "details of") are stop words and never asked
 (``_registry/words.py``).
 
+The tier is tried only when the question writes a value it is given ("task 1204" with
+``parent="1204"``) or refers back to one ("provenance of that entry"): arguments the question does not mention are its context ("melting point"
+asked with a repository's ``owner`` and ``repo``), and words naming nothing keep the refusal.
+
 The tier serves the terms it explains by fields (its need); the other terms are words
 labelling the given values ("task" of ``parent=1204``), not missing fields.
 """
@@ -25,10 +29,12 @@ labelling the given values ("task" of ``parent=1204``), not missing fields.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .._registry import STOP_WORDS, Registry, Route, is_content_word, word_forms
 from .._text import normalise
+from .argument_words import value_words
 from .need import Need
 from .ordering import Candidate, Ordering
 from .rank import Scored, rank_of, specialised_routes, takes_arguments
@@ -39,15 +45,26 @@ _ASKING = frozenset({"of"})
 """The word after which the question names what it is asked about: "the X *of* Y"."""
 
 
+_REFERRING = frozenset({"that", "those", "these", "this", "their", "its", "it", "them", "they"})
+"""Words by which a question refers back to the values given ("provenance of that entry")."""
+
+
+def writes_a_value(query: str, arguments: Mapping[str, Any]) -> bool:
+    """True when *query* writes a value of *arguments* ("task 1204" with ``parent="1204"``):
+    or refers back to them ("provenance of that entry", "their structures"): the arguments are
+    what it is about, not only its context ("melting point" asked with a
+    repository's ``owner`` and ``repo``)."""
+    values = value_words(arguments) | _REFERRING
+    return any(token in values for token in _WORDS.findall(normalise(query)))
+
+
 def asked_words(query: str) -> tuple[tuple[str, ...], ...]:
     """The forms of the content words whose value *query* asks for: those of the head phrase
     before the first "of" ("melting point of Si" -> melting, point); none without "of"."""
     tokens = _WORDS.findall(normalise(query))
     for at, token in enumerate(tokens):
         if token in _ASKING:
-            return tuple(
-                word_forms(w) for w in tokens[:at] if w not in STOP_WORDS and is_content_word(w)
-            )
+            return tuple(word_forms(w) for w in tokens[:at] if w not in STOP_WORDS and is_content_word(w))
     return ()
 
 

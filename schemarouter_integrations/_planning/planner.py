@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterable
 from .._bounded import BoundedCache
 from .._contracts.schemas import argument_problem, coerced_arguments
 from .._registry import Registry, Route
-from .arguments_tier import asked_words, build_arguments_tier
+from .arguments_tier import asked_words, build_arguments_tier, writes_a_value
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .ordering import Candidate, Ordering, build_ordering
@@ -181,7 +181,7 @@ def compile_plan(
             if primary is not None:
                 pool = tier
                 break
-    if primary is None and reading.given and not reading.explicit:  # argument names as evidence
+    if primary is None and _about_arguments(reading, request):  # argument names as evidence
         tier = _by_arguments(reading, ordering, walk)
         primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
         if primary is not None:
@@ -251,6 +251,10 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
         ordering = walk.cache.orderings.put(key, built)
     reading.ordering = ordering
     return ordering
+
+
+def _about_arguments(reading: Reading, request: PlanRequest) -> bool:
+    return bool(reading.given) and not reading.explicit and writes_a_value(request.query, request.arguments)
 
 
 def _by_arguments(reading: Reading, ordering: Ordering, walk: _Walk) -> Ordering:
