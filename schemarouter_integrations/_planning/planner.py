@@ -29,6 +29,11 @@ not serve, and its fallbacks come from its tier, reading the same need and missi
 ids; without a passing route there is no primary. Tiers are built once per reading, when
 first needed, from the routes holding a match key or a word of a term.
 
+**Arguments as evidence.** When neither passes, and the question writes (or refers back to) a
+value it is given, the routes taking every argument given and needing no other are the last
+tier (``arguments_tier.py``): ranked by their own words, then the broadest record; a word the
+question asks the value of ("lyrics of ...") that such a route does not mention rules it out.
+
 The walk's rejections are ordered by closeness to an answer (``rejections.closeness``); the
 candidates the chain did not need follow, then the routes that do not serve the need.
 
