@@ -34,6 +34,14 @@ def argument_words(arguments: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(out)
 
 
+def value_words(arguments: Mapping[str, Any]) -> frozenset[str]:
+    """The words of the argument values alone (no names; see :func:`argument_words`)."""
+    out: set[str] = set()
+    for value in arguments.values():
+        _value_words(value, out, 0)
+    return frozenset(out)
+
+
 def name_words(name: str) -> list[str]:
     """The words of an argument name: its normalised words, then those of its camelCase
     parts ("createdBefore" -> createdbefore, created, before), without repeats."""

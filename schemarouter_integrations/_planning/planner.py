@@ -29,6 +29,11 @@ not serve, and its fallbacks come from its tier, reading the same need and missi
 ids; without a passing route there is no primary. Tiers are built once per reading, when
 first needed, from the routes holding a match key or a word of a term.
 
+**Arguments as evidence.** When neither passes, and the question writes (or refers back to) a
+value it is given, the routes taking every argument given and needing no other are the last
+tier (``arguments_tier.py``): ranked by their own words, then the broadest record; a word the
+question asks the value of ("lyrics of ...") that such a route does not mention rules it out.
+
 The walk's rejections are ordered by closeness to an answer (``rejections.closeness``); the
 candidates the chain did not need follow, then the routes that do not serve the need.
 
@@ -65,6 +70,7 @@ from collections.abc import Callable, Iterable
 from .._bounded import BoundedCache
 from .._contracts.schemas import argument_problem, coerced_arguments
 from .._registry import Registry, Route
+from .arguments_tier import asked_words, build_arguments_tier, writes_a_value
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .ordering import Candidate, Ordering, build_ordering
@@ -180,6 +186,12 @@ def compile_plan(
             if primary is not None:
                 pool = tier
                 break
+    if primary is None and _about_arguments(reading, request):  # argument names as evidence
+        tier = _by_arguments(reading, ordering, walk)
+        primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
+        if primary is not None:
+            pool = tier
+        tiers = tiers if tiers is not None else []
     chain: list[tuple[Candidate, CallScope]] = []
     if primary is not None:
         chain.append((primary, "primary"))
@@ -249,6 +261,24 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
         ordering = walk.cache.orderings.put(key, built)
     reading.ordering = ordering
     return ordering
+
+
+def _about_arguments(reading: Reading, request: PlanRequest) -> bool:
+    return bool(reading.given) and not reading.explicit and writes_a_value(request.query, request.arguments)
+
+
+def _by_arguments(reading: Reading, ordering: Ordering, walk: _Walk) -> Ordering:
+    tier = reading.by_arguments
+    if tier is None:
+        tier = reading.by_arguments = build_arguments_tier(
+            walk.registry,
+            reading.terms,
+            reading.words,
+            ordering.lexical,
+            reading.given,
+            asked_words(walk.request.query),
+        )
+    return tier
 
 
 def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:

@@ -53,6 +53,8 @@ class Reading:
     given: frozenset[str] = frozenset()
     """The names of the request's arguments (evidence for the operations that take them)."""
     ordering: Ordering | None = None
+    by_arguments: Ordering | None = None
+    """The routes taking every argument given (``arguments_tier``), built when first needed."""
     unmatched: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
