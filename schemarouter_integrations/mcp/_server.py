@@ -84,6 +84,14 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             "description": "The fallbacks taken, in order.",
         },
         "cache": {"type": "object", "description": "Set when the answer cache answered: stale, age_seconds."},
+        "total": {
+            "type": ["integer", "null"],
+            "description": "The source's count of matching records, when it reports one.",
+        },
+        "truncated": {
+            "type": "boolean",
+            "description": "True when records were left out: the answer holds the first ones only.",
+        },
     },
     "required": ["records", "route", "fallbacks"],
 }
