@@ -249,3 +249,14 @@ def served_fields(ctx: RunContext) -> dict[str, object]:
     if served is None:
         return {}
     return {"cached": True, "stale": served.stale, "age_seconds": round(served.age_seconds, 6)}
+
+
+def bounded_records(ctx: RunContext, max_records: int) -> tuple[list[dict[str, Any]], dict[str, object]]:
+    """The records of *ctx* cut at *max_records*, and the result's ``total``/``truncated`` when
+    the source reported a count or records were left out (here, or by the source)."""
+    records, total = ctx.records, ctx.total
+    kept = records if len(records) <= max_records else records[:max_records]
+    truncated = len(kept) < len(records) or ctx.more or (total is not None and total > len(kept))
+    if truncated or total is not None:
+        return kept, {"total": total, "truncated": truncated}
+    return kept, {}

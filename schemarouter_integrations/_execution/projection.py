@@ -72,7 +72,9 @@ def listing_count(raw: Any, records_path: Sequence[str] | None) -> tuple[int | N
         ),
         None,
     )
-    more = (isinstance(meta, dict) and meta.get("more_data_available") is True) or raw.get("truncated") is True
+    more = (isinstance(meta, dict) and meta.get("more_data_available") is True) or raw.get(
+        "truncated"
+    ) is True
     return total, more
 
 

@@ -275,13 +275,15 @@ class RouterMCPServer(MCPServer):
         for result in results:
             for event in result.events:
                 await notifier(event)
-        structured = {
-            "records": list(gathered.records),
+        records = list(gathered.records)
+        structured: dict[str, Any] = {
+            "records": records,
             "route": [path for result in results for path in result.route],
             "fallbacks": [],
             "answered_by": ", ".join(result.access_path for result in results),
+            "truncated": any(result.truncated for result in results),
         }
-        text = f"Answered by {structured['answered_by']}; {len(structured['records'])} record(s)."
+        text = f"Answered by {structured['answered_by']}; {len(records)} record(s)."
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 

@@ -84,9 +84,7 @@ async def test_an_answer_stored_in_sqlite_keeps_the_total_for_the_next_process(t
     path = tmp_path / "state.sqlite"
     for expected_calls in (1, 0):
         upstream, store = Listing(), SqliteStore(path)
-        router = make_router(
-            upstream, FakeClock(), availability_store=store, answer_cache=store.answers
-        )
+        router = make_router(upstream, FakeClock(), availability_store=store, answer_cache=store.answers)
         async with router:
             result = await router.invoke(REQUEST)
         assert upstream.calls == expected_calls

@@ -71,3 +71,13 @@ async def test_a_router_calling_this_one_reads_a_cut_answer_without_a_count_as_t
         await outer.add_mcp(inner, name="lab", provider="lab", read_only=True, tools=["materials"])
         result = await outer.invoke(PlanRequest(query="band gap"))
     assert len(result.records) == 200 and result.total is None and result.truncated is True
+
+
+async def test_a_gathering_mcp_tool_says_when_a_source_was_cut() -> None:
+    from mcp import Client
+
+    server = router_mcp_server(listing_router(3, total=1432), tool_name="materials", mode="gather")
+    async with Client(server) as client:
+        result = await client.call_tool("materials", {"query": "band gap"})
+    assert result.structured_content is not None
+    assert result.structured_content["truncated"] is True
