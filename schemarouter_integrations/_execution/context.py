@@ -65,6 +65,7 @@ class RunContext:
         "events",
         "failing_origins",
         "gathering",
+        "max_records",
         "more",
         "provenance",
         "quiet",
@@ -90,6 +91,8 @@ class RunContext:
         self.total: int | None = None
         self.more = False
         """The winner's count of matching records (when reported), and whether it holds more."""
+        self.max_records: int | None = None
+        """The request's ``max_records``: listings are paged up to it (None: not paged)."""
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
         self.gathering = False
