@@ -3,7 +3,9 @@
 Given the candidate the ranking chose (and each fallback), a :class:`~.models.ToolCall`
 says which fields to select (the need's fields, the route's identity fields and the fields
 a list argument filters by name, ``elements=["Ga", "As"]`` selecting ``elements``, so the
-answer shows the constraint held; or every field when the need is empty), which
+answer shows the constraint held, and the fields whose name has a word of the query that no
+field surface read, "direct" selecting ``is_gap_direct``; or every field when the need is
+empty), which
 server-side projection parameters ask for them, the
 evidence per semantic id (the field and the surface that matched), and a one-line
 explanation. The arguments were shaped and checked before (the planner's argument check
@@ -16,13 +18,20 @@ import re
 from typing import Any
 
 from .._contracts.schemas import LIST_SEPARATOR, coerced_arguments
-from .._registry import FieldMatch, Route
+from .._registry import FieldMatch, Route, word_forms
+from .._text import name_words
 from .models import CallScope, FieldEvidence, PlanRequest, ToolCall
 from .need import Need
 from .ordering import Candidate
 
 
-def tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: CallScope) -> ToolCall:
+def tool_call(
+    candidate: Candidate,
+    need: Need,
+    request: PlanRequest,
+    scope: CallScope,
+    unmatched: tuple[str, ...] = (),
+) -> ToolCall:
     route = candidate.route
     endpoint = route.endpoint
     matches = _evidence(candidate, need)
@@ -32,8 +41,9 @@ def tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Cal
             for name, value in request.arguments.items()
             if isinstance(value, list) and name in route.field_names
         ]
+        named = named_by(route, unmatched)
         selected = list(
-            dict.fromkeys((*(m.field.name for m in matches.values()), *route.identity, *filtered))
+            dict.fromkeys((*(m.field.name for m in matches.values()), *named, *route.identity, *filtered))
         )
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     else:  # every field: asked for by name too, since a projecting server may send only ids unasked
@@ -61,6 +71,16 @@ def tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Cal
     call = ToolCall.model_construct(**values)
     call.__dict__["arguments_key"] = request.arguments_key  # the same arguments, serialised once
     return call
+
+
+def named_by(route: Route, words: tuple[str, ...]) -> list[str]:
+    """The route's fields whose name has one of *words* (query words no field surface read,
+    in any of their forms) as a word of its own: "direct" names ``is_gap_direct``, "bulk"
+    ``bulk_modulus``. The question asked about them beside the need's fields."""
+    if not words:
+        return []
+    wanted = {form for word in words for form in word_forms(word) if len(form) >= 4}
+    return [f.name for f in route.endpoint.fields if wanted & set(name_words(f.name))]
 
 
 def _evidence(candidate: Candidate, need: Need) -> dict[str, FieldMatch]:
