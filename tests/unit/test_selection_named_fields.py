@@ -37,3 +37,13 @@ async def test_the_species_that_carry_the_moment_select_the_magnetic_species() -
 async def test_a_word_naming_no_field_selects_nothing_more() -> None:
     fields = await selected("band gap of Si polymorphs", formula="Si")
     assert fields == ["band_gap", "formula_pretty", "material_id"]
+
+
+async def test_a_stability_flag_brings_the_hull_energy_its_description_names() -> None:
+    fields = await selected("stability of Si polymorphs", formula="Si")
+    assert {"is_stable", "energy_above_hull"} <= set(fields)
+
+
+async def test_a_quantity_that_is_no_flag_brings_nothing_from_its_description() -> None:
+    fields = await selected("formation energy of Si", formula="Si")
+    assert "energy_above_hull" not in fields
