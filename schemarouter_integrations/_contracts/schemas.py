@@ -30,6 +30,10 @@ ARGUMENT_ROLE = "x-argument-role"
 """An input-schema property's note: the argument is the router's or the application's business
 (``"pagination"``, ``"projection"``, ``"format"``, ``"licence"``), never shown to a model. The
 application may still pass it (planning checks arguments against the input schema as is)."""
+PAGING = "x-paging"
+"""A pagination argument's note: how it pages a listing. ``"offset"``: how many matching
+records to skip; ``"page"``: the number of the page; ``"size"``: how many records a page
+holds; ``"cursor"``: a token from the previous page (not followed by the router)."""
 MAX_SCHEMA_DEPTH = 64
 """Deepest nesting of objects and arrays a contract schema may have (real schemas stay far below)."""
 

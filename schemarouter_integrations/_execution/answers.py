@@ -120,6 +120,7 @@ class AnswerService:
             return None
         self.stats.hits += 1
         ctx.records = list(entry.records)
+        ctx.total, ctx.more = entry.total, entry.more
         ctx.served = Served(served)
         hit = ctx.event(
             CacheHitEvent,
@@ -226,7 +227,7 @@ class AnswerService:
                 locked, entry = await self._fleet(key, policy, call, ctx)
                 if entry is not None:
                     self.stats.fleet_waits += 1
-                    outcome = Answered(list(entry.records))
+                    outcome = Answered(list(entry.records), total=entry.total, more=entry.more)
                     ctx.served = Served(entry.age(self.cache.now()))
                     yield ctx.event(
                         CacheHitEvent,
@@ -318,6 +319,8 @@ class AnswerService:
             fresh_seconds=fresh,
             provider=call.provider,
             access_mode=call.access_mode,
+            total=answered.total,
+            more=answered.more,
         )
         try:
             await self.cache.put(key, entry, keep)
@@ -362,6 +365,7 @@ class AnswerService:
         call, entry, age, policy = best
         self.stats.stale += 1
         ctx.records = list(entry.records)
+        ctx.total, ctx.more = entry.total, entry.more
         ctx.served = Served(age, stale=True)
         event = ctx.event(
             CacheStaleEvent,

@@ -30,6 +30,7 @@ from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
 from .outcomes import Answered, FallbackReason, Unavailable, fallback_payload
+from .paging import more_pages
 from .preflight import Skip, Step
 from .scopes import InvocationScopes
 
@@ -85,6 +86,8 @@ class ChainRunner:
         its call is coalesced and stored under *request*'s policy (:mod:`.answers`).
         *after* starts the chain at a later step (see :meth:`settle`).
         """
+        if request is not None:
+            ctx.max_records = request.max_records
         answers = self.answers
         calls = self._call if answers is None else partial(answers.call, self._call, request)
         loud = not ctx.quiet  # a quiet run's events are recorded in ctx only: nobody reads them here
@@ -169,6 +172,8 @@ class ChainRunner:
         next step on when that primary was unavailable.
         """
         after: Resume = (0, None, "unavailable")
+        if request is not None:
+            ctx.max_records = request.max_records
         if ctx.quiet and self.answers is None and hedge is None and steps:
             step = steps[0]
             invoker = self._ready_invoker(step)
@@ -233,7 +238,10 @@ class ChainRunner:
             if verdict.delay is None:
                 break
             await self.sleep(verdict.delay)
-        yield verdict.settle()
+        outcome = verdict.settle()
+        yield (
+            await more_pages(step, invoker, meter, ctx, outcome) if isinstance(outcome, Answered) else outcome
+        )
 
     async def _settled(
         self, step: Step, invoker: Invoker, meter: BudgetMeter, ctx: RunContext
@@ -244,7 +252,12 @@ class ChainRunner:
         while True:
             verdict = await attempts.once(invoker)
             if verdict.delay is None:
-                return verdict.settle()
+                outcome = verdict.settle()
+                return (
+                    await more_pages(step, invoker, meter, ctx, outcome)
+                    if isinstance(outcome, Answered)
+                    else outcome
+                )
             await self.sleep(verdict.delay)
 
 

@@ -65,6 +65,7 @@ class RunContext:
         "events",
         "failing_origins",
         "gathering",
+        "max_records",
         "more",
         "provenance",
         "quiet",
@@ -90,6 +91,8 @@ class RunContext:
         self.total: int | None = None
         self.more = False
         """The winner's count of matching records (when reported), and whether it holds more."""
+        self.max_records: int | None = None
+        """The request's ``max_records``: listings are paged up to it (None: not paged)."""
         self.failing_origins: set[str] = set()
         """Origins on which an access path failed as unavailable in this run."""
         self.gathering = False
@@ -249,3 +252,14 @@ def served_fields(ctx: RunContext) -> dict[str, object]:
     if served is None:
         return {}
     return {"cached": True, "stale": served.stale, "age_seconds": round(served.age_seconds, 6)}
+
+
+def bounded_records(ctx: RunContext, max_records: int) -> tuple[list[dict[str, Any]], dict[str, object]]:
+    """The records of *ctx* cut at *max_records*, and the result's ``total``/``truncated`` when
+    the source reported a count or records were left out (here, or by the source)."""
+    records, total = ctx.records, ctx.total
+    kept = records if len(records) <= max_records else records[:max_records]
+    truncated = len(kept) < len(records) or ctx.more or (total is not None and total > len(kept))
+    if truncated or total is not None:
+        return kept, {"total": total, "truncated": truncated}
+    return kept, {}

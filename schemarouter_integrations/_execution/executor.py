@@ -24,7 +24,7 @@ from ..events import RoutePrunedEvent, RouterEvent, RunEndEvent, RunErrorEvent, 
 from .answers import AnswerService
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner, Sleep
-from .context import RunContext, compiled_event, served_fields
+from .context import RunContext, bounded_records, compiled_event, served_fields
 from .gather import Gatherer
 from .hedge import Hedger, LateSink
 from .preflight import Pruned, Step, preflight
@@ -211,11 +211,7 @@ def refused_arguments(plan: Plan) -> dict[str, str]:
 def _result_of(call: ToolCall, plan: Plan, ctx: RunContext, **extra: Any) -> ToolResult:
     """The run's :class:`ToolResult`: answered by *call*, under *plan*, from *ctx*'s bookkeeping;
     its records cut at the request's ``max_records``."""
-    records, bound, total = ctx.records, plan.request.max_records, ctx.total
-    kept = records if len(records) <= bound else records[:bound]
-    truncated = len(kept) < len(records) or ctx.more or (total is not None and total > len(kept))
-    if truncated or total is not None:
-        extra = {**extra, "total": total, "truncated": truncated}
+    kept, bounds = bounded_records(ctx, plan.request.max_records)
     return ctx.result(
         tool=call.tool,
         endpoint=call.endpoint,
@@ -226,5 +222,6 @@ def _result_of(call: ToolCall, plan: Plan, ctx: RunContext, **extra: Any) -> Too
         route=list(ctx.route),
         plan=plan,
         **served_fields(ctx),
+        **bounds,
         **extra,
     )

@@ -31,7 +31,7 @@ from ..errors import AllRoutesUnavailableError, SchemaRouterError
 from ..events import GatherResult, RoutePrunedEvent, RouterEvent, RunEndEvent, RunStartEvent, ToolResult
 from .budget import BudgetMeter, RunBudget
 from .chain import ChainRunner
-from .context import RunContext, compiled_event, served_fields
+from .context import RunContext, bounded_records, compiled_event, served_fields
 from .preflight import Step, preflight
 
 __all__ = ["MAX_GATHER_ROUTES", "Gatherer", "Publish", "gather_request"]
@@ -147,18 +147,20 @@ class Gatherer:
 
 def _result(step: Step, route: RunContext, events: list[RouterEvent], plan: Plan) -> ToolResult:
     call = step.call
+    records, bounds = bounded_records(route, plan.request.max_records)
     return ToolResult(
         tool=call.tool,
         endpoint=call.endpoint,
         provider=call.provider,
         access_mode=call.access_mode,
-        records=route.records,
+        records=records,
         attempts=list(route.attempts),
         route=list(route.route),
         events=events,
         plan=plan,
         provenance=route.provenance,
         **served_fields(route),
+        **bounds,
     )
 
 

@@ -57,7 +57,8 @@ COUNT_KEYS = ("total_doc", "data_returned", "total", "total_count", "totalCount"
 def listing_count(raw: Any, records_path: Sequence[str] | None) -> tuple[int | None, bool]:
     """``(total, more)`` of a listing: the count of matching records the answer reports, if
     any (read only where the records sit inside a wrapper), and whether it says more exist
-    (OPTIMADE's ``meta.more_data_available``)."""
+    (OPTIMADE's ``meta.more_data_available``, or ``truncated: true`` beside the records, as
+    another router's MCP answer says it)."""
     if not records_path or not isinstance(raw, dict):
         return None, False
     meta = raw.get("meta")
@@ -71,7 +72,9 @@ def listing_count(raw: Any, records_path: Sequence[str] | None) -> tuple[int | N
         ),
         None,
     )
-    more = isinstance(meta, dict) and meta.get("more_data_available") is True
+    more = (isinstance(meta, dict) and meta.get("more_data_available") is True) or raw.get(
+        "truncated"
+    ) is True
     return total, more
 
 

@@ -1,8 +1,9 @@
 """``mode="gather"`` for the framework faces: run ``router.gather`` and show the answers side by side.
 
-The model reads which sources answered (provider and access path), which did not and why
-(in a few words), then, for each needed field, the values of every provider next to each
-other per record identity (the reduced formula, else the id), and the tagged records.
+The model reads which sources answered (provider and access path), which of them sent the
+first records of a longer listing only, which did not answer and why (in a few words), then,
+for each needed field, the values of every provider next to each other per record identity
+(the reduced formula, else the id), and the tagged records.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Protocol
 from .._execution import RunBudget
 from .._planning import Plan, PlanRequest
 from ..errors import SchemaRouterError
-from ..events import GatherResult, RouterEvent
+from ..events import GatherResult, RouterEvent, ToolResult
 from .messages import with_records
 
 __all__ = ["GathersRuns", "gather_content"]
@@ -42,6 +43,13 @@ def gather_content(result: GatherResult, *, max_records: int = 20, max_chars: in
     """Compact text for the model: sources, failures, values side by side, then the records."""
     answered = ", ".join(f"{r.provider or r.tool} ({r.access_path})" for r in result.results)
     lines = [f"Gathered from {len(result.results)} source(s): {answered}."]
+    cut = [
+        f"{r.provider or r.tool} ({r.access_path}): first {len(r.records)} of {_held(r)} records"
+        for r in result.results
+        if r.truncated
+    ]
+    if cut:
+        lines.append("Cut listings: " + "; ".join(cut) + ".")
     if result.failures:
         lines.append(
             "Not answered: "
@@ -58,6 +66,12 @@ def gather_content(result: GatherResult, *, max_records: int = 20, max_chars: in
             lines.append(f"{name} by provider:")
             lines.extend(f"  {key}: " + "; ".join(values) for key, values in rows.items())
     return with_records(lines, records, max_records=max_records, max_chars=max_chars)
+
+
+def _held(result: ToolResult) -> str:
+    """How many records the source holds: its count when it gave one, else "more"."""
+    total = result.total
+    return str(total) if total is not None and total > len(result.records) else "more"
 
 
 def _needed_fields(result: GatherResult) -> list[str]:

@@ -197,7 +197,8 @@ def compile_plan(
         chain.append((primary, "primary"))
         chain.extend(_fallbacks(primary, pool, walk))
 
-    calls = [_cached_call(c, walk, scope) for c, scope in chain]
+    unmatched = reading.unmatched_for(primary.route if primary is not None else None)
+    calls = [_cached_call(c, walk, scope, unmatched if scope == "primary" else ()) for c, scope in chain]
     if len(walk.rejected) > 1:
         walk.rejected.sort(key=closeness)  # stable: the walk's order within each kind
     need = primary.asked if primary is not None else reading.need.sids
@@ -212,7 +213,7 @@ def compile_plan(
         request=request,
         need=list(need),
         missing=list(primary.missing) if primary is not None else [],
-        unmatched=list(reading.unmatched_for(primary.route if primary is not None else None)),
+        unmatched=list(unmatched),
         primary=calls[0] if calls else None,
         fallbacks=calls[1:],
         reasons=_reasons(primary, pool, walk) if primary is not None else None,
@@ -319,7 +320,9 @@ def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Ca
     return chosen
 
 
-def _cached_call(candidate: Candidate, walk: _Walk, scope: CallScope) -> ToolCall:
+def _cached_call(
+    candidate: Candidate, walk: _Walk, scope: CallScope, unmatched: tuple[str, ...] = ()
+) -> ToolCall:
     """Compiled calls are immutable and depend only on these inputs, so they are reused.
 
     The candidate's need carries the surfaces as well as the semantic ids, since evidence
@@ -327,10 +330,10 @@ def _cached_call(candidate: Candidate, walk: _Walk, scope: CallScope) -> ToolCal
     """
     need = candidate.need
     preferred = candidate.tool in walk.request.preferred_tools
-    key = (candidate.route.path, need, walk.arguments_key, scope, preferred, candidate.missing)
+    key = (candidate.route.path, need, walk.arguments_key, scope, preferred, candidate.missing, unmatched)
     call = walk.cache.calls.get(key)
     return (
         call
         if call is not None
-        else walk.cache.calls.put(key, tool_call(candidate, need, walk.request, scope))
+        else walk.cache.calls.put(key, tool_call(candidate, need, walk.request, scope, unmatched))
     )

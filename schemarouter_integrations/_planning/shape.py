@@ -3,7 +3,10 @@
 Given the candidate the ranking chose (and each fallback), a :class:`~.models.ToolCall`
 says which fields to select (the need's fields, the route's identity fields and the fields
 a list argument filters by name, ``elements=["Ga", "As"]`` selecting ``elements``, so the
-answer shows the constraint held; or every field when the need is empty), which
+answer shows the constraint held, the fields whose name has a word of the query that no
+field surface read, "direct" selecting ``is_gap_direct``, and the fields a selected yes/no
+field's description names, ``is_stable`` bringing ``energy_above_hull``; or every field
+when the need is empty), which
 server-side projection parameters ask for them, the
 evidence per semantic id (the field and the surface that matched), and a one-line
 explanation. The arguments were shaped and checked before (the planner's argument check
@@ -15,14 +18,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._contracts import FieldSpec
 from .._contracts.schemas import LIST_SEPARATOR, coerced_arguments
-from .._registry import FieldMatch, Route
+from .._registry import STOP_WORDS, FieldMatch, Route, word_forms
+from .._text import name_words
 from .models import CallScope, FieldEvidence, PlanRequest, ToolCall
 from .need import Need
 from .ordering import Candidate
 
 
-def tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: CallScope) -> ToolCall:
+def tool_call(
+    candidate: Candidate,
+    need: Need,
+    request: PlanRequest,
+    scope: CallScope,
+    unmatched: tuple[str, ...] = (),
+) -> ToolCall:
     route = candidate.route
     endpoint = route.endpoint
     matches = _evidence(candidate, need)
@@ -32,8 +43,12 @@ def tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Cal
             for name, value in request.arguments.items()
             if isinstance(value, list) and name in route.field_names
         ]
+        named = named_by(route, unmatched)
+        grounds = grounds_of(route, [m.field for m in matches.values()])
         selected = list(
-            dict.fromkeys((*(m.field.name for m in matches.values()), *route.identity, *filtered))
+            dict.fromkeys(
+                (*(m.field.name for m in matches.values()), *named, *route.identity, *filtered, *grounds)
+            )
         )
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     else:  # every field: asked for by name too, since a projecting server may send only ids unasked
@@ -61,6 +76,43 @@ def tool_call(candidate: Candidate, need: Need, request: PlanRequest, scope: Cal
     call = ToolCall.model_construct(**values)
     call.__dict__["arguments_key"] = request.arguments_key  # the same arguments, serialised once
     return call
+
+
+def named_by(route: Route, words: tuple[str, ...]) -> list[str]:
+    """The route's fields whose name has one of *words* (query words no field surface read,
+    in any of their forms) as a word of its own: "direct" names ``is_gap_direct``, "bulk"
+    ``bulk_modulus``. The question asked about them beside the need's fields."""
+    if not words:
+        return []
+    wanted = {form for word in words for form in word_forms(word) if len(form) >= 4}
+    return [f.name for f in route.endpoint.fields if wanted & set(name_words(f.name))]
+
+
+def grounds_of(route: Route, chosen: list[FieldSpec]) -> list[str]:
+    """For each yes/no field in *chosen*, the route's fields its description names by a word
+    of their name: a flag is read off a quantity ("on the hull and therefore stable":
+    ``energy_above_hull`` beside ``is_stable``), and a question about the flag asks about it."""
+    words: set[str] = set()
+    for spec in chosen:
+        if _is_flag(spec.json_schema):
+            words.update(w for w in _WORD.findall(spec.description.casefold()) if len(w) >= 4)
+    words -= STOP_WORDS
+    if not words:
+        return []
+    return [f.name for f in route.endpoint.fields if words & set(name_words(f.name))]
+
+
+def _is_flag(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    kinds = {kind} if isinstance(kind, str) else set(kind) if isinstance(kind, list) else set()
+    options = schema.get("anyOf") or schema.get("oneOf") or []
+    kinds.update(o.get("type") for o in options if isinstance(o, dict) and isinstance(o.get("type"), str))
+    return "boolean" in kinds and not kinds - {"boolean", "null"}
+
+
+_WORD = re.compile(r"[a-z]+")
 
 
 def _evidence(candidate: Candidate, need: Need) -> dict[str, FieldMatch]:

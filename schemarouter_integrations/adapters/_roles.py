@@ -35,9 +35,10 @@ from typing import Any, Literal
 
 from .._text import name_words
 
-__all__ = ["ArgumentRole", "argument_role"]
+__all__ = ["ArgumentRole", "PagingKind", "argument_role", "paging_kind"]
 
 ArgumentRole = Literal["pagination", "projection", "format", "licence"]
+PagingKind = Literal["offset", "page", "size", "cursor"]
 
 _PAGE_WORDS = frozenset((
     "size", "number", "num", "no", "index", "limit", "offset", "token", "cursor", "start",
@@ -89,6 +90,30 @@ def argument_role(name: str, schema: Mapping[str, Any], *, required: bool = Fals
         return "format"
     if words in _LICENCES and not kinds & {"object", "boolean", "integer", "number"}:
         return "licence"
+    return None
+
+
+_OFFSETS = frozenset(
+    {("offset",), ("skip",), ("start",), ("start", "index"), ("page", "offset"), ("page", "start")}
+)
+_SIZES = frozenset(("size", "limit", "per", "max", "results", "items", "entries"))
+_NUMBERS = frozenset(("number", "num", "no", "index"))
+
+
+def paging_kind(name: str) -> PagingKind | None:
+    """How pagination parameter *name* pages a listing (see ``_contracts.schemas.PAGING``):
+    ``offset``/``skip``/``start_index`` skip records, ``page``/``page_number`` number pages,
+    ``limit``/``per_page``/``page_size``/``max_results`` size them, and a word ``cursor``,
+    ``token``, ``after`` or ``before`` is a cursor. None: a name these words do not read."""
+    words = name_words(name)
+    if "cursor" in words or "token" in words or words in _CURSORS:
+        return "cursor"
+    if words in _OFFSETS:
+        return "offset"
+    if words in _COUNTS or (len(words) > 1 and set(words) <= {"page", *_SIZES}):
+        return "size"
+    if words == ("page",) or (words[:1] == ("page",) and set(words[1:]) <= _NUMBERS):
+        return "page"
     return None
 
 

@@ -39,6 +39,8 @@ def outcome_result(outcome: ModelOutcome) -> CallToolResult:
         "access_mode": result.access_mode,
         "route": list(result.route),
         "fallbacks": fallbacks,
+        "total": result.total,
+        "truncated": result.truncated,
     }
     provenance = getattr(result, "provenance", None)
     if provenance is not None:

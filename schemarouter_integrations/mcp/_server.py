@@ -93,6 +93,14 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             "description": "The fallbacks taken, in order.",
         },
         "cache": {"type": "object", "description": "Set when the answer cache answered: stale, age_seconds."},
+        "total": {
+            "type": ["integer", "null"],
+            "description": "The source's count of matching records, when it reports one.",
+        },
+        "truncated": {
+            "type": "boolean",
+            "description": "True when records were left out: the answer holds the first ones only.",
+        },
     },
     "required": ["records", "route", "fallbacks"],
 }
@@ -290,13 +298,15 @@ class RouterMCPServer(SDKServer):
         for result in results:
             for event in result.events:
                 await notifier(event)
-        structured = {
-            "records": list(gathered.records),
+        records = list(gathered.records)
+        structured: dict[str, Any] = {
+            "records": records,
             "route": [path for result in results for path in result.route],
             "fallbacks": [],
             "answered_by": ", ".join(result.access_path for result in results),
+            "truncated": any(result.truncated for result in results),
         }
-        text = f"Answered by {structured['answered_by']}; {len(structured['records'])} record(s)."
+        text = f"Answered by {structured['answered_by']}; {len(records)} record(s)."
         return wire(
             CallToolResult,
             {"content": [TextContent(type="text", text=text)], "structuredContent": structured},

@@ -39,13 +39,26 @@ class AnswerEntry:
     provider: str | None = None
     access_mode: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    total: int | None = None
+    """The source's count of matching records, when its answer reported one."""
+    more: bool = False
+    """The source said it held more records than it sent."""
 
     def age(self, now: float) -> float:
         return max(0.0, now - self.stored_at)
 
     def digest(self) -> str:
-        """sha256 over the entry's content (path, records, fresh time, provider, access mode)."""
-        return content_digest(self.path, self.records, self.fresh_seconds, self.provider, self.access_mode)
+        """sha256 over the entry's content (path, records, fresh time, provider, access mode,
+        and the listing's count and whether it held more)."""
+        return content_digest(
+            self.path,
+            self.records,
+            self.fresh_seconds,
+            self.provider,
+            self.access_mode,
+            total=self.total,
+            more=self.more,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,6 +68,8 @@ class AnswerEntry:
             "fresh_seconds": self.fresh_seconds,
             "provider": self.provider,
             "access_mode": self.access_mode,
+            "total": self.total,
+            "more": self.more,
             "digest": self.digest(),
         }
 
@@ -73,22 +88,34 @@ class AnswerEntry:
             raise ValueError("the records of an answer must be a list of objects")
         if not all(v is None or isinstance(v, str) for v in (provider, mode)):
             raise ValueError("provider and access_mode must be text")
+        total, more = data.get("total"), data.get("more", False)
+        if total is not None and (isinstance(total, bool) or not isinstance(total, int) or total < 0):
+            raise ValueError("total must be a whole number of records")
+        if not isinstance(more, bool):
+            raise ValueError("more must be true or false")
         fresh = _finite(data.get("fresh_seconds"))
         stamp = _finite(data.get("stored_at") if stored_at is None else stored_at)
         if fresh < 0:
             raise ValueError("fresh_seconds must not be negative")
-        entry = cls(path, records, stamp, fresh, provider, mode)
+        entry = cls(path, records, stamp, fresh, provider, mode, total=total, more=more)
         if not hmac.compare_digest(entry.digest(), digest):
             raise ValueError("the entry does not match its digest")
         return entry
 
 
 def content_digest(
-    path: str, records: list[dict[str, Any]], fresh: float, provider: str | None, mode: str | None
+    path: str,
+    records: list[dict[str, Any]],
+    fresh: float,
+    provider: str | None,
+    mode: str | None,
+    *,
+    total: int | None = None,
+    more: bool = False,
 ) -> str:
     """The digest an :class:`AnswerEntry` carries (canonical JSON of its content)."""
     material = json.dumps(
-        ["schemarouter-answer/1", path, records, fresh, provider, mode],
+        ["schemarouter-answer/2", path, records, fresh, provider, mode, total, more],
         sort_keys=True,
         separators=(",", ":"),
         ensure_ascii=False,

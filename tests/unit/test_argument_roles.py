@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from schemarouter_integrations._contracts.schemas import ARGUMENT_ROLE
-from schemarouter_integrations.adapters._roles import argument_role
+from schemarouter_integrations.adapters._roles import argument_role, paging_kind
 from tests.support.openapi import DOC_URL, build, call, document, get, param
 
 pytestmark = pytest.mark.anyio
@@ -128,3 +128,24 @@ async def test_a_role_keeps_the_parameter_in_the_input_schema_for_the_applicatio
     spec, invoker, api = await build({DOC_URL: QUAKES})
     await invoker(call(spec, "list_quakes", {"station": "ANMO", "limit": 5, "pageSize": 10}))
     assert api.requests[-1].url.params["pageSize"] == "10"
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("_skip", "offset"),
+        ("offset", "offset"),
+        ("start_index", "offset"),
+        ("_limit", "size"),
+        ("_per_page", "size"),
+        ("page[size]", "size"),
+        ("max_results", "size"),
+        ("_page", "page"),
+        ("page[number]", "page"),
+        ("nextPageToken", "cursor"),
+        ("starting_after", "cursor"),
+        ("cursor", "cursor"),
+    ],
+)
+def test_a_pagination_parameter_says_how_it_pages(name: str, kind: str) -> None:
+    assert paging_kind(name) == kind

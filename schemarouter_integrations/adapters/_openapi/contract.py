@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec
 from ..._contracts.patterns import pattern_problem, patterns_in
-from ..._contracts.schemas import ARGUMENT_ROLE
+from ..._contracts.schemas import ARGUMENT_ROLE, PAGING
 from ...errors import RegistrationError
 from .._fields import (
     as_dict,
@@ -33,7 +33,7 @@ from .._fields import (
 )
 from .._http import public_url
 from .._options import OpenApiOptions
-from .._roles import argument_role
+from .._roles import argument_role, paging_kind
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
@@ -260,6 +260,9 @@ class ContractBuilder:
                 schema = one_or_many_schema(schema)
             if role is not None:  # the router's business: never shown to a model
                 schema = {**schema, ARGUMENT_ROLE: role}
+            kind = paging_kind(wire) if role == "pagination" else None
+            if kind is not None:  # the router pages listings through it
+                schema = {**schema, PAGING: kind}
             where_to: Location = location  # type: ignore[assignment]
             parameter = Parameter(wire, wire, where_to, explode, separator or ",")
             out.append((parameter, schema, is_required))

@@ -9,6 +9,11 @@ Arguments go in OPTIMADE's own form (:data:`SUBJECT_ARGUMENTS`): a list of subje
 several in one comma-separated text as other APIs take them (``"Si,GaAs"``), becomes ``OR``
 clauses (``(chemical_formula_reduced="Si" OR chemical_formula_reduced="AsGa")``), never one
 value; identity arguments (``material_ids=["mp-149"]``) filter on the entry's ``id``.
+
+A raw filter may ask for membership the way SQL does, ``chemical_formula_reduced IN "Si","Ge"``
+(or ``IN ("Si", "Ge")``, ``NOT IN``), which OPTIMADE's grammar does not have: it is written as
+the ``OR`` clauses the grammar has (``(chemical_formula_reduced="Si" OR ...)``; a list
+property such as ``elements`` as ``HAS ANY``), formulas in their reduced form.
 """
 
 from __future__ import annotations
@@ -132,6 +137,52 @@ def check_raw_filter(text: str) -> str:
     return text.strip()
 
 
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_VALUE = rf"(?:{_STRING}|{_NUMBER})"
+_MEMBERSHIP = re.compile(
+    rf"(?P<prop>[A-Za-z_][A-Za-z0-9_]*)\s+(?P<not>NOT\s+)?IN\s*"
+    rf"(?P<open>[(\[])?\s*(?P<values>{_VALUE}(?:\s*,\s*{_VALUE})*)(?:\s*(?P<close>[)\]]))?",
+    re.IGNORECASE,
+)
+_ONE_VALUE = re.compile(_VALUE)
+_STRINGS = re.compile(_STRING)
+LIST_PROPERTIES = frozenset({"elements", "species_at_sites", "structure_features", "nelements_list"})
+"""Properties whose value is a list: membership in them is ``HAS ANY``."""
+
+
+def membership_as_or(text: str) -> str:
+    """*text* with each ``prop IN v1, v2`` (not inside a string literal) written as OPTIMADE
+    clauses: ``(prop=v1 OR prop=v2)``, ``prop HAS ANY v1,v2`` for a list property, negated
+    for ``NOT IN``; the values keep their literal form (formulas reduced)."""
+    inside = [m.span() for m in _STRINGS.finditer(text)]
+
+    def rewrite(match: re.Match[str]) -> str:
+        start = match.start()
+        if any(low < start < high for low, high in inside) or bool(match["open"]) != bool(match["close"]):
+            return match.group()
+        prop = match["prop"]
+        values = [v.group() for v in _ONE_VALUE.finditer(match["values"])]
+        if prop == "chemical_formula_reduced":
+            values = [_reduced_literal(v) for v in values]
+        values = list(dict.fromkeys(values))
+        if prop in LIST_PROPERTIES:
+            clause = f"{prop} HAS ANY {','.join(values)}"
+        else:
+            clause = "(" + " OR ".join(f"{prop}={v}" for v in values) + ")"
+        if not match["not"]:
+            return clause
+        return f"NOT {clause}" if clause.startswith("(") else f"NOT ({clause})"
+
+    return _MEMBERSHIP.sub(rewrite, text)
+
+
+def _reduced_literal(literal: str) -> str:
+    if not literal.startswith('"') or "\\" in literal:
+        return literal
+    return string_literal(reduced_formula(literal[1:-1]))
+
+
 def build_filter(
     arguments: Mapping[str, Any], bounds: Mapping[str, tuple[str, str]] | None = None
 ) -> str | None:
@@ -142,7 +193,7 @@ def build_filter(
     if raw is not None:
         if not isinstance(raw, str):
             raise SchemaValidationError("filter must be a string")
-        checked = check_raw_filter(raw)
+        checked = membership_as_or(check_raw_filter(raw))
         if checked:
             clauses.append(f"({checked})")
     for argument, prop in SUBJECT_ARGUMENTS.items():
