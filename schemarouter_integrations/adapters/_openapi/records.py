@@ -281,25 +281,30 @@ def record_properties(resolver: SchemaResolver, records: Records) -> list[Record
 def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> list[RecordProperty]:
     """The fields inside a record's objects, one level down: ``gene.chromosomes`` at
     ``["gene", "chromosomes"]``, its leaf name its semantic id when no other field of the
-    record has that name. At
+    record has that name and the leaf means something on its own: in a wrapper (below) any
+    leaf, in a value object a leaf of two words or more (``symmetry.crystal_system`` is
+    ``crystal_system``; ``symmetry.number`` stays ``symmetry.number``, a number of nothing
+    alone). At
     most :data:`MAX_NESTED_FIELDS` per record, in document order; lists are values, never
     opened, nor is an object that may come as a plain value instead (an expandable id).
 
-    Only a record that keeps its data in its objects has them: at most
+    A record that keeps its data in its objects opens every one: at most
     :data:`WRAPPER_VALUES` plain values of its own (NCBI Datasets' gene report ``{gene: {...},
-    query: [...]}``). The members of a resource's own objects (an issue's ``user.login``, a
-    charge's ``customer.email``) stay inside their field: named as fields they would answer
-    questions about the resource they only point at."""
+    query: [...]}``). Any other record opens its *value objects*, those with no identifying
+    member (MP's ``symmetry`` with ``crystal_system``, ``symbol``, ``number``): they describe
+    the record itself. An object with an identifying member (``id``, ``*_id``, ``name``,
+    ``key``, ...: an issue's ``user``, a charge's ``customer``) points at another resource, and
+    its members stay inside their field: named as fields they would answer questions about
+    the resource they only point at."""
     plain = [
         p
         for p in top
         if not _opens(resolver, p.schema) and not _is_array(resolver, resolver.concrete(p.schema))
     ]
-    if len(plain) > WRAPPER_VALUES:
-        return []
+    wrapper = len(plain) <= WRAPPER_VALUES
     found: list[RecordProperty] = []
     for parent in top:
-        if not _opens(resolver, parent.schema):
+        if not _opens(resolver, parent.schema) or not (wrapper or _is_value(resolver, parent.schema)):
             continue
         for variant in variants(resolver, resolver.concrete(parent.schema)):
             for name, member in resolver.properties(variant).items():
@@ -310,9 +315,21 @@ def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> li
     unique: dict[str, RecordProperty] = {}
     for prop in found:
         leaf = prop.path[-1]
-        meaning = leaf if leaves[leaf] == 1 and leaf not in names else None
+        alone = wrapper or len(name_words(leaf)) > 1
+        meaning = leaf if alone and leaves[leaf] == 1 and leaf not in names else None
         unique.setdefault(prop.name, RecordProperty(prop.name, prop.path, prop.schema, meaning))
     return list(unique.values())
+
+
+def _is_value(resolver: SchemaResolver, schema: Any) -> bool:
+    """Whether an object describes its record rather than pointing at another resource: no
+    member of any of its alternatives identifies one (``id``, ``*_id``, ``name``, ``key``, ...)."""
+    for variant in variants(resolver, resolver.concrete(schema)):
+        for name in resolver.properties(variant):
+            words = name_words(name)
+            if " ".join(words) in _IDENTIFIERS or (words and words[-1] in _IDENTIFIERS):
+                return False
+    return True
 
 
 def _opens(resolver: SchemaResolver, schema: Any) -> bool:
