@@ -268,3 +268,12 @@ async def test_a_question_for_a_crystal_system_is_answered_from_inside_the_symme
         result = await router.invoke(request)
     assert plan.need == ["crystal_system"] and plan.missing == []
     assert [record["symmetry.crystal_system"] for record in result.records] == ["Tetragonal"]
+
+
+async def test_a_title_in_other_words_than_the_name_is_an_alias_and_a_respelling_is_not() -> None:
+    spec, _, _ = await build({DOC_URL: materials_document()})
+    materials = spec.endpoint("search_materials")
+    assert materials is not None
+    aliases = {f.name: f.aliases for f in materials.fields}
+    assert aliases["symmetry.symbol"] == ["Space Group Symbol"]
+    assert aliases["symmetry.crystal_system"] == []  # "Crystal System" only re-spells the name

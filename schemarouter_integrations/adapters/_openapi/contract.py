@@ -27,6 +27,7 @@ from .._fields import (
     per_endpoint,
     safe_name,
     short_description,
+    title_aliases,
     unique_name,
     unknown_names,
     with_identity_defaults,
@@ -324,6 +325,9 @@ class ContractBuilder:
         )
         wire = None if path == (name,) else list(path)
         extra: dict[str, Any] = {"semantic_id": prop.meaning} if prop.meaning else {}
+        aliases = title_aliases(path[-1], outer.get("title"))
+        if aliases:
+            extra["aliases"] = aliases
         if identity is not None:
             extra["identity"] = identity
         key = (name, path if wire is not None else None, description, id(schema), prop.meaning, identity)

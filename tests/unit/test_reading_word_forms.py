@@ -1,0 +1,51 @@
+"""Reading a question's words as the documents mean them: an alias's words name its field as
+the name's words do, notations built from a field's own name words, and English word forms
+(``_registry/fieldwords.py``, ``_registry/notations.py``, ``_registry/words.py``). The
+contract below is ours; its names and titles follow a materials database's."""
+
+from __future__ import annotations
+
+from schemarouter_integrations import EndpointSpec, FieldSpec, PlanRequest, SchemaRouter, ToolSpec
+
+FIELDS = [
+    FieldSpec(name="material_id", identity=True, description="Identifier of the material record."),
+    FieldSpec(name="band_gap", description="Band gap energy in eV."),
+    FieldSpec(name="energy_above_hull", description="The energy above the hull in eV/atom."),
+    FieldSpec(name="formation_energy_per_atom", description="The formation energy per atom in eV/atom."),
+    FieldSpec(name="total_magnetization", description="Total magnetization in Bohr magnetons."),
+    FieldSpec(name="density", description="Density in g/cm3."),
+    FieldSpec(
+        name="symmetry.symbol",
+        path=["symmetry", "symbol"],
+        aliases=["Space Group Symbol"],
+        description="The spacegroup symbol for the lattice.",
+    ),
+    FieldSpec(
+        name="symmetry.hall",
+        path=["symmetry", "hall"],
+        aliases=["Hall Symbol"],
+        description="Hall symbol for the lattice.",
+    ),
+]
+SCHEMA = {"type": "object", "properties": {"formula": {"type": "string"}}}
+
+
+def router() -> SchemaRouter:
+    out = SchemaRouter()
+    endpoint = EndpointSpec(
+        name="summary_search",
+        description="Search materials.",
+        read_only=True,
+        input_schema=SCHEMA,
+        fields=FIELDS,
+    )
+    out.register(ToolSpec(name="mp_api", provider="materials_project", endpoints=[endpoint]))
+    return out
+
+
+def need(query: str) -> list[str]:
+    return router().plan(PlanRequest(query=query, arguments={"formula": "GaN"})).need
+
+
+def test_the_words_of_an_alias_name_its_field_as_a_name_does() -> None:
+    assert need("space group of GaN") == ["symmetry.symbol"]
