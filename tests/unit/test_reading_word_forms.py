@@ -49,3 +49,19 @@ def need(query: str) -> list[str]:
 
 def test_the_words_of_an_alias_name_its_field_as_a_name_does() -> None:
     assert need("space group of GaN") == ["symmetry.symbol"]
+
+
+def test_a_notation_cutting_a_name_word_to_its_initial_names_the_field() -> None:
+    assert need("e_hull of GaN") == ["energy_above_hull"]
+
+
+def test_a_notation_written_as_one_word_names_the_field() -> None:
+    assert need("Ehull of the GaN polymorphs") == ["energy_above_hull"]
+
+
+def test_initials_alone_are_no_notation() -> None:
+    assert need("E_A_H of GaN") == []
+
+
+def test_a_notation_never_leaves_out_the_last_word_of_the_name() -> None:
+    assert need("energy_a of GaN") == []
