@@ -65,3 +65,14 @@ def test_initials_alone_are_no_notation() -> None:
 
 def test_a_notation_never_leaves_out_the_last_word_of_the_name() -> None:
     assert need("energy_a of GaN") == []
+
+
+def test_a_british_spelling_meets_an_american_field_name() -> None:
+    assert need("total magnetisation of GaN") == ["total_magnetization"]
+
+
+def test_an_american_spelling_meets_a_british_field_name() -> None:
+    out = SchemaRouter()
+    fields = [FieldSpec(name="id", identity=True), FieldSpec(name="colour_index")]
+    out.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="stars", read_only=True, fields=fields)]))
+    assert out.plan("color index of Vega").need == ["colour_index"]
