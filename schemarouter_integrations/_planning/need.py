@@ -22,6 +22,7 @@ from .._registry import (
     unit_words,
     word_forms,
 )
+from .._registry.compounds import split_compounds
 from .._registry.fieldwords import Rank
 from .._registry.notations import notation_readings
 from .._registry.routes import is_unspaced
@@ -107,7 +108,7 @@ def read_query(
     "popular" in ``popularity``) is evidence for that operation, not a need: alone, it reads
     no field.
     """
-    text = normalise(query)
+    text = split_compounds(normalise(query), index.field_words.is_name_word)  # "spacegroup"
     words = list(_WORDS.finditer(text))
     tokens = [m.group() for m in words]
     units = unit_words(query, tokens)

@@ -191,6 +191,8 @@ class FieldWordIndex:
         self._by_affix: dict[str, set[ProfileKey]] = {}
         self._longest = 0
         """The longest form ever posted: an upper bound on what a question word's affix can meet."""
+        self._names: Counter[str] = Counter()
+        """Every form of the name words of the profiles (refcounted): the documents' vocabulary."""
 
     def __len__(self) -> int:
         return len(self.profiles)
@@ -223,7 +225,19 @@ class FieldWordIndex:
             del self.profiles[key]
             self._post(key, profile, add=False)
 
+    def is_name_word(self, word: str) -> bool:
+        """True when a form of *word* is a word of some registered field's name or alias."""
+        return any(form in self._names for form in meeting_forms(word))
+
     def _post(self, key: ProfileKey, profile: FieldProfile, *, add: bool) -> None:
+        names = [form for forms in profile.name_forms for form in forms]
+        if add:
+            self._names.update(names)
+        else:
+            self._names.subtract(names)
+            for form in names:
+                if self._names[form] <= 0:
+                    del self._names[form]
         entries = [(self._by_form, form) for forms in profile.name_forms for form in forms]
         entries.extend((self._by_form, form) for form in profile.all_described)
         entries.extend((self._by_affix, affix) for name in profile.names for affix in _affixes(name))

@@ -76,3 +76,25 @@ def test_an_american_spelling_meets_a_british_field_name() -> None:
     fields = [FieldSpec(name="id", identity=True), FieldSpec(name="colour_index")]
     out.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="stars", read_only=True, fields=fields)]))
     assert out.plan("color index of Vega").need == ["colour_index"]
+
+
+def test_a_closed_up_compound_of_name_words_reads_as_its_words() -> None:
+    out = SchemaRouter()
+    fields = [
+        FieldSpec(name="id", identity=True),
+        FieldSpec(name="energy"),
+        FieldSpec(name="energy_above_hull"),
+    ]
+    out.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="m", read_only=True, fields=fields)]))
+    assert out.plan("energyabovehull of GaN").need == ["energy_above_hull"]
+
+
+def test_a_field_named_by_the_closed_up_word_keeps_it_whole() -> None:
+    out = SchemaRouter()
+    fields = [FieldSpec(name="id", identity=True), FieldSpec(name="bandgap"), FieldSpec(name="band_width")]
+    out.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="m", read_only=True, fields=fields)]))
+    assert out.plan("bandgap of GaN").need == ["bandgap"]
+
+
+def test_a_word_whose_parts_are_no_name_words_stays_whole() -> None:
+    assert need("zincblende GaN") == []
