@@ -155,9 +155,10 @@ def unique_name(name: str, taken: set[str]) -> str:
 def title_aliases(name: str, title: Any) -> list[str]:
     """A schema ``title`` as a field's alias when it names the field in other words than its
     name does ("Chemical System" for ``chemsys``, "Space Group Symbol" for ``symbol``); a
-    title that only re-spells the name ("Band Gap" for ``band_gap``) adds nothing."""
-    if not isinstance(title, str) or not title.strip() or len(title) > MAX_NAME_CHARS:
-        return []
+    title that only re-spells the name ("Band Gap" for ``band_gap``), and a one-word title (a
+    class name such as ``PaymentIntentNextAction``), add nothing."""
+    if not isinstance(title, str) or len(title.split()) < 2 or len(title) > MAX_NAME_CHARS:
+        return []  # one word: an identifier (a class name), or the name itself
     words = name_words(title)
     return [" ".join(title.split())] if words and set(words) != set(name_words(name)) else []
 

@@ -277,3 +277,26 @@ async def test_a_title_in_other_words_than_the_name_is_an_alias_and_a_respelling
     aliases = {f.name: f.aliases for f in materials.fields}
     assert aliases["symmetry.symbol"] == ["Space Group Symbol"]
     assert aliases["symmetry.crystal_system"] == []  # "Crystal System" only re-spells the name
+
+
+async def test_an_object_with_objects_inside_stays_one_field() -> None:
+    details = {"type": "object", "properties": {"card": {"type": "object", "properties": {"brand": {}}}}}
+    record = {
+        "type": "object",
+        "properties": {"amount": {"type": "integer"}, "status": {}, "x": {}, "d": details},
+    }
+    doc = document({"/charges": get("charges", schema={"type": "array", "items": record})})
+    spec, _, _ = await build({DOC_URL: doc})
+    charges = spec.endpoint("charges")
+    assert charges is not None
+    assert not [f.name for f in charges.fields if "." in f.name]
+
+
+async def test_a_one_word_title_is_no_alias() -> None:
+    member = {"title": "PaymentIntentNextAction", "type": "string"}
+    record = {"type": "object", "properties": {"id": {"type": "string"}, "next_action": member}}
+    doc = document({"/intents": get("intents", schema={"type": "array", "items": record})})
+    spec, _, _ = await build({DOC_URL: doc})
+    intents = spec.endpoint("intents")
+    assert intents is not None
+    assert {f.name: f.aliases for f in intents.fields}["next_action"] == []

@@ -325,7 +325,8 @@ class ContractBuilder:
         )
         wire = None if path == (name,) else list(path)
         extra: dict[str, Any] = {"semantic_id": prop.meaning} if prop.meaning else {}
-        aliases = title_aliases(path[-1], outer.get("title"))
+        own = schema if isinstance(schema, dict) and "$ref" not in schema else {}  # not a component's
+        aliases = title_aliases(path[-1], own.get("title"))
         if aliases:
             extra["aliases"] = aliases
         if identity is not None:

@@ -76,6 +76,10 @@ ENVELOPE_MEMBERS = 8
 _JSONAPI_SKIPPED = frozenset({"attributes", "relationships", "links", "meta"})
 _MAX_VARIANTS = 16
 MAX_NESTED_FIELDS = 64
+VALUE_MEMBERS = 8
+"""The most members of a value object (see :func:`nested_properties`): a value made of a few
+parts (a symmetry, an address, the averages of a modulus), not a catalogue (an account's
+capabilities, one entry per payment method)."""
 WRAPPER_VALUES = 2
 """The most plain values of its own a record whose objects' members are fields may have."""
 """The most fields one record gives from inside its objects (see :func:`nested_properties`)."""
@@ -322,12 +326,18 @@ def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> li
 
 
 def _is_value(resolver: SchemaResolver, schema: Any) -> bool:
-    """Whether an object describes its record rather than pointing at another resource: no
-    member of any of its alternatives identifies one (``id``, ``*_id``, ``name``, ``key``, ...)."""
-    for variant in variants(resolver, resolver.concrete(schema)):
-        for name in resolver.properties(variant):
+    """Whether an object is a plain value of its record rather than a resource it points at or
+    a tree or a catalogue of its own: at most :data:`VALUE_MEMBERS` members, none of which
+    identifies a resource (``id``, ``*_id``, ``name``, ``key``, ...) or is an object itself."""
+    options = variants(resolver, resolver.concrete(schema))
+    if len({name for variant in options for name in resolver.properties(variant)}) > VALUE_MEMBERS:
+        return False
+    for variant in options:
+        for name, member in resolver.properties(variant).items():
             words = name_words(name)
             if " ".join(words) in _IDENTIFIERS or (words and words[-1] in _IDENTIFIERS):
+                return False
+            if any(is_object_like(v) for v in variants(resolver, resolver.concrete(member))):
                 return False
     return True
 
