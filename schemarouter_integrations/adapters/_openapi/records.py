@@ -328,7 +328,8 @@ def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> li
 def _is_value(resolver: SchemaResolver, schema: Any) -> bool:
     """Whether an object is a plain value of its record rather than a resource it points at or
     a tree or a catalogue of its own: at most :data:`VALUE_MEMBERS` members, none of which
-    identifies a resource (``id``, ``*_id``, ``name``, ``key``, ...) or is an object itself."""
+    identifies a resource (``id``, ``*_id``, ``name``, ``key``, ...) or holds objects (an object,
+    a list of objects)."""
     options = variants(resolver, resolver.concrete(schema))
     if len({name for variant in options for name in resolver.properties(variant)}) > VALUE_MEMBERS:
         return False
@@ -337,7 +338,7 @@ def _is_value(resolver: SchemaResolver, schema: Any) -> bool:
             words = name_words(name)
             if " ".join(words) in _IDENTIFIERS or (words and words[-1] in _IDENTIFIERS):
                 return False
-            if any(is_object_like(v) for v in variants(resolver, resolver.concrete(member))):
+            if _holds_objects(resolver, member):
                 return False
     return True
 
@@ -394,6 +395,17 @@ def _array_items(resolver: SchemaResolver, node: dict[str, Any]) -> tuple[dict[s
 
 def _is_array(resolver: SchemaResolver, node: dict[str, Any]) -> bool:
     return any("array" in types_of(part) or "items" in part for part in resolver.all_of(node))
+
+
+def _holds_objects(resolver: SchemaResolver, member: Any) -> bool:
+    """Whether *member* is an object or a list of objects in any of its alternatives."""
+    for option in variants(resolver, resolver.concrete(member)):
+        if is_object_like(option) and not _is_array(resolver, option):
+            return True
+        items = option.get("items")
+        if items is not None and any(is_object_like(v) for v in variants(resolver, resolver.concrete(items))):
+            return True
+    return False
 
 
 def _any_object(resolver: SchemaResolver, member: Any) -> bool:
