@@ -51,6 +51,7 @@ from typing import Any
 from ..._registry.words import word_forms
 from ..._text import normalise
 from .schema import SchemaResolver, is_object_like, types_of
+from .variants import holds_objects, is_array, opens, variants
 
 _SIDE_WORDS = frozenset(
     {
@@ -74,7 +75,6 @@ _IDENTIFIERS = frozenset({"id", "uuid", "guid", "identifier", "name", "title", "
 ENVELOPE_MEMBERS = 8
 """The most members besides its arrays that an envelope has (counts, cursors, a query echo)."""
 _JSONAPI_SKIPPED = frozenset({"attributes", "relationships", "links", "meta"})
-_MAX_VARIANTS = 16
 MAX_NESTED_FIELDS = 64
 VALUE_MEMBERS = 8
 """The most members of a value object (see :func:`nested_properties`): a value made of a few
@@ -184,7 +184,7 @@ def _object_branch(resolver: SchemaResolver, node: dict[str, Any]) -> dict[str, 
     """The one object alternative of ``anyOf``/``oneOf`` an object or plain values (a model or
     a message string), read like that object; any other *node* as it is."""
     options = variants(resolver, node)
-    objects = [v for v in options if is_object_like(v) and not _is_array(resolver, v)]
+    objects = [v for v in options if is_object_like(v) and not is_array(resolver, v)]
     if len(options) < 2 or len(objects) != 1:
         return node
     scalars = [types_of(v) for v in options if v is not objects[0]]
@@ -303,12 +303,12 @@ def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> li
     plain = [
         p
         for p in top
-        if not _opens(resolver, p.schema) and not _is_array(resolver, resolver.concrete(p.schema))
+        if not opens(resolver, p.schema) and not is_array(resolver, resolver.concrete(p.schema))
     ]
     wrapper = len(plain) <= WRAPPER_VALUES
     found: list[RecordProperty] = []
     for parent in top:
-        if not _opens(resolver, parent.schema) or not (wrapper or _is_value(resolver, parent.schema)):
+        if not opens(resolver, parent.schema) or not (wrapper or _is_value(resolver, parent.schema)):
             continue
         for variant in variants(resolver, resolver.concrete(parent.schema)):
             for name, member in resolver.properties(variant).items():
@@ -338,31 +338,9 @@ def _is_value(resolver: SchemaResolver, schema: Any) -> bool:
             words = name_words(name)
             if " ".join(words) in _IDENTIFIERS or (words and words[-1] in _IDENTIFIERS):
                 return False
-            if _holds_objects(resolver, member):
+            if holds_objects(resolver, member):
                 return False
     return True
-
-
-def _opens(resolver: SchemaResolver, schema: Any) -> bool:
-    """Whether *schema* is an object whose members can be fields: every alternative an object."""
-    node = resolver.concrete(schema)
-    options = variants(resolver, node)
-    return all(is_object_like(v) and not _is_array(resolver, v) for v in options) and any(
-        resolver.properties(v) for v in options
-    )
-
-
-def variants(resolver: SchemaResolver, node: dict[str, Any], depth: int = 0) -> list[dict[str, Any]]:
-    """The alternatives of *node*: its non-null ``anyOf``/``oneOf`` options (flattened), or itself."""
-    options = node.get("anyOf") or node.get("oneOf")
-    if not isinstance(options, list) or depth > 4:
-        return [node]
-    out: list[dict[str, Any]] = []
-    for option in options:
-        concrete = resolver.concrete(option)
-        if concrete and not _is_null_type(concrete):
-            out.extend(variants(resolver, concrete, depth + 1))
-    return out[:_MAX_VARIANTS] or [node]
 
 
 def _held(resolver: SchemaResolver, member: Any, *, lone: bool) -> tuple[dict[str, Any], ...]:
@@ -382,7 +360,7 @@ def _array_items(resolver: SchemaResolver, node: dict[str, Any]) -> tuple[dict[s
     An array of scalars has no records (an empty tuple).
     """
     alternatives = variants(resolver, node)
-    if not all(_is_array(resolver, v) for v in alternatives):
+    if not all(is_array(resolver, v) for v in alternatives):
         return None
     items: list[dict[str, Any]] = []
     for alternative in alternatives:
@@ -393,24 +371,5 @@ def _array_items(resolver: SchemaResolver, node: dict[str, Any]) -> tuple[dict[s
     return tuple(items)
 
 
-def _is_array(resolver: SchemaResolver, node: dict[str, Any]) -> bool:
-    return any("array" in types_of(part) or "items" in part for part in resolver.all_of(node))
-
-
-def _holds_objects(resolver: SchemaResolver, member: Any) -> bool:
-    """Whether *member* is an object or a list of objects in any of its alternatives."""
-    for option in variants(resolver, resolver.concrete(member)):
-        if is_object_like(option) and not _is_array(resolver, option):
-            return True
-        items = option.get("items")
-        if items is not None and any(is_object_like(v) for v in variants(resolver, resolver.concrete(items))):
-            return True
-    return False
-
-
 def _any_object(resolver: SchemaResolver, member: Any) -> bool:
     return any(is_object_like(v) for v in variants(resolver, resolver.concrete(member)))
-
-
-def _is_null_type(node: dict[str, Any]) -> bool:
-    return node.get("type") == "null" or node.get("enum") == [None]
