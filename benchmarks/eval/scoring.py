@@ -28,13 +28,15 @@ def squash(name: str) -> str:
 
 def values_of(node: Any, field: str) -> Iterator[Any]:
     """Every value under a key named *field* (loosely) anywhere in *node*, in document order
-    (depth first); a list value yields itself and then each of its items."""
+    (depth first); a list value yields itself and then each of its items. A dotted key (a
+    nested field as the router returns it: ``thermal_conductivity.clarke``) is named by its
+    whole name and by its last part."""
     wanted = squash(field)
 
     def walk(current: Any) -> Iterator[Any]:
         if isinstance(current, Mapping):
             for key, value in current.items():
-                if squash(str(key)) == wanted:
+                if wanted in (squash(str(key)), squash(str(key).rsplit(".", 1)[-1])):
                     yield value
                     if isinstance(value, list):
                         yield from value

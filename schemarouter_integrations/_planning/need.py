@@ -22,7 +22,9 @@ from .._registry import (
     unit_words,
     word_forms,
 )
+from .._registry.compounds import split_compounds
 from .._registry.fieldwords import Rank
+from .._registry.notations import notation_readings
 from .._registry.routes import is_unspaced
 from .._text import normalise
 from .terms import Part, Term
@@ -106,7 +108,7 @@ def read_query(
     "popular" in ``popularity``) is evidence for that operation, not a need: alone, it reads
     no field.
     """
-    text = normalise(query)
+    text = split_compounds(normalise(query), index.field_words.is_name_word)  # "spacegroup"
     words = list(_WORDS.finditer(text))
     tokens = [m.group() for m in words]
     units = unit_words(query, tokens)
@@ -198,7 +200,9 @@ def _field_word_hits(
     content = [
         i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w) and i not in units
     ]
-    claimed: set[int] = set()
+    free = lambda i: covered_by[i] < 0 and not scoped(tokens[i])  # noqa: E731
+    notes = notation_readings(tokens, content, free, lambda a, b: _crosses(a, b, breaks), field_words)
+    claimed: set[int] = {i for window, _ in notes for i in window}  # "e_hull": read first
     readings: list[tuple[Rank, int, list[int], bool]] = []
     for at, i in enumerate(content):
         word = tokens[i]
@@ -225,6 +229,7 @@ def _field_word_hits(
         if claimed.isdisjoint(window):
             claimed.update(window)
             out.append((window, rank[-1], named))
+    out.extend((window, sid, True) for window, sid in notes)
     out.sort()
     absorbed = {covered_by[i] for window, _, _ in out for i in window if covered_by[i] >= 0}
     return out, absorbed

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .._contracts import FieldSpec
+from .._text import is_unspaced_char
 from .words import CONTRACT_MIN_LETTERS, meeting_forms, text_words
 
 AFFIX_MIN_LETTERS = 3
@@ -70,6 +71,20 @@ def field_vocabulary(name: str, description: str) -> frozenset[str]:
     return frozenset(
         form for word in (*names, *described) for form in meeting_forms(word, CONTRACT_MIN_LETTERS)
     )
+
+
+def _keys(spec: FieldSpec) -> list[ProfileKey]:
+    """The profiles of a field: its name's words, and each alias's words in their place (an
+    alias of two words or more names the field as its name does: "Space Group Symbol" for
+    ``symbol``), each with the field's description words. A one-word alias, and an alias in
+    an unspaced script, is read as an exact surface only."""
+    keys = [profile_key(spec.name, spec.description)]
+    for alias in spec.aliases:
+        if not any(is_unspaced_char(c) for c in alias):
+            key = profile_key(alias, spec.description)
+            if len(key[0]) > 1 and key not in keys:
+                keys.append(key)
+    return keys
 
 
 def _affixes(word: str, longest: int | None = None) -> Iterator[str]:
@@ -176,35 +191,53 @@ class FieldWordIndex:
         self._by_affix: dict[str, set[ProfileKey]] = {}
         self._longest = 0
         """The longest form ever posted: an upper bound on what a question word's affix can meet."""
+        self._names: Counter[str] = Counter()
+        """Every form of the name words of the profiles (refcounted): the documents' vocabulary."""
 
     def __len__(self) -> int:
         return len(self.profiles)
 
     def add(self, fields: Iterable[FieldSpec]) -> None:
         for spec in fields:
-            key = profile_key(spec.name, spec.description)
-            profile = self.profiles.get(key)
-            if profile is None:
-                profile = self.profiles[key] = FieldProfile.of(key)
-                self._post(key, profile, add=True)
-            profile.count += 1
-            profile.sids[spec.sid] += 1
+            for key in _keys(spec):
+                profile = self.profiles.get(key)
+                if profile is None:
+                    profile = self.profiles[key] = FieldProfile.of(key)
+                    self._post(key, profile, add=True)
+                profile.count += 1
+                profile.sids[spec.sid] += 1
 
     def remove(self, fields: Iterable[FieldSpec]) -> None:
         for spec in fields:
-            key = profile_key(spec.name, spec.description)
-            profile = self.profiles.get(key)
-            if profile is None:
-                continue
-            profile.count -= 1
-            profile.sids[spec.sid] -= 1
-            if profile.sids[spec.sid] <= 0:
-                del profile.sids[spec.sid]
-            if profile.count <= 0:
-                del self.profiles[key]
-                self._post(key, profile, add=False)
+            for key in _keys(spec):
+                self._release(key, spec.sid)
+
+    def _release(self, key: ProfileKey, sid: str) -> None:
+        """One field fewer behind the profile *key* (dropped with its last field)."""
+        profile = self.profiles.get(key)
+        if profile is None:
+            return
+        profile.count -= 1
+        profile.sids[sid] -= 1
+        if profile.sids[sid] <= 0:
+            del profile.sids[sid]
+        if profile.count <= 0:
+            del self.profiles[key]
+            self._post(key, profile, add=False)
+
+    def is_name_word(self, word: str) -> bool:
+        """True when a form of *word* is a word of some registered field's name or alias."""
+        return any(form in self._names for form in meeting_forms(word))
 
     def _post(self, key: ProfileKey, profile: FieldProfile, *, add: bool) -> None:
+        names = [form for forms in profile.name_forms for form in forms]
+        if add:
+            self._names.update(names)
+        else:
+            self._names.subtract(names)
+            for form in names:
+                if self._names[form] <= 0:
+                    del self._names[form]
         entries = [(self._by_form, form) for forms in profile.name_forms for form in forms]
         entries.extend((self._by_form, form) for form in profile.all_described)
         entries.extend((self._by_affix, affix) for name in profile.names for affix in _affixes(name))

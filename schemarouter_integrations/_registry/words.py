@@ -28,6 +28,14 @@ conductive), ``-icity`` -> ``-ic`` (elasticity -> elastic), ``-ness`` dropped (h
 hard). Both sides are derived, so a question's "stable" meets a field named ``stability``
 and "stability" meets ``is_stable``.
 
+**British spellings** (English only, used by field-word matching as derived forms are). A
+word of 6+ letters with a British ending has its American spelling as a further form
+(:data:`SPELLINGS`): ``-isation`` -> ``-ization``, ``-ise``/``-ised``/``-ising`` ->
+``-ize``/..., ``-yse`` -> ``-yze``, ``-our`` -> ``-or``, ``-tre`` -> ``-ter``
+(magnetisation -> magnetization, analyse -> analyze, colour -> color, centre -> center).
+Both sides are spelled so, so a British question meets an American document and the
+reverse. A wrong form ("precise" -> "precize") meets no field word, and so does nothing.
+
 **Stop words** (:data:`STOP_WORDS`): English function words, question words, request verbs
 (show, give, list, find, describe, ...), generic nouns (data, value, record, ...), framing
 words that relate a constraint rather than name a value (between, containing, including,
@@ -83,6 +91,24 @@ DERIVATIONS = (("bility", "ble"), ("ility", "ile"), ("ivity", "ive"), ("icity", 
 """Noun suffixes and the ending of their base (documented above), tried in this order."""
 DERIVED_MIN_LETTERS = 6
 
+SPELLINGS = (
+    ("isations", "izations"),
+    ("isation", "ization"),
+    ("ising", "izing"),
+    ("ised", "ized"),
+    ("ises", "izes"),
+    ("ise", "ize"),
+    ("ysing", "yzing"),
+    ("ysed", "yzed"),
+    ("yse", "yze"),
+    ("ours", "ors"),
+    ("our", "or"),
+    ("tres", "ters"),
+    ("tre", "ter"),
+)
+"""British endings and their American spelling (documented above), tried in this order."""
+SPELLING_MIN_LETTERS = 6
+
 _WORDS = re.compile(r"\w+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DIGITS = re.compile(r"\d+")
@@ -122,10 +148,23 @@ def derived_forms(word: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=16384)
+def spelling_forms(word: str) -> tuple[str, ...]:
+    """The American spelling of a British-spelled normalised *word* by :data:`SPELLINGS` (the
+    first ending that fits), or ()."""
+    if len(word) < SPELLING_MIN_LETTERS or not word.isalpha():
+        return ()
+    for ending, american in SPELLINGS:
+        if word.endswith(ending):
+            return (word[: -len(ending)] + american,)
+    return ()
+
+
+@lru_cache(maxsize=16384)
 def meeting_forms(word: str, min_letters: int = QUERY_MIN_LETTERS) -> frozenset[str]:
-    """*word*, its singular candidates and the derived base of each: the forms under which
-    field-word matching (:mod:`.fieldwords`) compares a question's word with a field's."""
-    forms = word_forms(word, min_letters)
+    """*word* and its American spelling, their singular candidates and the derived base of
+    each: the forms under which field-word matching (:mod:`.fieldwords`) compares a
+    question's word with a field's."""
+    forms = [f for spelled in (word, *spelling_forms(word)) for f in word_forms(spelled, min_letters)]
     return frozenset((*forms, *(base for form in forms for base in derived_forms(form))))
 
 

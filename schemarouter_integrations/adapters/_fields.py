@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .._contracts import FieldSpec, ServerProjectionSpec
+from .._text import name_words
 from ..errors import RegistrationError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
@@ -149,6 +150,17 @@ def unique_name(name: str, taken: set[str]) -> str:
         candidate, counter = f"{name}_{counter}", counter + 1
     taken.add(candidate)
     return candidate
+
+
+def title_aliases(name: str, title: Any) -> list[str]:
+    """A schema ``title`` as a field's alias when it names the field in other words than its
+    name does ("Chemical System" for ``chemsys``, "Space Group Symbol" for ``symbol``); a
+    title that only re-spells the name ("Band Gap" for ``band_gap``), and a one-word title (a
+    class name such as ``PaymentIntentNextAction``), add nothing."""
+    if not isinstance(title, str) or len(title.split()) < 2 or len(title) > MAX_NAME_CHARS:
+        return []  # one word: an identifier (a class name), or the name itself
+    words = name_words(title)
+    return [" ".join(title.split())] if words and set(words) != set(name_words(name)) else []
 
 
 def short_description(*texts: Any, limit: int = DESCRIPTION_CHARS) -> str:

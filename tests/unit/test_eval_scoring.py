@@ -37,6 +37,12 @@ def test_a_value_is_found_at_any_depth_and_text_compares_without_case() -> None:
     assert value_right([{"gene": {"gene_id": "672"}}], ValueRule(field="gene-id", equals="672"))
 
 
+def test_a_nested_field_returned_under_its_dotted_name_is_found_by_its_leaf() -> None:
+    records = [{"formula_pretty": "SiC", "thermal_conductivity.clarke": 2.9322}]
+    assert value_right(records, ValueRule(field="clarke", approx=2.9322, tolerance=0.001))
+    assert not value_right(records, ValueRule(field="conductivity", approx=2.9322, tolerance=0.001))
+
+
 def test_contains_needs_every_listed_value_among_the_records() -> None:
     assert value_right(RECORDS, ValueRule(field="formula", contains=("Si", "GaAs")))
     assert not value_right(RECORDS, ValueRule(field="formula", contains=("Si", "Ge")))

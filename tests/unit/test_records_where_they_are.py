@@ -172,14 +172,23 @@ async def test_a_nested_id_beside_the_records_own_id_identifies_nothing() -> Non
     assert "gene.gene_id" in {f.name for f in reports.fields}
 
 
-async def test_the_objects_of_a_resource_with_values_of_its_own_stay_inside_their_field(
+async def test_an_object_pointing_at_another_resource_stays_inside_its_field(
     spotify: dict[str, Any],
 ) -> None:
     spec, _, _ = await build({DOC_URL: spotify}, base_url=API)
     track = spec.endpoint("get_track")
     assert track is not None
     assert "album" in {f.name for f in track.fields}
-    assert not [f.name for f in track.fields if "." in f.name]
+    assert not [f.name for f in track.fields if f.name.startswith("album.")]  # the album has an id
+
+
+async def test_a_value_object_of_a_resource_gives_fields(spotify: dict[str, Any]) -> None:
+    spec, _, _ = await build({DOC_URL: spotify}, base_url=API)
+    track = spec.endpoint("get_track")
+    assert track is not None
+    isrc = next(f for f in track.fields if f.name == "external_ids.isrc")
+    assert isrc.wire_path == ["external_ids", "isrc"]
+    assert isrc.sid == "external_ids.isrc"  # one word alone names nothing: the dotted name
 
 
 async def test_a_nested_field_means_what_its_leaf_name_means_elsewhere_in_the_document() -> None:
@@ -207,3 +216,87 @@ async def test_a_leaf_name_two_objects_of_a_record_share_keeps_the_dotted_name()
     sids = {f.name: f.sid for f in reports.fields}
     assert sids["gene.symbol"] == "gene.symbol" and sids["ortholog.symbol"] == "ortholog.symbol"
     assert sids["gene.chromosomes"] == "chromosomes"
+
+
+SYMMETRY = {
+    "type": "object",
+    "properties": {
+        "crystal_system": {"type": "string", "title": "Crystal System"},
+        "symbol": {"type": "string", "title": "Space Group Symbol"},
+        "number": {"type": "integer", "title": "Space Group Number"},
+    },
+}
+MATERIAL = {
+    "type": "object",
+    "properties": {
+        "material_id": {"type": "string"},
+        "formula_pretty": {"type": "string"},
+        "band_gap": {"type": "number"},
+        "symmetry": {"anyOf": [{"$ref": "#/components/schemas/SymmetryData"}, {"type": "null"}]},
+    },
+}
+SNO2 = {
+    "material_id": "mp-856",
+    "formula_pretty": "SnO2",
+    "band_gap": 0.65,
+    "symmetry": {"crystal_system": "Tetragonal", "symbol": "P4_2/mnm", "number": 136},
+}
+
+
+def materials_document() -> dict[str, Any]:
+    parameters = [{"name": "formula", "in": "query", "schema": {"type": "string"}}]
+    operation = get("search_materials", parameters=parameters, schema={"type": "array", "items": MATERIAL})
+    return document({"/materials": operation}, components={"schemas": {"SymmetryData": SYMMETRY}})
+
+
+async def test_the_members_of_a_records_value_object_are_fields_by_dotted_and_leaf_name() -> None:
+    spec, _, _ = await build({DOC_URL: materials_document()})
+    materials = spec.endpoint("search_materials")
+    assert materials is not None
+    sids = {f.name: f.sid for f in materials.fields}
+    assert sids["symmetry.crystal_system"] == "crystal_system"
+    assert sids["symmetry.number"] == "symmetry.number"
+
+
+async def test_a_question_for_a_crystal_system_is_answered_from_inside_the_symmetry() -> None:
+    api = FakeApi({DOC_URL: materials_document()})
+    api.answer = [SNO2]
+    async with SchemaRouter(http_client=api.client) as router:
+        await router.add_url(DOC_URL, kind="openapi", name="mp")
+        request = PlanRequest(query="what crystal system is SnO2", arguments={"formula": "SnO2"})
+        plan = router.plan(request)
+        result = await router.invoke(request)
+    assert plan.need == ["crystal_system"] and plan.missing == []
+    assert [record["symmetry.crystal_system"] for record in result.records] == ["Tetragonal"]
+
+
+async def test_a_title_in_other_words_than_the_name_is_an_alias_and_a_respelling_is_not() -> None:
+    spec, _, _ = await build({DOC_URL: materials_document()})
+    materials = spec.endpoint("search_materials")
+    assert materials is not None
+    aliases = {f.name: f.aliases for f in materials.fields}
+    assert aliases["symmetry.symbol"] == ["Space Group Symbol"]
+    assert aliases["symmetry.crystal_system"] == []  # "Crystal System" only re-spells the name
+
+
+async def test_an_object_with_objects_inside_stays_one_field() -> None:
+    details = {"type": "object", "properties": {"card": {"type": "object", "properties": {"brand": {}}}}}
+    record = {
+        "type": "object",
+        "properties": {"amount": {"type": "integer"}, "status": {}, "x": {}, "d": details},
+    }
+    doc = document({"/charges": get("charges", schema={"type": "array", "items": record})})
+    spec, _, _ = await build({DOC_URL: doc})
+    charges = spec.endpoint("charges")
+    assert charges is not None
+    assert not [f.name for f in charges.fields if "." in f.name]
+
+
+async def test_a_one_word_title_is_no_alias() -> None:
+    member = {"title": "PaymentIntentNextAction", "type": "string"}
+    record = {"type": "object", "properties": {"id": {"type": "string"}, "next_action": member}}
+    doc = document({"/intents": get("intents", schema={"type": "array", "items": record})})
+    spec, _, _ = await build({DOC_URL: doc})
+    intents = spec.endpoint("intents")
+    assert intents is not None
+    assert {f.name: f.aliases for f in intents.fields}["next_action"] == []

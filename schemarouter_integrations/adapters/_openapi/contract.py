@@ -27,6 +27,7 @@ from .._fields import (
     per_endpoint,
     safe_name,
     short_description,
+    title_aliases,
     unique_name,
     unknown_names,
     with_identity_defaults,
@@ -327,6 +328,10 @@ class ContractBuilder:
         )
         wire = None if path == (name,) else list(path)
         extra: dict[str, Any] = {"semantic_id": prop.meaning} if prop.meaning else {}
+        own = schema if isinstance(schema, dict) and "$ref" not in schema else {}  # not a component's
+        aliases = title_aliases(path[-1], own.get("title"))
+        if aliases:
+            extra["aliases"] = aliases
         if identity is not None:
             extra["identity"] = identity
         key = (name, path if wire is not None else None, description, id(schema), prop.meaning, identity)

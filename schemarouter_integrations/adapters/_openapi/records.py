@@ -51,6 +51,7 @@ from typing import Any
 from ..._registry.words import word_forms
 from ..._text import normalise
 from .schema import SchemaResolver, is_object_like, types_of
+from .variants import holds_objects, is_array, opens, variants
 
 _SIDE_WORDS = frozenset(
     {
@@ -74,8 +75,11 @@ _IDENTIFIERS = frozenset({"id", "uuid", "guid", "identifier", "name", "title", "
 ENVELOPE_MEMBERS = 8
 """The most members besides its arrays that an envelope has (counts, cursors, a query echo)."""
 _JSONAPI_SKIPPED = frozenset({"attributes", "relationships", "links", "meta"})
-_MAX_VARIANTS = 16
 MAX_NESTED_FIELDS = 64
+VALUE_MEMBERS = 8
+"""The most members of a value object (see :func:`nested_properties`): a value made of a few
+parts (a symmetry, an address, the averages of a modulus), not a catalogue (an account's
+capabilities, one entry per payment method)."""
 WRAPPER_VALUES = 2
 """The most plain values of its own a record whose objects' members are fields may have."""
 """The most fields one record gives from inside its objects (see :func:`nested_properties`)."""
@@ -180,7 +184,7 @@ def _object_branch(resolver: SchemaResolver, node: dict[str, Any]) -> dict[str, 
     """The one object alternative of ``anyOf``/``oneOf`` an object or plain values (a model or
     a message string), read like that object; any other *node* as it is."""
     options = variants(resolver, node)
-    objects = [v for v in options if is_object_like(v) and not _is_array(resolver, v)]
+    objects = [v for v in options if is_object_like(v) and not is_array(resolver, v)]
     if len(options) < 2 or len(objects) != 1:
         return node
     scalars = [types_of(v) for v in options if v is not objects[0]]
@@ -281,25 +285,30 @@ def record_properties(resolver: SchemaResolver, records: Records) -> list[Record
 def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> list[RecordProperty]:
     """The fields inside a record's objects, one level down: ``gene.chromosomes`` at
     ``["gene", "chromosomes"]``, its leaf name its semantic id when no other field of the
-    record has that name. At
+    record has that name and the leaf means something on its own: in a wrapper (below) any
+    leaf, in a value object a leaf of two words or more (``symmetry.crystal_system`` is
+    ``crystal_system``; ``symmetry.number`` stays ``symmetry.number``, a number of nothing
+    alone). At
     most :data:`MAX_NESTED_FIELDS` per record, in document order; lists are values, never
     opened, nor is an object that may come as a plain value instead (an expandable id).
 
-    Only a record that keeps its data in its objects has them: at most
+    A record that keeps its data in its objects opens every one: at most
     :data:`WRAPPER_VALUES` plain values of its own (NCBI Datasets' gene report ``{gene: {...},
-    query: [...]}``). The members of a resource's own objects (an issue's ``user.login``, a
-    charge's ``customer.email``) stay inside their field: named as fields they would answer
-    questions about the resource they only point at."""
+    query: [...]}``). Any other record opens its *value objects*, those with no identifying
+    member (MP's ``symmetry`` with ``crystal_system``, ``symbol``, ``number``): they describe
+    the record itself. An object with an identifying member (``id``, ``*_id``, ``name``,
+    ``key``, ...: an issue's ``user``, a charge's ``customer``) points at another resource, and
+    its members stay inside their field: named as fields they would answer questions about
+    the resource they only point at."""
     plain = [
         p
         for p in top
-        if not _opens(resolver, p.schema) and not _is_array(resolver, resolver.concrete(p.schema))
+        if not opens(resolver, p.schema) and not is_array(resolver, resolver.concrete(p.schema))
     ]
-    if len(plain) > WRAPPER_VALUES:
-        return []
+    wrapper = len(plain) <= WRAPPER_VALUES
     found: list[RecordProperty] = []
     for parent in top:
-        if not _opens(resolver, parent.schema):
+        if not opens(resolver, parent.schema) or not (wrapper or _is_value(resolver, parent.schema)):
             continue
         for variant in variants(resolver, resolver.concrete(parent.schema)):
             for name, member in resolver.properties(variant).items():
@@ -310,31 +319,28 @@ def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> li
     unique: dict[str, RecordProperty] = {}
     for prop in found:
         leaf = prop.path[-1]
-        meaning = leaf if leaves[leaf] == 1 and leaf not in names else None
+        alone = wrapper or len(name_words(leaf)) > 1
+        meaning = leaf if alone and leaves[leaf] == 1 and leaf not in names else None
         unique.setdefault(prop.name, RecordProperty(prop.name, prop.path, prop.schema, meaning))
     return list(unique.values())
 
 
-def _opens(resolver: SchemaResolver, schema: Any) -> bool:
-    """Whether *schema* is an object whose members can be fields: every alternative an object."""
-    node = resolver.concrete(schema)
-    options = variants(resolver, node)
-    return all(is_object_like(v) and not _is_array(resolver, v) for v in options) and any(
-        resolver.properties(v) for v in options
-    )
-
-
-def variants(resolver: SchemaResolver, node: dict[str, Any], depth: int = 0) -> list[dict[str, Any]]:
-    """The alternatives of *node*: its non-null ``anyOf``/``oneOf`` options (flattened), or itself."""
-    options = node.get("anyOf") or node.get("oneOf")
-    if not isinstance(options, list) or depth > 4:
-        return [node]
-    out: list[dict[str, Any]] = []
-    for option in options:
-        concrete = resolver.concrete(option)
-        if concrete and not _is_null_type(concrete):
-            out.extend(variants(resolver, concrete, depth + 1))
-    return out[:_MAX_VARIANTS] or [node]
+def _is_value(resolver: SchemaResolver, schema: Any) -> bool:
+    """Whether an object is a plain value of its record rather than a resource it points at or
+    a tree or a catalogue of its own: at most :data:`VALUE_MEMBERS` members, none of which
+    identifies a resource (``id``, ``*_id``, ``name``, ``key``, ...) or holds objects (an object,
+    a list of objects)."""
+    options = variants(resolver, resolver.concrete(schema))
+    if len({name for variant in options for name in resolver.properties(variant)}) > VALUE_MEMBERS:
+        return False
+    for variant in options:
+        for name, member in resolver.properties(variant).items():
+            words = name_words(name)
+            if " ".join(words) in _IDENTIFIERS or (words and words[-1] in _IDENTIFIERS):
+                return False
+            if holds_objects(resolver, member):
+                return False
+    return True
 
 
 def _held(resolver: SchemaResolver, member: Any, *, lone: bool) -> tuple[dict[str, Any], ...]:
@@ -354,7 +360,7 @@ def _array_items(resolver: SchemaResolver, node: dict[str, Any]) -> tuple[dict[s
     An array of scalars has no records (an empty tuple).
     """
     alternatives = variants(resolver, node)
-    if not all(_is_array(resolver, v) for v in alternatives):
+    if not all(is_array(resolver, v) for v in alternatives):
         return None
     items: list[dict[str, Any]] = []
     for alternative in alternatives:
@@ -365,13 +371,5 @@ def _array_items(resolver: SchemaResolver, node: dict[str, Any]) -> tuple[dict[s
     return tuple(items)
 
 
-def _is_array(resolver: SchemaResolver, node: dict[str, Any]) -> bool:
-    return any("array" in types_of(part) or "items" in part for part in resolver.all_of(node))
-
-
 def _any_object(resolver: SchemaResolver, member: Any) -> bool:
     return any(is_object_like(v) for v in variants(resolver, resolver.concrete(member)))
-
-
-def _is_null_type(node: dict[str, Any]) -> bool:
-    return node.get("type") == "null" or node.get("enum") == [None]

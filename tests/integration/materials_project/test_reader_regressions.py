@@ -98,3 +98,13 @@ async def test_the_electronic_structure_named_in_the_question_is_that_resource(
     result = await router.invoke(ask("electronic structure of Si", formula="Si"))
     assert (result.tool, result.endpoint) == ("mp_api", ELECTRONIC)
     assert result.plan.reasons, "the plan says why it chose the electronic structure"
+
+
+async def test_the_crystal_system_inside_the_symmetry_is_a_field(landscape_router: BuildRouter) -> None:
+    router = await landscape_router()
+    plan = router.plan(ask("what crystal system is SnO2", formula="SnO2"))
+    assert plan.need == ["crystal_system"] and plan.unmatched == []
+    summary = router.registry.route("mp_api." + SUMMARY)
+    assert summary is not None
+    served = summary.serving("crystal_system")
+    assert served is not None and served.field.wire_path == ["symmetry", "crystal_system"]
