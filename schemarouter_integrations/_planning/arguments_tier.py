@@ -19,8 +19,9 @@ Framing words ("describe", "details of") are stop words and never asked
 (``_registry/words.py``).
 
 The tier is tried only when the question writes a value it is given ("task 1204" with
-``parent="1204"``) or refers back to one ("provenance of that entry"): arguments the question does not mention are its context ("melting point"
-asked with a repository's ``owner`` and ``repo``), and words naming nothing keep the refusal.
+``parent="1204"``) or refers back to one ("provenance of that entry"): arguments the
+question does not mention are its context ("melting point" asked with a repository's
+``owner`` and ``repo``), and words naming nothing keep the refusal.
 
 The tier serves the terms it explains by fields (its need); the other terms are words
 labelling the given values ("task" of ``parent=1204``), not missing fields.
@@ -91,7 +92,7 @@ def build_arguments_tier(
         points = explained.points if explained is not None else 0
         rank = rank_of(Scored(route, points, lexical.get(path, 0.0)), given, False)
         found.append(Candidate(route, evidence, need, rank=rank))
-    specialised = specialised_routes((c.route for c in found if c.route.identity), words)
+    specialised = specialised_routes(((c.route, len(c.need.sids)) for c in found if c.route.identity), words)
     for candidate in found:
         if candidate.route.path in specialised:
             r = candidate.rank
