@@ -11,7 +11,8 @@ data" flag), and the endpoint declares how it pages (input-schema properties not
   still wanted (at most the schema's ``maximum``);
 * ``page`` (``page``, ``page[number]``): the next page number, the page size unchanged.
 
-Cursors are not followed. Each further page is charged to the run's budget as one more
+A request that sets the page size itself (``limit=2``) chose how many records it wants:
+its one page is the answer. Cursors are not followed. Each further page is charged to the run's budget as one more
 attempt of the call; paging stops at ``max_records``, at :data:`MAX_PAGES`, when the budget
 would be passed, when a page is empty or repeats the last one, or when a page fails (the
 records received so far stand, and the answer stays marked as holding more).
@@ -76,7 +77,7 @@ def pager_of(endpoint: EndpointSpec) -> Pager | None:
         first = _whole(schema.get("default"))
         if first is None:
             first = _whole(schema.get("minimum"))
-        return Pager(name, "page", 1 if first is None else first)
+        return Pager(name, "page", 1 if first is None else first, size_name, size_maximum)
     return None
 
 
@@ -93,8 +94,8 @@ async def more_pages(
     ):
         return answered
     pager = pager_of(step.endpoint)
-    if pager is None:
-        return answered
+    if pager is None or _sized_by_caller(step.endpoint, call.arguments):
+        return answered  # no pager, or the caller chose the page size: the records it asked for
     start = _whole(call.arguments.get(pager.by))
     start = pager.first if start is None else start
     records = list(answered.records)
@@ -131,6 +132,14 @@ async def more_pages(
         page_total, more = listing_count(raw, step.endpoint.records_path)
         total = page_total if page_total is not None else total
     return Answered(records, answered.provenance, answered.hints, total, more)
+
+
+def _sized_by_caller(endpoint: EndpointSpec, arguments: dict[str, Any]) -> bool:
+    """Whether *arguments* set one of the endpoint's page-size arguments."""
+    properties = endpoint.input_schema.get("properties")
+    return isinstance(properties, dict) and any(
+        isinstance(schema := properties.get(name), dict) and schema.get(PAGING) == "size" for name in arguments
+    )
 
 
 def _holds_more(total: int | None, more: bool, have: int, skipped: int = 0) -> bool:

@@ -95,3 +95,12 @@ async def test_a_listing_the_caller_started_at_an_offset_goes_on_from_there(api:
     )
     assert [r["material_id"] for r in result.records] == [f"mp-{i}" for i in range(100, 125)]
     assert [(q.get("_skip"), q.get("_limit")) for q in requests] == [("100", None), ("110", "15")]
+
+
+async def test_a_listing_whose_page_size_the_caller_set_is_one_page(api: Running) -> None:
+    server, requests = api
+    router = await registered(server, "search_materials")
+    result = await router.invoke(PlanRequest(query="band gaps of materials", arguments={"_limit": 3}))
+    assert [r["material_id"] for r in result.records] == ["mp-0", "mp-1", "mp-2"]
+    assert (result.total, result.truncated) == (250, True)
+    assert [q.get("_limit") for q in requests] == ["3"]

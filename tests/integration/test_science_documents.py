@@ -279,8 +279,6 @@ RECORDS_WRONG_TODAY = {
     "be an object or a list of objects, got list'",
     "rgd: chromosomes of this assembly": "a bare array of strings: SchemaValidationError 'records must "
     "be an object or a list of objects, got list'",
-    "open-meteo: what was the temperature in Berlin on 1 July 2010": "no word matches the archive API "
-    "even registered alone: NoRouteError",
     "open-meteo: climate change projections of daily maximum temperature": "the question does not pass "
     "the document's required start_date/end_date: NoRouteError",
     "openaq: data sources of the platform": "the results items have no type: read as one record "
