@@ -12,10 +12,11 @@ data" flag), and the endpoint declares how it pages (input-schema properties not
 * ``page`` (``page``, ``page[number]``): the next page number, the page size unchanged.
 
 A request that sets the page size itself (``limit=2``) chose how many records it wants:
-its one page is the answer. Cursors are not followed. Each further page is charged to the run's budget as one more
-attempt of the call; paging stops at ``max_records``, at :data:`MAX_PAGES`, when the budget
-would be passed, when a page is empty or repeats the last one, or when a page fails (the
-records received so far stand, and the answer stays marked as holding more).
+its one page is the answer. Cursors are not followed. Each further page is charged to the
+run's budget as one more attempt of the call; paging stops at ``max_records``, at
+:data:`MAX_PAGES`, when the budget would be passed, when a page is empty or repeats the last
+one, or when a page fails (the records received so far stand, and the answer stays marked as
+holding more).
 """
 
 from __future__ import annotations
@@ -138,7 +139,8 @@ def _sized_by_caller(endpoint: EndpointSpec, arguments: dict[str, Any]) -> bool:
     """Whether *arguments* set one of the endpoint's page-size arguments."""
     properties = endpoint.input_schema.get("properties")
     return isinstance(properties, dict) and any(
-        isinstance(schema := properties.get(name), dict) and schema.get(PAGING) == "size" for name in arguments
+        isinstance(schema := properties.get(name), dict) and schema.get(PAGING) == "size"
+        for name in arguments
     )
 
 
