@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-for name in ("CREWAI_DISABLE_TELEMETRY", "OTEL_SDK_DISABLED", "CREWAI_DISABLE_TRACKING"):
+for name in ("CREWAI_DISABLE_TELEMETRY", "OTEL_SDK_DISABLED", "CREWAI_DISABLE_VERSION_CHECK"):  # no network
     os.environ.setdefault(name, "true")
 os.environ.setdefault("CREWAI_TRACING_ENABLED", "false")
 
