@@ -81,7 +81,9 @@ class SchemaRouterTool(BaseTool):
     Routing errors the model can act on come back as tool error messages; programming
     errors propagate. Router events are dispatched as custom events named by their type.
     A failed tool call's ``ToolMessage`` (``status="error"``) carries the failure summary
-    (error, routes tried, each attempt's reason) as its artifact.
+    (error, routes tried, each attempt's reason) as its artifact. Called as a plain function
+    by another framework's bridge (``_run``/``_arun`` without a callback manager, ``func``),
+    it returns only what the model reads: the text, or ``{"error": text}`` (``func``: the text).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
