@@ -292,17 +292,17 @@ def _model(
     fields = dict(definitions)
     schemas: dict[str, dict[str, Any]] = {}
     for argument in arguments:
-        name, python_name = argument.name, argument.python_name
-        alias = name != python_name and name not in FACE_RESERVED_NAMES  # never the face's own key
+        shown, python_name = argument.name, argument.python_name
+        alias = shown != python_name and shown not in FACE_RESERVED_NAMES  # never the face's own key
         fields[python_name] = (
             python_type(argument.json_schema) | None,
             Field(
                 default=None,
-                description=argument.description + _sent_as(name, python_name),
-                validation_alias=AliasChoices(python_name, name) if alias else None,
+                description=argument.description + _sent_as(shown, python_name),
+                validation_alias=AliasChoices(python_name, shown) if alias else None,
             ),
         )
-        schemas.update(dict.fromkeys((python_name, name) if alias else (python_name,), argument.json_schema))
+        schemas.update(dict.fromkeys((python_name, shown) if alias else (python_name,), argument.json_schema))
     read = spelling_reader({*fields, FILTERS_ARGUMENT, *schemas}, schemas)
 
     def read_spelling(cls: type[BaseModel], data: Any) -> Any:

@@ -5,6 +5,10 @@ Bridges read a LangChain tool's callables rather than its ``run``: google-adk's
 crewai's ``Tool.from_langchain`` calls ``tool.func(**arguments)``. A :func:`named_call`
 is such a callable whose signature names ``query`` and every model-facing argument
 (keyword, default None), so the arguments the model gave reach the router.
+
+Whatever such a callable returns goes to the model as it is (google-adk sends the whole
+return value as the function response), so a plain call answers with the model's text only
+(:func:`bridge_output`), never the ``(content, artifact)`` pair LangChain's own ``run`` splits.
 """
 
 from __future__ import annotations
@@ -15,7 +19,10 @@ from typing import Any
 
 from .._framework import ModelArguments
 
-__all__ = ["named_call", "named_signature"]
+__all__ = ["BridgeOutput", "bridge_output", "named_call", "named_signature"]
+
+BridgeOutput = str | dict[str, str]
+"""What a plain call returns: the model's text, or ``{"error": text}`` when the run failed."""
 
 _KEYWORD = inspect.Parameter.KEYWORD_ONLY
 
@@ -53,3 +60,11 @@ def named_call(
     named.__name__ = named.__qualname__ = name
     named.__doc__ = doc
     return named
+
+
+def bridge_output(output: tuple[str, object]) -> BridgeOutput:
+    """The model's part of a run's ``(content, artifact)``: the text of an answer, and
+    ``{"error": text}`` for a failure (its artifact is the failure summary, a dict), the
+    form google-adk's function tools use for an error the model should read and act on."""
+    content, artifact = output
+    return {"error": content} if isinstance(artifact, dict) else content

@@ -33,8 +33,12 @@ from .._planning.models import FallbackScope
 from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import GatherResult, ToolResult
-from ._bridging import named_call, named_signature
+from ._bridging import BridgeOutput, bridge_output, named_call, named_signature
 from ._tracing import RunTracing, listened
+
+Artifact = ToolResult | GatherResult | dict[str, Any]
+"""The artifact of a run: its ``ToolResult`` (``GatherResult`` when gathering) or, when it
+failed, the failure summary."""
 
 _tool_call_id: ContextVar[str | None] = ContextVar("schemarouter_langchain_tool_call_id", default=None)
 """The model's tool-call id of the tool run in progress (LangChain hands it to ``run`` only)."""
@@ -77,7 +81,9 @@ class SchemaRouterTool(BaseTool):
     Routing errors the model can act on come back as tool error messages; programming
     errors propagate. Router events are dispatched as custom events named by their type.
     A failed tool call's ``ToolMessage`` (``status="error"``) carries the failure summary
-    (error, routes tried, each attempt's reason) as its artifact.
+    (error, routes tried, each attempt's reason) as its artifact. Called as a plain function
+    by another framework's bridge (``_run``/``_arun`` without a callback manager, ``func``),
+    it returns only what the model reads: the text, or ``{"error": text}`` (``func``: the text).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -230,11 +236,11 @@ class SchemaRouterTool(BaseTool):
     # ``_run``/``_arun``/``func`` name the model-facing arguments in their signatures: the
     # bridges of other frameworks pass only the parameters named there (see ``_bridging``).
     @property
-    def _run(self) -> Callable[..., tuple[str, ToolResult | GatherResult | dict[str, Any]]]:
+    def _run(self) -> Callable[..., tuple[str, Artifact] | BridgeOutput]:
         return self._named("_run", self._run_routed, "Run the tool (sync).", run_manager=True)
 
     @property
-    def _arun(self) -> Callable[..., Awaitable[tuple[str, ToolResult | GatherResult | dict[str, Any]]]]:  # type: ignore[override]
+    def _arun(self) -> Callable[..., Awaitable[tuple[str, Artifact] | BridgeOutput]]:  # type: ignore[override]
         return self._named("_arun", self._arun_routed, "Run the tool.", run_manager=True)
 
     @property
@@ -255,16 +261,16 @@ class SchemaRouterTool(BaseTool):
         return named_call(call, known[1], name, doc)
 
     def _text(self, query: str, **arguments: Any) -> str:
-        return self._run_routed(query, None, **arguments)[0]
+        return run_sync(lambda: self._execute(query, arguments, None, None, bridged=True))[0]
 
     def _run_routed(
         self,
         query: str,
         run_manager: CallbackManagerForToolRun | None = None,
         **arguments: Any,
-    ) -> tuple[str, ToolResult | GatherResult | dict[str, Any]]:
+    ) -> tuple[str, Artifact] | BridgeOutput:
         if run_manager is None:  # called as a plain function (a bridge): no callbacks, unchecked arguments
-            return run_sync(lambda: self._execute(query, arguments, None, None, bridged=True))
+            return bridge_output(run_sync(lambda: self._execute(query, arguments, None, None, bridged=True)))
         if not listened(run_manager):  # nobody to tell: the router's plain invoke answers
             return run_sync(lambda: self._execute(query, arguments, None, None))
         tracing = RunTracing(run_manager, routes_drawn=route_spans_drawn(self.router))
@@ -278,9 +284,9 @@ class SchemaRouterTool(BaseTool):
         query: str,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **arguments: Any,
-    ) -> tuple[str, ToolResult | GatherResult | dict[str, Any]]:
+    ) -> tuple[str, Artifact] | BridgeOutput:
         if run_manager is None:  # called as a plain function (a bridge): no callbacks, unchecked arguments
-            return await self._execute(query, arguments, None, None, bridged=True)
+            return bridge_output(await self._execute(query, arguments, None, None, bridged=True))
         if not listened(run_manager):  # nobody to tell: the router's plain invoke answers
             return await self._execute(query, arguments, None, None)
         tracing = RunTracing(run_manager, routes_drawn=route_spans_drawn(self.router))
@@ -298,7 +304,7 @@ class SchemaRouterTool(BaseTool):
         emit: EventHook | None,
         *,
         bridged: bool = False,
-    ) -> tuple[str, ToolResult | GatherResult | dict[str, Any]]:
+    ) -> tuple[str, Artifact]:
         """One routed run, each event mirrored by *emit*; a ``ToolException`` for the model.
 
         Without *tracing* nobody listens (no callback handler, no graph stream): the run is

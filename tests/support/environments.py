@@ -1,8 +1,9 @@
 """Heavy test environments that live outside the project's venv, built once into ``.cache/``.
 
 * :func:`venv_python` - a virtual environment with pinned packages (Arize Phoenix,
-  ``langchain-mcp-adapters`` with ``mcp`` 1.x, the ``mcp`` 1.x line beside the package's own
-  requirements), created with uv when missing; an environment
+  ``langchain-mcp-adapters`` with ``mcp`` 1.x, the ``mcp`` 1.x line, the LangChain bridges of
+  smolagents, google-adk and crewai, each beside the package's own requirements), created with
+  uv when missing; an environment
   variable may name an interpreter that already has them.
 * :func:`node_modules` - npm packages (the TypeScript MCP SDK, the MCP Inspector) installed
   with ``npm ci`` from the lock file kept in ``tests/hosts/node/``, into ``.cache/node-hosts``;
@@ -66,6 +67,24 @@ SMOLAGENTS = (
 package itself is taken from the checkout (``PYTHONPATH``). Its own venv: the project's does
 not need smolagents' dependencies (huggingface-hub, pillow, ...)."""
 
+_PACKAGE_REQUIREMENTS = (
+    "pydantic>=2.7,<3",
+    "idna>=3",
+    "httpx>=0.27",
+    "anyio>=4.3",
+    "sniffio>=1.3",
+    "jsonschema>=4.21",
+    "referencing>=0.35",
+    "pyyaml>=6",
+)
+GOOGLE_ADK = ("google-adk==2.13.0", "langchain-core>=0.3", *_PACKAGE_REQUIREMENTS)
+"""google-adk (its ``LangchainTool`` bridge; it does not require langchain-core itself) beside the
+package's own requirements, the package taken from the checkout. Its own venv: the project's
+does not need ADK's dependencies (google-genai, opentelemetry, sqlalchemy, ...); about 110 MB."""
+CREWAI = ("crewai==1.15.30", "langchain-core>=0.3", *_PACKAGE_REQUIREMENTS)
+"""crewai (its ``Tool.from_langchain`` bridge) beside the package's own requirements, the package
+taken from the checkout. Its own venv: crewai pulls in about 150 packages (lancedb, pyarrow,
+onnxruntime, chromadb's bindings, litellm's peers, ...), about 870 MB."""
 
 MCP1 = (
     "mcp==1.30.0",
@@ -216,6 +235,18 @@ def smolagents_python() -> Path:
     )
 
 
+def google_adk_python() -> Path:
+    """The interpreter of the google-adk environment (``SCHEMAROUTER_GOOGLE_ADK_PYTHON`` overrides)."""
+    return venv_python(
+        "google-adk-venv", GOOGLE_ADK, ["google.adk", "langchain_core"], "SCHEMAROUTER_GOOGLE_ADK_PYTHON"
+    )
+
+
+def crewai_python() -> Path:
+    """The interpreter of the crewai environment (``SCHEMAROUTER_CREWAI_PYTHON`` overrides)."""
+    return venv_python("crewai-venv", CREWAI, ["crewai", "langchain_core"], "SCHEMAROUTER_CREWAI_PYTHON")
+
+
 def mcp1_python() -> Path:
     """The interpreter of the mcp 1.x environment (``SCHEMAROUTER_MCP1_PYTHON`` overrides)."""
     return venv_python("mcp1-venv", MCP1, ["mcp.server.fastmcp", "yaml"], "SCHEMAROUTER_MCP1_PYTHON")
@@ -228,6 +259,8 @@ def main() -> None:
         ("Arize Phoenix", phoenix_python),
         ("langchain-mcp-adapters with mcp 1.x", langchain_mcp_python),
         ("smolagents", smolagents_python),
+        ("google-adk", google_adk_python),
+        ("crewai", crewai_python),
         ("mcp 1.x", mcp1_python),
         ("node MCP hosts", node_modules),
         ("third-party MCP servers (npm)", third_party_mcp_servers),
