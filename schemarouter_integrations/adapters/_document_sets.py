@@ -29,7 +29,8 @@ import anyio
 import anyio.to_thread
 
 from ..errors import RegistrationError
-from ._documents import MAX_REFERENCED_FILES, DocumentError, fetch_document, keep_document, parse_document
+from . import _documents
+from ._documents import MAX_REFERENCED_FILES, DocumentError, fetch_document, keep_document
 from ._http import HttpTarget, origin_of, public_url
 from ._network import NetworkChecker
 
@@ -196,7 +197,7 @@ def _parse_file(body: bytes, url: str, *, rewrite: bool) -> tuple[Any, list[tupl
 
     With *rewrite* every ``$ref`` of the file is made absolute in place (the file is ours).
     """
-    data = parse_document(body, where=public_url(url))
+    data = _documents.parse_document(body, where=public_url(url))  # looked up on the module: one parser
     if not _EXTERNAL_REF.search(body) and not rewrite:
         return data, []
     return data, external_refs(data, url, rewrite=rewrite)
