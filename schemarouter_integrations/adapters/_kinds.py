@@ -31,6 +31,7 @@ from ._entries import (
 )
 from ._options import OpenApiOptions, OptimadeOptions
 from ._requests import EntryContext, UrlRequest
+from ._url_entries import add_url_entry
 
 __all__ = ["Kind", "kind_named", "kinds", "register_kind", "unregister_kind", "url_kind", "url_kinds"]
 
@@ -79,8 +80,6 @@ class Kind:
         if self.add_entry is not None:
             await self.add_entry(router, name, entry, context)
         else:
-            from ._url_entries import add_url_entry
-
             await add_url_entry(router, name, entry, self.probe)
 
 
