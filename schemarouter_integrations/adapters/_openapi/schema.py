@@ -2,7 +2,7 @@
 
 References are resolved with ``referencing`` against the document's own URL, over the
 document and the files its external references brought in (read beforehand by
-:func:`~.._document_sets.load_document_set`, every ``$ref`` inside them already absolute, so a
+:func:`~.._documents.load_document_set`, every ``$ref`` inside them already absolute, so a
 reference in a file resolves relative to that file). A reference into a file that could not be
 read is a short ``RegistrationError`` naming the reference as written and why. A ``$ref``
 that leads back to itself (directly or through other references, in one file or across
