@@ -200,12 +200,3 @@ async def keep_document(
         secrets=target.secrets,
         document=data,
     )
-
-
-def __getattr__(name: str) -> Any:
-    """The names of documents in many files, at home in :mod:`._document_sets` now."""
-    if name in ("DocumentSet", "external_refs", "load_document_set"):
-        from . import _document_sets
-
-        return getattr(_document_sets, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
