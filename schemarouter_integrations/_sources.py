@@ -75,7 +75,10 @@ class DataSources:
         cache: CachePolicy | None = None,
         **options: Unpack[UrlOptions],
     ) -> ToolSpec:
-        """Read an OpenAPI document or OPTIMADE base URL, register it and bind an invoker.
+        """Read the source at *url* as its *kind* says, register it and bind an invoker.
+
+        *kind* is ``"openapi"`` (a document), ``"optimade"`` (a base URL) or a kind the
+        application added with ``adapters.register_kind``; *options* are the kind's own.
 
         *timeout_seconds* bounds each call; *document_timeout_seconds* the reading of the
         document (some servers build theirs on every request, taking seconds).

@@ -20,7 +20,8 @@ import anyio
 import anyio.to_thread
 
 from ..errors import RegistrationError
-from ._documents import MAX_REFERENCED_FILES, DocumentError, DocumentSet, external_refs, parse_document
+from ._document_sets import DocumentSet, external_refs
+from ._documents import MAX_REFERENCED_FILES, DocumentError, parse_document
 from ._openapi.servers import first_absolute_server
 
 __all__ = ["api_base_of", "is_local_document", "load_local_document_set"]

@@ -23,19 +23,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .._redaction import redact
+from ..adapters._entries import HttpRouteEntry, RouteEntry, _Route
+from ..adapters._kinds import Kind, kind_named
+from ..adapters._requests import EntryContext
+from ..adapters._url_entries import add_url_entry
 from ..errors import ConfigurationError, RegistrationError, SchemaRouterError
 from ..stores import MemoryAnswerCache
 from ._loader import LandscapeError, load_config
-from ._models import (
-    McpRoute,
-    OpenApiRoute,
-    OptimadeFederationRoute,
-    OptimadeRoute,
-    PythonRoute,
-    RouteConfig,
-    RouterConfig,
-    _Route,
-)
+from ._models import RouterConfig
 
 __all__ = ["build_router", "resolve_target"]
 
@@ -69,7 +64,7 @@ async def build_router(
     return router
 
 
-async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig, *, strict: bool) -> None:
+async def _add(router: Any, config: RouterConfig, name: str, route: RouteEntry, *, strict: bool) -> None:
     try:
         await _register(router, config, name, route)
     except LandscapeError:
@@ -80,7 +75,7 @@ async def _add(router: Any, config: RouterConfig, name: str, route: RouteConfig,
         from ..adapters._network import AddressRefusedError  # adapters are loaded by now
 
         # a function's contract, and an address the connection rule refuses, will not change by waiting
-        if strict or isinstance(route, PythonRoute) or isinstance(exc, AddressRefusedError):
+        if strict or not _kind_of(route).retried or isinstance(exc, AddressRefusedError):
             raise _relabelled(exc, f"{config.where('routes', name)}: {exc}") from exc
         describe = partial(_reason, _route_secrets(config, route))
         reason = describe(exc)
@@ -99,12 +94,12 @@ def _reason(secrets: tuple[str, ...], exc: BaseException) -> str:
     return redact(text if isinstance(exc, SchemaRouterError) else f"{type(exc).__name__}: {text}", secrets)
 
 
-def _route_secrets(config: RouterConfig, route: RouteConfig) -> tuple[str, ...]:
+def _route_secrets(config: RouterConfig, route: RouteEntry) -> tuple[str, ...]:
     """The route's header and ``env`` values, and every value from the environment placed in
     its URL or command line (masked wherever a message shows them, as the routes table does)."""
     headers: list[Any] = [*getattr(route, "headers", {}).values(), *getattr(route, "env", {}).values()]
-    if isinstance(route, OptimadeFederationRoute):
-        headers = [value for sent in route.headers.values() for value in sent.values()]
+    # a federation's headers are per provider: a table of tables
+    headers = [value for sent in headers for value in (sent.values() if isinstance(sent, dict) else [sent])]
     secrets = [value.get_secret_value() for value in headers]
     target = getattr(route, "url", None) or getattr(route, "target", None) or ""
     places = target if isinstance(target, list) else [target]
@@ -125,19 +120,25 @@ def _answer_cache(config: RouterConfig, store: Any) -> Any:
     return MemoryAnswerCache() if declared else None
 
 
-async def _register(router: Any, config: RouterConfig, name: str, route: RouteConfig) -> None:
-    """Add one route (and its probe) to *router*; errors as the adapters raise them."""
+async def _register(router: Any, config: RouterConfig, name: str, route: RouteEntry) -> None:
+    """Add one route (and its probe) to *router* as its kind says; errors as the adapters raise them."""
     if isinstance(route, _Route):
         router.set_cache_policy(name, route.cache)
         router.set_rate_limit(name, route.rate_limit)
-    if isinstance(route, OpenApiRoute | OptimadeRoute):
-        await _add_url(router, name, route)
-    elif isinstance(route, PythonRoute):
-        _add_python(router, config, name, route)
-    elif isinstance(route, McpRoute):
-        await _add_mcp(router, name, route)
-    else:
-        await _add_federation(router, config, name, route)
+    context = EntryContext(resolve=partial(_resolved, config, name))
+    await _kind_of(route).add(router, name, route, context)
+
+
+async def _add_url(router: Any, name: str, route: HttpRouteEntry) -> None:
+    """An entry of an ``add_url`` kind added by ``add_url`` (see ``adapters/_url_entries``)."""
+    await add_url_entry(router, name, route, _kind_of(route).probe)
+
+
+def _kind_of(route: RouteEntry) -> Kind:
+    kind = kind_named(route.kind)
+    if kind is None:  # a kind removed from the table after the file was read
+        raise ConfigurationError(f"kind {route.kind!r} is no longer registered")
+    return kind
 
 
 E = TypeVar("E", bound=SchemaRouterError)
@@ -151,117 +152,6 @@ def _relabelled(error: E, message: str) -> E:
     relabelled.__dict__.update(error.__dict__)
     relabelled.args = (message,)
     return relabelled
-
-
-async def _add_url(router: Any, name: str, route: OpenApiRoute | OptimadeRoute) -> None:
-    options: dict[str, Any] = {
-        key: getattr(route, key)
-        for key in ("retry", "fields", "cost_units", "description")
-        if getattr(route, key) is not None
-    }
-    if isinstance(route, OpenApiRoute):
-        openapi_keys = ("operations", "tags", "records_path", "projection", "list_separators")
-        for key in (*openapi_keys, "validate_output", "allow_ref_origins", "base_url"):
-            if getattr(route, key) is not None:
-                options[key] = getattr(route, key)
-    else:
-        for key in ("entries", "max_pages", "page_limit", "field_aliases"):
-            if getattr(route, key) is not None:
-                options[key] = getattr(route, key)
-    spec = await router.add_url(
-        route.url,
-        kind=route.kind,
-        name=name,
-        provider=route.provider,
-        access_mode=route.access_mode or route.kind,
-        headers=route.secret_headers() or None,
-        timeout_seconds=route.timeout_seconds,
-        document_timeout_seconds=route.document_timeout_seconds,
-        **options,
-    )
-    if route.probe is None:
-        return
-    from ..adapters import openapi_operation_probe, optimade_info_probe
-
-    if isinstance(route, OptimadeRoute):
-        probe = optimade_info_probe(
-            router, route.url, headers=route.secret_headers(), timeout_seconds=route.timeout_seconds
-        )
-    else:
-        probe = openapi_operation_probe(router, name, route.probe, arguments=route.probe_arguments)
-    for endpoint in spec.endpoints:
-        if endpoint.read_only is True:
-            router.register_health_probe(name, endpoint.name, probe)
-
-
-def _add_python(router: Any, config: RouterConfig, name: str, route: PythonRoute) -> None:
-    function = _resolved(config, name, "function", route.function)
-    options: dict[str, Any] = {
-        key: getattr(route, key)
-        for key in ("retry", "cost_units", "records_path", "timeout_seconds", "description", "origin")
-        if getattr(route, key) is not None
-    }
-    spec = router.add_callable(
-        function,
-        name=name,
-        provider=route.provider,
-        access_mode=route.access_mode,
-        endpoint=route.endpoint,
-        read_only=route.read_only,
-        fields=route.fields,
-        **options,
-    )
-    if route.probe is not None:
-        probe = _resolved(config, name, "probe", route.probe)
-        for endpoint in spec.endpoints:
-            if endpoint.read_only is True:
-                router.register_health_probe(name, endpoint.name, probe)
-
-
-async def _add_federation(
-    router: Any, config: RouterConfig, name: str, route: OptimadeFederationRoute
-) -> None:
-    await router.add_optimade_federation(
-        route.source,
-        include=route.include,
-        exclude=route.exclude,
-        headers={
-            provider: {k: v.get_secret_value() for k, v in sent.items()}
-            for provider, sent in route.headers.items()
-        }
-        or None,
-        timeout_seconds=route.timeout_seconds,
-        concurrency=route.concurrency,
-        probes=route.probes,
-        field_aliases=route.field_aliases,
-    )
-
-
-def _plain(headers: dict[str, Any]) -> dict[str, str]:
-    return {name: value.get_secret_value() for name, value in headers.items()}
-
-
-async def _add_mcp(router: Any, name: str, route: McpRoute) -> None:
-    spec = await router.add_mcp(
-        route.target,
-        name=name,
-        provider=route.provider,
-        access_mode=route.access_mode,
-        tools=route.tools,
-        read_only=route.read_only,
-        fields=route.fields,
-        headers={k: v.get_secret_value() for k, v in route.headers.items()} or None,
-        env={k: v.get_secret_value() for k, v in route.env.items()} or None,
-        timeout_seconds=route.timeout_seconds,
-    )
-    if route.probe is None:
-        return
-    from ..adapters import mcp_ping_probe
-
-    probe = mcp_ping_probe(router, name)
-    for endpoint in spec.endpoints:
-        if endpoint.read_only is True:
-            router.register_health_probe(name, endpoint.name, probe)
 
 
 def resolve_target(target: str) -> Callable[..., Any]:

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
+from ..adapters._kinds import kinds
 from ..errors import ConfigurationError
 from ._locate import KeyPath, describe, dotted, key_lines, line_of
 from ._models import RouterConfig
@@ -223,7 +224,7 @@ def _message(error: Any) -> str:
     if error["type"] == "missing":
         return "required key is missing"
     if error["type"] == "union_tag_not_found":
-        return "kind is missing: one of 'openapi', 'optimade', 'optimade_federation', 'python', 'mcp'"
+        return "kind is missing: one of " + ", ".join(repr(kind.name) for kind in kinds())
     message = str(error["msg"])
     return message.removeprefix("Value error, ")
 

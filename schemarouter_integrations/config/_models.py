@@ -1,103 +1,65 @@
 """The landscape file as pydantic models: the availability store, cooldowns, tool settings, routes.
 
 Every model forbids unknown keys, so a misspelt key is an error at its line, not a silent
-default. Header values are :class:`~pydantic.SecretStr`: a loaded configuration never shows
-them in ``repr``, ``model_dump`` or an error message.
+default. A route entry is validated with the model its ``kind`` names in the table of kinds
+(``adapters/_kinds.py``; the built-in models are in ``adapters/_entries.py``). Header values
+are :class:`~pydantic.SecretStr`: a loaded configuration never shows them in ``repr``,
+``model_dump`` or an error message.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
-    AfterValidator,
-    BaseModel,
     Field,
+    PlainValidator,
     PrivateAttr,
-    SecretStr,
+    SerializeAsAny,
+    TypeAdapter,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from .._contracts import (
-    CachePolicy,
-    CooldownPolicy,
-    FieldSpec,
-    HedgePolicy,
-    RateLimit,
-    RetryPolicy,
-    ServerProjectionSpec,
-)
+from .._contracts import CachePolicy, CooldownPolicy, HedgePolicy, RateLimit
 from .._execution import RunBudget
-from .._headers import header_problem
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
+from ..adapters._entries import (
+    HttpRouteEntry,
+    McpRoute,
+    OpenApiRoute,
+    OptimadeFederationRoute,
+    OptimadeRoute,
+    PythonRoute,
+    RouteEntry,
+)
+from ..adapters._kinds import kinds, table_version
 from ..stores import AvailabilityStore
 from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings, _Model, build_store
 
 __all__ = [
     "AvailabilitySettings",
+    "HttpRouteEntry",
+    "McpRoute",
     "OpenApiRoute",
     "OptimadeFederationRoute",
     "OptimadeRoute",
     "PythonRoute",
     "RouteConfig",
+    "RouteEntry",
     "RouterConfig",
     "RouterSettings",
     "ToolSettings",
 ]
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
-TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
-
-
-def _fields(cls: type[BaseModel], value: Any) -> Any:
-    """``fields = ["formula", {name = "band_gap", path = ["gap"]}]``: bare names become dicts."""
-    if isinstance(value, list):
-        return [{"name": item} if isinstance(item, str) else item for item in value]
-    return value
-
-
-def _sendable(headers: dict[str, SecretStr]) -> dict[str, SecretStr]:
-    """Headers that can be sent as written (no line break, NUL or non-ASCII character): a bad
-    one is an error of the file, named without its value."""
-    for name, value in headers.items():
-        problem = header_problem(name, value.get_secret_value())
-        if problem is not None:
-            raise ValueError(problem)
-    return headers
-
-
-Headers = Annotated[dict[str, SecretStr], AfterValidator(_sendable)]
-
-
-def _http_url(cls: type[BaseModel], value: Any) -> Any:
-    """An ``http://`` or ``https://`` URL with a host (a list: each of them); the message names
-    the scheme, never the URL, which may hold a value from the environment."""
-    for url in value if isinstance(value, list) else [value]:
-        if not isinstance(url, str) or url.startswith("${"):  # the type check, or a variable not set
-            continue
-        try:
-            parts = urlsplit(url)
-            parts.port  # noqa: B018 - raises on a port that is not a number
-        except ValueError:
-            raise ValueError("must be an http:// or https:// URL with a host: it does not parse") from None
-        if parts.scheme not in ("http", "https"):
-            got = f"scheme {parts.scheme!r}" if parts.scheme else "no scheme"
-            raise ValueError(f"must be an http:// or https:// URL with a host, got {got}")
-        if not parts.hostname:
-            raise ValueError("must be an http:// or https:// URL with a host, got no host")
-    return value
-
-
-def _target(cls: type[BaseModel], value: str | None) -> str | None:
-    if value is not None and not TARGET.match(value):
-        raise ValueError(f"must be 'package.module:function', got {value!r}")
-    return value
+_HttpRoute = HttpRouteEntry
+"""The keys every ``add_url`` kind's entry has (kept under its former name)."""
 
 
 class ToolSettings(_Model):
@@ -157,137 +119,26 @@ class ToolSettings(_Model):
         return options
 
 
-class _Route(_Model):
-    provider: str | None = None
-    access_mode: str | None = None
-    cache: CachePolicy | None = None
-    """The route's own answer cache policy (wins over ``[tool] cache``)."""
-    rate_limit: RateLimit | None = None
-    """``rate_limit = { per_second = 20 }``: the route's :class:`RateLimit`."""
+def _entry(value: Any) -> RouteEntry:
+    """``[routes.<name>]`` as the entry model of its ``kind`` (from the table of kinds)."""
+    return _entries_of(table_version()).validate_python(value)  # type: ignore[no-any-return]
 
 
-class _HttpRoute(_Route):
-    url: str = Field(min_length=1)
-    headers: Headers = Field(default_factory=dict)
-    timeout_seconds: float = Field(default=10.0, gt=0.0, allow_inf_nan=False)
-    document_timeout_seconds: float = Field(default=30.0, gt=0.0, allow_inf_nan=False)
-    """Reading the document (OpenAPI) or discovering the API (OPTIMADE), apart from each call."""
-    retry: RetryPolicy | None = None
-    fields: list[FieldSpec] | None = None
-    cost_units: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
-    description: str | None = None
-
-    names_as_fields = field_validator("fields", mode="before")(_fields)
-    http_urls = field_validator("url")(_http_url)
-
-    def secret_headers(self) -> dict[str, str]:
-        return {name: value.get_secret_value() for name, value in self.headers.items()}
-
-
-class OpenApiRoute(_HttpRoute):
-    """``kind = "openapi"``: an OpenAPI document URL; ``probe`` names a read-only operation."""
-
-    kind: Literal["openapi"]
-    base_url: str | None = None
-    operations: list[str] | None = None
-    tags: list[str] | None = None
-    records_path: list[str] | dict[str, list[str]] | None = None
-    projection: ServerProjectionSpec | Literal[False] | None = None
-    """None: detected from the document; false: none."""
-    list_separators: dict[str, str] | None = None
-    validate_output: bool | None = None
-    allow_ref_origins: list[str] | None = None
-    """Origins besides the document's own that the files of its external ``$ref`` values may come from."""
-    probe: str | None = None
-    probe_arguments: dict[str, Any] = Field(default_factory=dict)
-
-    base_urls = field_validator("base_url")(_http_url)
-
-
-class OptimadeRoute(_HttpRoute):
-    """``kind = "optimade"``: an OPTIMADE base URL; ``probe = "info"`` probes ``/v1/info``."""
-
-    kind: Literal["optimade"]
-    entries: list[str] | None = None
-    max_pages: int | None = Field(default=None, ge=1)
-    page_limit: int | None = Field(default=None, ge=1, le=10_000)
-    """Entries per page asked of the database (default: the database's own)."""
-    field_aliases: dict[str, list[str]] | None = None
-    """Extends the OPTIMADE equivalence table (canonical field -> provider properties)."""
-    probe: Literal["info"] | None = None
-
-
-class OptimadeFederationRoute(_Model):
-    """``kind = "optimade_federation"``: every database of a providers list or index."""
-
-    kind: Literal["optimade_federation"]
-    source: str | list[str] | None = None
-    include: list[str] | None = None
-    exclude: list[str] | None = None
-    headers: dict[str, Headers] = Field(default_factory=dict)
-    """Provider id -> the headers sent to that provider's databases only."""
-    timeout_seconds: float = Field(default=10.0, gt=0.0, allow_inf_nan=False)
-    concurrency: int = Field(default=8, ge=1, le=64)
-    probes: bool = True
-    field_aliases: dict[str, list[str]] | None = None
-
-    source_urls = field_validator("source")(_http_url)
-
-
-class PythonRoute(_Route):
-    """``kind = "python"``: ``function = "package.module:function"`` (sync or async)."""
-
-    kind: Literal["python"]
-    function: str
-    access_mode: str | None = "python"
-    endpoint: str | None = None
-    read_only: bool | None = None
-    fields: list[FieldSpec] | None = None
-    retry: RetryPolicy | None = None
-    cost_units: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
-    records_path: list[str] | None = None
-    timeout_seconds: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
-    description: str | None = None
-    origin: str | None = None
-    """The URL of the service the function calls: it shares that origin's fate."""
-    probe: str | None = None
-    """``"package.module:function"``: a trusted ``() -> bool`` (sync or async)."""
-
-    names_as_fields = field_validator("fields", mode="before")(_fields)
-    check_targets = field_validator("function", "probe")(_target)
-    origin_url = field_validator("origin")(_http_url)
-
-
-class McpRoute(_Route):
-    """``kind = "mcp"``: an MCP server (a command line, a streamable-HTTP URL) whose tools
-    become endpoints; ``read_only`` is the application's word (``true`` or tool names);
-    ``env`` sets environment variables of a command-line server; ``probe = "ping"`` pings
-    the session."""
-
-    kind: Literal["mcp"]
-    target: str | list[str]
-    access_mode: str | None = "mcp"
-    tools: list[str] | None = None
-    read_only: bool | list[str] | None = None
-    fields: list[FieldSpec] | None = None
-    headers: Headers = Field(default_factory=dict)
-    env: dict[str, SecretStr] = Field(default_factory=dict)
-    timeout_seconds: float = Field(default=30.0, gt=0.0, allow_inf_nan=False)
-    probe: Literal["ping"] | None = None
-
-    names_as_fields = field_validator("fields", mode="before")(_fields)
-
-    @field_validator("target")
-    @classmethod
-    def _url_target(cls, value: str | list[str]) -> str | list[str]:
-        """A string target is a streamable-HTTP URL; a command line is a list."""
-        return _http_url(cls, value) if isinstance(value, str) else value
+@functools.lru_cache(maxsize=4)
+def _entries_of(version: int) -> TypeAdapter[Any]:
+    """The union of every kind's entry model, tagged by ``kind`` (built again when the table
+    of kinds changes: *version* is its version)."""
+    union: Any = Union[tuple(kind.entry for kind in kinds())]  # noqa: UP007 - built at run time
+    tagged: Any = Annotated[union, Field(discriminator="kind")]
+    return TypeAdapter(tagged)
 
 
 RouteConfig = Annotated[
-    OpenApiRoute | OptimadeRoute | OptimadeFederationRoute | PythonRoute | McpRoute,
-    Field(discriminator="kind"),
+    SerializeAsAny[RouteEntry], PlainValidator(_entry, json_schema_input_type=dict[str, Any])
 ]
+"""One ``[routes.<name>]`` entry: the model of its ``kind`` in the table of kinds
+(:class:`OpenApiRoute`, :class:`OptimadeRoute`, :class:`OptimadeFederationRoute`,
+:class:`PythonRoute`, :class:`McpRoute`, or a kind added by ``register_kind``)."""
 
 
 class RouterConfig(_Model):

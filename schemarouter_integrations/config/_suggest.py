@@ -9,13 +9,19 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from ..adapters._entries import RouteEntry
+from ..adapters._kinds import kinds
+
 __all__ = ["did_you_mean", "known_keys"]
 
 
 def _members(annotation: Any) -> list[Any]:
-    """*annotation* without ``Annotated`` and ``None``, a union as its members."""
+    """*annotation* without ``Annotated`` and ``None``, a union as its members; a route entry
+    is the union of every kind's entry model (the table of kinds)."""
     while get_origin(annotation) is Annotated:
         annotation = get_args(annotation)[0]
+    if annotation is RouteEntry:
+        return [kind.entry for kind in kinds()]
     if get_origin(annotation) in (Union, types.UnionType):
         found: list[Any] = []
         for member in get_args(annotation):

@@ -7,7 +7,8 @@
   the adapter's one error map;
 * ``probe`` - :func:`mcp_ping_probe`, a health probe that pings the session;
 * ``entry`` - :func:`mcp_route_arguments`, the ``add_mcp`` arguments of a landscape entry
-  (imports no MCP SDK).
+  (imports no MCP SDK);
+* ``kind`` - how the landscape adds an ``mcp`` entry (its row in the table of kinds).
 
 This package imports nothing itself, so the landscape file can use ``entry`` without the
 ``mcp`` extra installed.

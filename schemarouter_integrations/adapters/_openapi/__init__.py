@@ -5,7 +5,7 @@ The flow: load the document (:mod:`.._documents`), walk its operations once
 with an :class:`~.invoker.OpenApiInvoker`. Requests only ever go to the document's origin
 (the ``servers`` entry on that origin), or to ``base_url`` when the application names it;
 ``headers`` (API keys) go only there. A document split across files is read whole first
-(:func:`~.._documents.load_document_set`): the files its external ``$ref`` values name, on
+(:func:`~.._document_sets.load_document_set`): the files its external ``$ref`` values name, on
 the document's own origin or on one that ``allow_ref_origins=`` names.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from ..._contracts import ToolSpec
 from ...errors import RegistrationError
-from .._documents import DocumentSet, load_document_set
+from .._document_sets import DocumentSet, load_document_set
 from .._fields import as_dict, short_description
 from .._http import HttpTarget, origin_of, public_url
 from .._network import NetworkChecker, NetworkPolicy
