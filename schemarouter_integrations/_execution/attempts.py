@@ -5,8 +5,9 @@ the events it produced, then either an outcome (:class:`Answered`, :class:`Unava
 an error that ends the run, or the delay before the next attempt. How an error is treated
 is :func:`falls_back`: an :class:`InvocationUnavailableError` from the invoker is retried
 while the endpoint's ``RetryPolicy`` allows, then cools the route down; any other error
-ends the run. The chain (:mod:`.chain`) only drives the attempts, streaming the verdicts'
-events to listeners or, in a quiet run, just awaiting the outcome.
+ends the run. Every event comes from ``ctx.event``, the run's one emitter (in a quiet run it
+only records); the chain (:mod:`.chain`) drives the attempts, streaming the verdicts' events,
+or only awaiting the outcome when nobody reads them.
 """
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ class CallAttempts:
             )
             if origin is not None:
                 ctx.failing_origins.add(origin)
-            return Verdict(() if ctx.quiet else (error, cooled), outcome=Unavailable(exc))
+            return Verdict((error, cooled), outcome=Unavailable(exc))
         try:
             self.meter.charge_attempt(path, step.endpoint.cost_units)
         except BudgetExceededError as over:
@@ -219,14 +220,15 @@ class CallAttempts:
             error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
             return Verdict((error,), error=exc)
         ctx.attempt(path, attempt)
-        loud = not ctx.quiet  # a quiet run's events are recorded in ctx only
-        events: list[RouterEvent] = []
         route = call.ref
         reopened = self.runner.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
-        if reopened is not None and loud:
-            events.append(reopened)
-        for inner in notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
-            events.append(ctx.event(RouteInnerFallbackEvent, **route.fields(), **inner.model_dump()))
+        events: tuple[RouterEvent, ...] = () if reopened is None else (reopened,)
+        if notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
+            fields = route.fields()
+            events += tuple(
+                ctx.event(RouteInnerFallbackEvent, **fields, **inner.model_dump())
+                for inner in notes.inner_fallbacks
+            )
         end = ctx.event_from(
             ToolEndEvent,
             route.fields,
@@ -234,10 +236,8 @@ class CallAttempts:
             attempts=attempt,
             duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
         )
-        if loud:
-            events.append(end)
         total, more = listing_count(raw, step.endpoint.records_path)
-        return Verdict(tuple(events), outcome=Answered(records, notes.provenance, hints, total, more))
+        return Verdict((*events, end), outcome=Answered(records, notes.provenance, hints, total, more))
 
 
 async def _answer(invoker: Invoker, call: Any) -> Any:
