@@ -28,10 +28,11 @@ from .answers import AnswerService
 from .attempts import GATHER_MAX_ATTEMPTS, CallAttempts, falls_back, retries_left
 from .budget import BudgetMeter
 from .context import RunContext
-from .hedge import Hedger, Raced
+from .hedge import Hedger
 from .outcomes import Answered, Unavailable, fallback_payload
 from .paging import more_pages
 from .preflight import Skip, Step
+from .race import Raced
 from .scopes import InvocationScopes
 from .walk import Walk, no_binding, skipped
 
@@ -108,11 +109,13 @@ class ChainRunner:
             if quietly:  # nobody reads the call's events: await its outcome
                 ended = Raced(step.call, await self._settled(step, invoker, meter, ctx), 1)
             else:
-                async for item in self._attempted(steps, walk.position, invoker, meter, ctx, hedge, request):
-                    if isinstance(item, Raced):
-                        ended = item
-                    else:
-                        yield item
+                attempted = self._attempted(steps, walk.position, invoker, meter, ctx, hedge, request)
+                async with aclosing(attempted) as items:  # a stopped run stops its call at once
+                    async for item in items:
+                        if isinstance(item, Raced):
+                            ended = item
+                        else:
+                            yield item
             if walk.ended(ctx, step.call, ended):
                 return
         raise AllRoutesUnavailableError(

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from .._planning import ToolCall
 from ..errors import AllRoutesUnavailableError, NoRouteError, SchemaRouterError
 from .context import RunContext
-from .hedge import Raced
 from .outcomes import Answered, FallbackReason, Unavailable
 from .preflight import Step
+from .race import Raced
 
 __all__ = ["Walk", "no_binding", "skipped"]
 
