@@ -34,7 +34,7 @@ from .paging import more_pages
 from .preflight import Skip, Step
 from .race import Raced
 from .scopes import InvocationScopes
-from .walk import Walk, no_binding, skipped
+from .walk import Walk, no_binding, skipped, won
 
 __all__ = ["GATHER_MAX_ATTEMPTS", "ChainRunner", "Sleep", "Walk", "falls_back", "retries_left"]
 
@@ -86,8 +86,8 @@ class ChainRunner:
         its call is coalesced and stored under *request*'s policy (:mod:`.answers`).
         *after* starts the chain at a later step (see :meth:`settle`).
 
-        Every event comes from ``ctx.event``, the run's one emitter: in a quiet run it only
-        records, and :meth:`settle` drains this stream unread.
+        Events are handed on through the run's one emitter (``ctx.emit`` / ``ctx.heard``),
+        which hands nothing on in a quiet run: the same code serves both kinds of run.
         """
         walk = self._begin(ctx, request, after)
         quietly = hedge is None and self._settles_quietly(ctx)
@@ -143,9 +143,11 @@ class ChainRunner:
             invoker = self._ready_invoker(step)
             if not isinstance(invoker, Skip):
                 self._enter(step, meter, ctx, walk)
-                ended = Raced(step.call, await self._settled(step, invoker, meter, ctx), 1)
-                if walk.ended(ctx, step.call, ended):
+                outcome = await self._settled(step, invoker, meter, ctx)
+                if isinstance(outcome, Answered):
+                    won(ctx, step.call, outcome)
                     return
+                walk = Walk(1, step.call, outcome.reason)
         async for _ in self.run(steps, meter, ctx, hedge, request, walk):  # a quiet run's stream:
             pass  # nothing anyone reads
 
@@ -168,13 +170,13 @@ class ChainRunner:
         if skip.unavailable:  # its origin cooled meanwhile
             if walk.left is None:
                 walk.left, walk.reason = call, "unavailable"
-            yield ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=skip.reason)
+            yield from ctx.emit(RoutePrunedEvent, **call.ref.fields(), reason=skip.reason)
             return
         if position == 0 and not last:
             walk.left, walk.reason = call, "binding_unavailable"
             return
         if position > 0:
-            yield ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=skip.reason)
+            yield from ctx.emit(RoutePrunedEvent, **call.ref.fields(), reason=skip.reason)
         if last:
             raise no_binding(call, ctx)
 
@@ -186,26 +188,21 @@ class ChainRunner:
         hit = None if answers is None else await answers.fresh(step, request, ctx)
         if hit is None:
             return None
-        call = step.call
+        call, left = step.call, walk.left
         moved = (
-            []
-            if walk.left is None
-            else [ctx.event(ToolFallbackEvent, **fallback_payload(walk.left, call, walk.reason))]
+            () if left is None else ctx.emit(ToolFallbackEvent, **fallback_payload(left, call, walk.reason))
         )
         ctx.route.append(call.access_path)
         ctx.winner = call
-        return moved + hit
+        return [*moved, *ctx.heard(*hit)]
 
     def _enter(self, step: Step, meter: BudgetMeter, ctx: RunContext, walk: Walk) -> tuple[RouterEvent, ...]:
         """Charge *step*'s call and put it on the run's route; the ``tool.fallback`` to it,
         when it follows a route that ran."""
-        call = step.call
+        call, left = step.call, walk.left
         meter.charge_call(call.access_path, step.endpoint.cost_units)
-        left = walk.left
         moved = (
-            ()
-            if left is None
-            else (ctx.event(ToolFallbackEvent, **fallback_payload(left, call, walk.reason)),)
+            () if left is None else ctx.emit(ToolFallbackEvent, **fallback_payload(left, call, walk.reason))
         )
         ctx.route.append(call.access_path)
         return moved
@@ -219,7 +216,7 @@ class ChainRunner:
         ctx: RunContext,
         hedge: HedgePolicy | None,
         request: PlanRequest | None,
-    ) -> AsyncIterator[RouterEvent | Raced]:
+    ) -> AsyncGenerator[RouterEvent | Raced, None]:
         """The call of step *position* (raced against the next one under *hedge*): its
         events, then how it ended (a :class:`Raced`)."""
         step = steps[position]
@@ -271,7 +268,8 @@ class ChainRunner:
         """One call, charged already: its events as they happen, ending with its outcome
         (the attempts and what each one's end means: :class:`.attempts.CallAttempts`)."""
         attempts = CallAttempts(self, step, meter, ctx)
-        yield attempts.start
+        for start in ctx.heard(attempts.start):
+            yield start
         while True:
             verdict = await attempts.once(invoker)
             for event in verdict.events:

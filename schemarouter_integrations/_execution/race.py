@@ -211,7 +211,7 @@ class Race:
             if self.spent:
                 self.throttle.refund()  # the hedge was needed
             moved = fallback_payload(self.first.call, b.step.call, "unavailable")
-            yield self.ctx.event(ToolFallbackEvent, **moved)
+            yield from self.ctx.emit(ToolFallbackEvent, **moved)
         yield from self._both_ended()
 
     def _hedge_ended(self) -> Iterator[RouterEvent | Raced]:

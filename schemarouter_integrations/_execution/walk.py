@@ -11,7 +11,7 @@ from .outcomes import Answered, FallbackReason, Unavailable
 from .preflight import Step
 from .race import Raced
 
-__all__ = ["Walk", "no_binding", "skipped"]
+__all__ = ["Walk", "no_binding", "skipped", "won"]
 
 
 @dataclass(slots=True)
@@ -29,7 +29,7 @@ class Walk:
         outcome = None if ended is None else ended.outcome
         if isinstance(outcome, Answered):
             assert ended is not None
-            _won(ctx, ended.call, outcome)
+            won(ctx, ended.call, outcome)
             return True
         self.left = call if ended is None else ended.call
         self.reason = outcome.reason if isinstance(outcome, Unavailable) else "unavailable"
@@ -37,7 +37,8 @@ class Walk:
         return False
 
 
-def _won(ctx: RunContext, call: ToolCall, outcome: Answered) -> None:
+def won(ctx: RunContext, call: ToolCall, outcome: Answered) -> None:
+    """*call* answered the run: its records and counts on *ctx*."""
     ctx.winner, ctx.records, ctx.provenance = call, outcome.records, outcome.provenance
     ctx.total, ctx.more = outcome.total, outcome.more
 
