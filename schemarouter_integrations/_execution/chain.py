@@ -41,6 +41,10 @@ __all__ = ["GATHER_MAX_ATTEMPTS", "ChainRunner", "Sleep", "Walk", "falls_back", 
 Sleep = Callable[[float], Awaitable[None]]
 
 
+_START = Walk()
+"""Where a run starts (read only: no route ran yet)."""
+
+
 class ChainRunner:
     """Runs the steps of one plan until one answers."""
 
@@ -105,18 +109,18 @@ class ChainRunner:
                 return
             for event in self._enter(step, meter, ctx, walk):
                 yield event
-            ended: Raced | None = None
+            ended, outcome, used = step.call, None, 1  # the call that ended the step, and how
             if quietly:  # nobody reads the call's events: await its outcome
-                ended = Raced(step.call, await self._settled(step, invoker, meter, ctx), 1)
+                outcome = await self._settled(step, invoker, meter, ctx)
             else:
                 attempted = self._attempted(steps, walk.position, invoker, meter, ctx, hedge, request)
                 async with aclosing(attempted) as items:  # a stopped run stops its call at once
                     async for item in items:
                         if isinstance(item, Raced):
-                            ended = item
+                            ended, outcome, used = item.call, item.outcome, item.steps
                         else:
                             yield item
-            if walk.ended(ctx, step.call, ended):
+            if walk.ended(ctx, ended, outcome, used):
                 return
         raise AllRoutesUnavailableError(
             f"every route was unavailable: {', '.join(ctx.route) or skipped(steps)}",
@@ -137,12 +141,14 @@ class ChainRunner:
         (no stream: nobody reads its events); :meth:`run` takes over otherwise, and from the
         next step on when that primary was unavailable.
         """
-        walk = self._begin(ctx, request, None)
-        if hedge is None and steps and self._settles_quietly(ctx):
+        if request is not None:
+            ctx.max_records = request.max_records
+        walk = None
+        if hedge is None and steps and ctx.quiet and self.answers is None:  # as :meth:`_settles_quietly`
             step = steps[0]
             invoker = self._ready_invoker(step)
             if not isinstance(invoker, Skip):
-                self._enter(step, meter, ctx, walk)
+                self._enter(step, meter, ctx, _START)
                 outcome = await self._settled(step, invoker, meter, ctx)
                 if isinstance(outcome, Answered):
                     won(ctx, step.call, outcome)

@@ -125,8 +125,15 @@ class RunContext:
     def emit(self, cls: type[E], /, **payload: Any) -> tuple[E, ...]:
         """:meth:`event`, returning what the run's listeners hear of it: the event, or nothing
         in a quiet run (which only records it). The one way run code hands events on."""
-        event = self.event(cls, **payload)
-        return () if self.quiet else (event,)
+        payload["run_id"] = self.run_id  # as in :meth:`event`, without handing the payload on
+        payload["seq"] = len(self.events) + 1
+        payload["timestamp"] = time.time()
+        if self.quiet and cls not in _FINAL:
+            self.events.append((cls, payload))
+            return ()
+        event = _builder(cls).of(payload)
+        self.events.append(event)
+        return (event,)
 
     def heard(self, *events: E) -> tuple[E, ...]:
         """What listeners hear of *events* (made by :meth:`event`, or by a service stamping

@@ -9,7 +9,6 @@ from ..errors import AllRoutesUnavailableError, NoRouteError, SchemaRouterError
 from .context import RunContext
 from .outcomes import Answered, FallbackReason, Unavailable
 from .preflight import Step
-from .race import Raced
 
 __all__ = ["Walk", "no_binding", "skipped", "won"]
 
@@ -23,17 +22,16 @@ class Walk:
     left: ToolCall | None = None
     reason: FallbackReason = "unavailable"
 
-    def ended(self, ctx: RunContext, call: ToolCall, ended: Raced | None) -> bool:
-        """Take how the call of the current step ended: True when it answered the run (the
-        winner is on *ctx*), else move on past the steps it used."""
-        outcome = None if ended is None else ended.outcome
+    def ended(
+        self, ctx: RunContext, call: ToolCall, outcome: Answered | Unavailable | None, steps: int
+    ) -> bool:
+        """Take how the current step ended (*call*: the call that ended it, after *steps* steps
+        of the chain): True when it answered the run (the winner is on *ctx*), else move on."""
         if isinstance(outcome, Answered):
-            assert ended is not None
-            won(ctx, ended.call, outcome)
+            won(ctx, call, outcome)
             return True
-        self.left = call if ended is None else ended.call
+        self.left, self.position = call, self.position + steps
         self.reason = outcome.reason if isinstance(outcome, Unavailable) else "unavailable"
-        self.position += 1 if ended is None else ended.steps
         return False
 
 
