@@ -1,17 +1,19 @@
 """Typed router events and the result of a run (:class:`ToolResult`, a gather's
-:class:`GatherResult`); every event is a pydantic model and serialises to JSON."""
+:class:`GatherResult`); every event is a pydantic model and serialises to JSON.
+
+Each event kind is one class here: declaring it registers its type in :data:`EVENT_TYPES`
+(see :class:`RouterEvent`), and every face carries it from there.
+"""
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
-from . import _settling
-from . import errors as _errors
+from ._event_model import EVENT_TYPES, AnyRouterEvent, LogLevel, RouterEvent
 from ._planning.models import CallScope
-from ._planning.models import Plan as _Plan
+from ._results import GatherResult, Provenance, ToolResult
 from .errors import AttemptRecord
 
 __all__ = [
@@ -23,6 +25,7 @@ __all__ = [
     "GatherResult",
     "HealthProbeEvent",
     "InnerFallback",
+    "LogLevel",
     "PlanCompiledEvent",
     "Provenance",
     "RouteAvailableEvent",
@@ -41,21 +44,6 @@ __all__ = [
     "ToolRetryEvent",
     "ToolStartEvent",
 ]
-
-
-class RouterEvent(BaseModel):
-    """Base of every router event: ``type``, ``run_id`` (None outside runs), ``seq``, ``timestamp``."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    type: str
-    run_id: str | None = None
-    seq: int = 0
-    timestamp: float = Field(default_factory=time.time)
-
-    def payload(self) -> dict[str, Any]:
-        """The event's own fields, JSON-ready, without the envelope."""
-        return self.model_dump(mode="json", exclude={"type", "run_id", "seq", "timestamp"})
 
 
 class _RouteEvent(RouterEvent):
@@ -90,6 +78,7 @@ class ToolStartEvent(_RouteEvent):
 
 
 class ToolRetryEvent(_RouteEvent):
+    log_level: ClassVar[LogLevel] = "warning"
     type: Literal["tool.retry"] = "tool.retry"
     attempt: int
     delay_seconds: float
@@ -97,6 +86,7 @@ class ToolRetryEvent(_RouteEvent):
 
 
 class ToolErrorEvent(_RouteEvent):
+    log_level: ClassVar[LogLevel] = "warning"
     type: Literal["tool.error"] = "tool.error"
     error_type: str
     error: str
@@ -105,6 +95,7 @@ class ToolErrorEvent(_RouteEvent):
 
 
 class ToolFallbackEvent(RouterEvent):
+    log_level: ClassVar[LogLevel] = "warning"
     type: Literal["tool.fallback"] = "tool.fallback"
     from_tool: str
     from_endpoint: str
@@ -173,6 +164,7 @@ class RouteUnavailableEvent(_RouteEvent):
     """A route cools down; ``origin`` names its service when the whole origin cools with it
     (every access path on that ``scheme://host:port`` is out of planning as well)."""
 
+    log_level: ClassVar[LogLevel] = "warning"
     type: Literal["route.unavailable"] = "route.unavailable"
     cooldown_seconds: float
     failures: int
@@ -238,160 +230,10 @@ class RunErrorEvent(RouterEvent):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
+    log_level: ClassVar[LogLevel] = "error"
     type: Literal["run.error"] = "run.error"
     error_type: str
     error: str
     route: list[str] = Field(default_factory=list)
     attempts: list[AttemptRecord] = Field(default_factory=list)
     exception: BaseException | None = Field(default=None, exclude=True, repr=False)
-
-
-EVENT_TYPES: dict[str, type[RouterEvent]] = {
-    cls.model_fields["type"].default: cls
-    for cls in (
-        RunStartEvent,
-        PlanCompiledEvent,
-        ToolStartEvent,
-        ToolRetryEvent,
-        ToolErrorEvent,
-        ToolFallbackEvent,
-        ToolHedgeEvent,
-        ToolEndEvent,
-        CacheHitEvent,
-        CacheStaleEvent,
-        RoutePrunedEvent,
-        RouteUnavailableEvent,
-        RouteAvailableEvent,
-        RouteInnerFallbackEvent,
-        HealthProbeEvent,
-        RunEndEvent,
-        RunErrorEvent,
-    )
-}
-
-
-AnyRouterEvent = Annotated[
-    RunStartEvent
-    | PlanCompiledEvent
-    | ToolStartEvent
-    | ToolRetryEvent
-    | ToolErrorEvent
-    | ToolFallbackEvent
-    | ToolHedgeEvent
-    | ToolEndEvent
-    | CacheHitEvent
-    | CacheStaleEvent
-    | RoutePrunedEvent
-    | RouteUnavailableEvent
-    | RouteAvailableEvent
-    | RouteInnerFallbackEvent
-    | HealthProbeEvent
-    | RunEndEvent
-    | RunErrorEvent,
-    Field(discriminator="type"),
-]
-"""Any concrete router event, told apart by ``type`` (so event lists round-trip through JSON)."""
-
-
-class Provenance(BaseModel):
-    """Where an answer relayed from other routers (over MCP) came from: the innermost
-    router's ``answered_by`` access path, ``provider`` and ``route``; ``chain`` is every
-    level's ``answered_by``, outermost first (this router's route to the next router, ...,
-    the innermost answerer last)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    answered_by: str
-    provider: str | None = None
-    route: list[str] = Field(default_factory=list)
-    chain: list[str] = Field(default_factory=list)
-
-
-class ToolResult(BaseModel):
-    """Records in canonical field names, and the route that produced them.
-
-    ``tool``/``endpoint``: the route that succeeded; ``route``: the paths tried, in order; ``cached``:
-    served from the answer cache (``age_seconds`` old); ``stale``: every route was unavailable and an
-    older cached answer was served; ``total``: the source's count, when it reports one; ``truncated``:
-    records were left out (cut at ``PlanRequest.max_records``, or the source holds more)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    tool: str
-    endpoint: str
-    provider: str | None
-    access_mode: str | None
-    records: list[dict[str, Any]]
-    attempts: list[AttemptRecord]
-    route: list[str]
-    events: list[AnyRouterEvent]
-    plan: _Plan
-    cached: bool = False
-    stale: bool = False
-    age_seconds: float | None = None
-    provenance: Provenance | None = None
-    """For an answer from another router over MCP: that router's answer (see :class:`Provenance`)."""
-    total: int | None = None
-    truncated: bool = False
-
-    @property
-    def access_path(self) -> str:
-        return f"{self.tool}.{self.endpoint}"
-
-    @property
-    def fallbacks(self) -> int:
-        """How many fallbacks the run took (``tool.fallback`` events, binding fallbacks included)."""
-        return sum(1 for event in self.events if event.type == "tool.fallback")
-
-    # A run nobody listened to builds its events on first access (``_execution/context.py``,
-    # ``_settling.py``): until then every reader settles them first.
-    if not TYPE_CHECKING:
-
-        def __getattr__(self, name: str) -> Any:
-            if name == "events":
-                return _settling.settled(self)["events"]
-            return super().__getattr__(name)
-
-    def __eq__(self, other: object) -> bool:
-        _settling.settled(self)
-        if isinstance(other, ToolResult):
-            _settling.settled(other)
-        return super().__eq__(other)
-
-    __hash__ = BaseModel.__hash__
-
-    @model_serializer(mode="wrap")  # no return annotation: it would become the serialization schema
-    def _serialize_settled(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
-        _settling.settled(self)
-        return handler(self)
-
-
-for _name in _settling.SETTLING:
-    setattr(ToolResult, _name, _settling.settling(_name))
-del _name
-
-
-class GatherResult(BaseModel):
-    """What ``router.gather`` collected: one :class:`ToolResult` per route that answered, in plan
-    order; ``failures``: each route that did not answer -> its error; ``events``: the gather's."""
-
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
-
-    results: list[ToolResult]
-    failures: dict[str, _errors.SchemaRouterError] = Field(default_factory=dict)
-    events: list[AnyRouterEvent] = Field(default_factory=list)
-    plan: _Plan
-
-    @property
-    def records(self) -> list[dict[str, Any]]:
-        """Every record, tagged with the ``provider`` and ``tool`` that returned it (the tags
-        win over fields of the same name)."""
-        return [
-            {**record, "provider": result.provider, "tool": result.tool}
-            for result in self.results
-            for record in result.records
-        ]
-
-
-# ``RunEndEvent.result`` and ``ToolResult.events`` refer to each other: resolve both here.
-RunEndEvent.model_rebuild()

@@ -5,8 +5,10 @@ the events it produced, then either an outcome (:class:`Answered`, :class:`Unava
 an error that ends the run, or the delay before the next attempt. How an error is treated
 is :func:`falls_back`: an :class:`InvocationUnavailableError` from the invoker is retried
 while the endpoint's ``RetryPolicy`` allows, then cools the route down; any other error
-ends the run. The chain (:mod:`.chain`) only drives the attempts, streaming the verdicts'
-events to listeners or, in a quiet run, just awaiting the outcome.
+ends the run. Every event is handed on through the run's one emitter (``ctx.heard`` /
+``ctx.emit``: nothing in a quiet run, which only records them); the chain (:mod:`.chain`)
+drives the attempts, streaming the verdicts' events, or only awaiting the outcome when
+nobody reads them.
 """
 
 from __future__ import annotations
@@ -168,11 +170,13 @@ class CallAttempts:
             assert isinstance(exc, InvocationUnavailableError)
             if self.failed is None or skipped == "loop":  # passed over: no retry, no cooldown
                 error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
-                return Verdict((error,), outcome=Unavailable(exc, reason=skipped))
+                return Verdict(ctx.heard(error), outcome=Unavailable(exc, reason=skipped))
             exc, attempt, self.held_back = self.failed, attempt - 1, True  # the retried failure stands
         if not falls_back(exc):
             error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
-            return Verdict((error,), error=exc if isinstance(exc, SchemaRouterError) else _crashed(path, exc))
+            return Verdict(
+                ctx.heard(error), error=exc if isinstance(exc, SchemaRouterError) else _crashed(path, exc)
+            )
         assert isinstance(exc, InvocationUnavailableError)
         retry = step.endpoint.retry
         too_long = exc.retry_after is not None and exc.retry_after > retry.max_backoff_seconds
@@ -184,19 +188,19 @@ class CallAttempts:
             )
             if origin is not None:
                 ctx.failing_origins.add(origin)
-            return Verdict(() if ctx.quiet else (error, cooled), outcome=Unavailable(exc))
+            return Verdict(ctx.heard(error, cooled), outcome=Unavailable(exc))
         try:
             self.meter.charge_attempt(path, step.endpoint.cost_units)
         except BudgetExceededError as over:
             error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=True))
-            return Verdict((error,), error=over)
+            return Verdict(ctx.heard(error), error=over)
         self.failed = exc
         delay = backoff_seconds(retry, attempt, retry_after=exc.retry_after, rng=runner.rng)
         retried = ctx.event(
             ToolRetryEvent, **call.ref.fields(), attempt=attempt + 1, delay_seconds=delay, error=str(exc)
         )
         self.attempt = attempt + 1
-        return Verdict((retried,), delay=delay)
+        return Verdict(ctx.heard(retried), delay=delay)
 
     def _origin_failing(self, origin: str | None) -> bool:
         """True when *origin* cools down, or a path on it failed as unavailable in this run."""
@@ -217,16 +221,17 @@ class CallAttempts:
         except SchemaRouterError as exc:  # the answer broke its contract: no fallback either
             ctx.attempt(path, attempt, exc)
             error = ctx.event(ToolErrorEvent, **tool_error_payload(call, exc, attempt, retryable=False))
-            return Verdict((error,), error=exc)
+            return Verdict(ctx.heard(error), error=exc)
         ctx.attempt(path, attempt)
-        loud = not ctx.quiet  # a quiet run's events are recorded in ctx only
-        events: list[RouterEvent] = []
         route = call.ref
         reopened = self.runner.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
-        if reopened is not None and loud:
-            events.append(reopened)
-        for inner in notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
-            events.append(ctx.event(RouteInnerFallbackEvent, **route.fields(), **inner.model_dump()))
+        events: tuple[RouterEvent, ...] = () if reopened is None else (reopened,)
+        if notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
+            fields = route.fields()
+            events += tuple(
+                ctx.event(RouteInnerFallbackEvent, **fields, **inner.model_dump())
+                for inner in notes.inner_fallbacks
+            )
         end = ctx.event_from(
             ToolEndEvent,
             route.fields,
@@ -234,10 +239,10 @@ class CallAttempts:
             attempts=attempt,
             duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
         )
-        if loud:
-            events.append(end)
         total, more = listing_count(raw, step.endpoint.records_path)
-        return Verdict(tuple(events), outcome=Answered(records, notes.provenance, hints, total, more))
+        return Verdict(
+            ctx.heard(*events, end), outcome=Answered(records, notes.provenance, hints, total, more)
+        )
 
 
 async def _answer(invoker: Invoker, call: Any) -> Any:

@@ -13,32 +13,36 @@ so does cancellation. A call ends as a typed outcome, :class:`Answered` or
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import aclosing
 from functools import partial
 
 from .._availability import Availability
 from .._contracts import HedgePolicy
-from .._planning import PlanRequest, ToolCall
+from .._planning import PlanRequest
 from .._ratelimit import RateGate
 from .._registry import Invoker, Registry
-from ..errors import AllRoutesUnavailableError, NoRouteError, SchemaRouterError
+from ..errors import AllRoutesUnavailableError
 from ..events import RoutePrunedEvent, RouterEvent, ToolFallbackEvent
 from .answers import AnswerService
 from .attempts import GATHER_MAX_ATTEMPTS, CallAttempts, falls_back, retries_left
 from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
-from .outcomes import Answered, FallbackReason, Unavailable, fallback_payload
+from .outcomes import Answered, Unavailable, fallback_payload
 from .paging import more_pages
 from .preflight import Skip, Step
+from .race import Raced
 from .scopes import InvocationScopes
+from .walk import Walk, no_binding, skipped, won
 
-__all__ = ["GATHER_MAX_ATTEMPTS", "ChainRunner", "Sleep", "falls_back", "retries_left"]
+__all__ = ["GATHER_MAX_ATTEMPTS", "ChainRunner", "Sleep", "Walk", "falls_back", "retries_left"]
 
 Sleep = Callable[[float], Awaitable[None]]
-Resume = tuple[int, ToolCall | None, FallbackReason]
-"""Where a chain starts: the step, the route the next ``tool.fallback`` leaves, and why."""
+
+
+_START = Walk()
+"""Where a run starts (read only: no route ran yet)."""
 
 
 class ChainRunner:
@@ -72,7 +76,7 @@ class ChainRunner:
         ctx: RunContext,
         hedge: HedgePolicy | None = None,
         request: PlanRequest | None = None,
-        after: Resume = (0, None, "unavailable"),
+        after: Walk | None = None,
     ) -> AsyncGenerator[RouterEvent, None]:
         """Yield the chain's events; on return ``ctx.winner`` and ``ctx.records`` are set.
 
@@ -85,75 +89,41 @@ class ChainRunner:
         With an answer cache, a fresh answer of a step is served before it is charged, and
         its call is coalesced and stored under *request*'s policy (:mod:`.answers`).
         *after* starts the chain at a later step (see :meth:`settle`).
+
+        Events are handed on through the run's one emitter (``ctx.emit`` / ``ctx.heard``),
+        which hands nothing on in a quiet run: the same code serves both kinds of run.
         """
-        if request is not None:
-            ctx.max_records = request.max_records
-        answers = self.answers
-        calls = self._call if answers is None else partial(answers.call, self._call, request)
-        loud = not ctx.quiet  # a quiet run's events are recorded in ctx only: nobody reads them here
-        quietly = answers is None and not loud  # only the outcome of each call is read
-        position, left, reason = after  # left: the route the next tool.fallback leaves
-        while position < len(steps):
-            step = steps[position]
-            call, last = step.call, position + 1 == len(steps)
+        walk = self._begin(ctx, request, after)
+        quietly = hedge is None and self._settles_quietly(ctx)
+        while walk.position < len(steps):
+            step = steps[walk.position]
             invoker = self._ready_invoker(step)
-            if isinstance(invoker, Skip) and invoker.unavailable:  # its origin cooled meanwhile
-                pruned = ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=invoker.reason)
-                if loud:
-                    yield pruned
-                if left is None:
-                    left, reason = call, "unavailable"
-                position += 1
-                continue
             if isinstance(invoker, Skip):
-                if position == 0 and not last:
-                    left, reason = call, "binding_unavailable"
-                    position += 1
-                    continue
-                if position > 0:
-                    yield ctx.event(RoutePrunedEvent, **call.ref.fields(), reason=invoker.reason)
-                if last:
-                    raise _no_binding(call, ctx)
-                position += 1
+                for event in self._skip(steps, walk, invoker, ctx):
+                    yield event
                 continue
-            hit = None if answers is None else await answers.fresh(step, request, ctx)
+            hit = None if self.answers is None else await self._fresh(step, walk, request, ctx)
             if hit is not None:  # served without a call
-                if left is not None:
-                    yield ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
-                ctx.route.append(call.access_path)
                 for event in hit:
                     yield event
-                ctx.winner = call
                 return
-            fallback = self._enter(step, meter, ctx, left, reason)
-            if fallback is not None and loud:
-                yield fallback
-            outcome: Answered | Unavailable | None = None
-            ended, used = call, 1
-            if hedge is not None and self.hedger is not None and call.read_only is True and not last:
-                target = partial(self._hedge_target, steps[position + 1])
-                race = self.hedger.race(step, invoker, hedge, calls, target, meter, ctx)
-                async with aclosing(race) as raced:
-                    async for lap in raced:
-                        if isinstance(lap, RouterEvent):
-                            yield lap
-                        else:
-                            ended, outcome, used = lap.call, lap.outcome, lap.steps
-            elif quietly:
+            for event in self._enter(step, meter, ctx, walk):
+                yield event
+            ended, outcome, used = step.call, None, 1  # the call that ended the step, and how
+            if quietly:  # nobody reads the call's events: await its outcome
                 outcome = await self._settled(step, invoker, meter, ctx)
             else:
-                async for item in calls(step, invoker, meter, ctx):
-                    if isinstance(item, Answered | Unavailable):
-                        outcome = item
-                    elif loud:  # an event
-                        yield item
-            if isinstance(outcome, Answered):
-                _won(ctx, ended, outcome)
+                attempted = self._attempted(steps, walk.position, invoker, meter, ctx, hedge, request)
+                async with aclosing(attempted) as items:  # a stopped run stops its call at once
+                    async for item in items:
+                        if isinstance(item, Raced):
+                            ended, outcome, used = item.call, item.outcome, item.steps
+                        else:
+                            yield item
+            if walk.ended(ctx, ended, outcome, used):
                 return
-            left, reason = ended, outcome.reason if isinstance(outcome, Unavailable) else "unavailable"
-            position += used
         raise AllRoutesUnavailableError(
-            f"every route was unavailable: {', '.join(ctx.route) or _skipped(steps)}",
+            f"every route was unavailable: {', '.join(ctx.route) or skipped(steps)}",
             attempts=ctx.failed_attempts(),
         )
 
@@ -171,34 +141,109 @@ class ChainRunner:
         (no stream: nobody reads its events); :meth:`run` takes over otherwise, and from the
         next step on when that primary was unavailable.
         """
-        after: Resume = (0, None, "unavailable")
         if request is not None:
             ctx.max_records = request.max_records
-        if ctx.quiet and self.answers is None and hedge is None and steps:
+        walk = None
+        if hedge is None and steps and ctx.quiet and self.answers is None:  # as :meth:`_settles_quietly`
             step = steps[0]
             invoker = self._ready_invoker(step)
             if not isinstance(invoker, Skip):
-                self._enter(step, meter, ctx, None, "unavailable")
+                self._enter(step, meter, ctx, _START)
                 outcome = await self._settled(step, invoker, meter, ctx)
                 if isinstance(outcome, Answered):
-                    _won(ctx, step.call, outcome)
+                    won(ctx, step.call, outcome)
                     return
-                after = (1, step.call, outcome.reason)
-        async for _ in self.run(steps, meter, ctx, hedge, request, after):  # a quiet run yields
+                walk = Walk(1, step.call, outcome.reason)
+        async for _ in self.run(steps, meter, ctx, hedge, request, walk):  # a quiet run's stream:
             pass  # nothing anyone reads
 
-    def _enter(
-        self, step: Step, meter: BudgetMeter, ctx: RunContext, left: ToolCall | None, reason: FallbackReason
-    ) -> ToolFallbackEvent | None:
-        """Charge *step*'s call and put it on the run's route; the ``tool.fallback`` from
-        *left* to it, when it follows a route that ran."""
-        call = step.call
-        meter.charge_call(call.access_path, step.endpoint.cost_units)
-        fallback = (
-            None if left is None else ctx.event(ToolFallbackEvent, **fallback_payload(left, call, reason))
+    # -- the steps of a run ----------------------------------------------------------
+    def _begin(self, ctx: RunContext, request: PlanRequest | None, after: Walk | None) -> Walk:
+        if request is not None:
+            ctx.max_records = request.max_records
+        return after if after is not None else Walk()
+
+    def _settles_quietly(self, ctx: RunContext) -> bool:
+        """True when a call's outcome is all anyone reads: a quiet run without an answer cache."""
+        return ctx.quiet and self.answers is None
+
+    def _skip(self, steps: list[Step], walk: Walk, skip: Skip, ctx: RunContext) -> Iterator[RouterEvent]:
+        """Pass over a step that cannot run: its ``route.pruned`` when a later route lost its
+        binding or its origin cooled meanwhile. An unbound last step then ends the run."""
+        call, position = steps[walk.position].call, walk.position
+        last = position + 1 == len(steps)
+        walk.position += 1
+        if skip.unavailable:  # its origin cooled meanwhile
+            if walk.left is None:
+                walk.left, walk.reason = call, "unavailable"
+            yield from ctx.emit(RoutePrunedEvent, **call.ref.fields(), reason=skip.reason)
+            return
+        if position == 0 and not last:
+            walk.left, walk.reason = call, "binding_unavailable"
+            return
+        if position > 0:
+            yield from ctx.emit(RoutePrunedEvent, **call.ref.fields(), reason=skip.reason)
+        if last:
+            raise no_binding(call, ctx)
+
+    async def _fresh(
+        self, step: Step, walk: Walk, request: PlanRequest | None, ctx: RunContext
+    ) -> list[RouterEvent] | None:
+        """The events of *step* served from the answer cache (the run is answered), or None."""
+        answers = self.answers
+        hit = None if answers is None else await answers.fresh(step, request, ctx)
+        if hit is None:
+            return None
+        call, left = step.call, walk.left
+        moved = (
+            () if left is None else ctx.emit(ToolFallbackEvent, **fallback_payload(left, call, walk.reason))
         )
         ctx.route.append(call.access_path)
-        return fallback
+        ctx.winner = call
+        return [*moved, *ctx.heard(*hit)]
+
+    def _enter(self, step: Step, meter: BudgetMeter, ctx: RunContext, walk: Walk) -> tuple[RouterEvent, ...]:
+        """Charge *step*'s call and put it on the run's route; the ``tool.fallback`` to it,
+        when it follows a route that ran."""
+        call, left = step.call, walk.left
+        meter.charge_call(call.access_path, step.endpoint.cost_units)
+        moved = (
+            () if left is None else ctx.emit(ToolFallbackEvent, **fallback_payload(left, call, walk.reason))
+        )
+        ctx.route.append(call.access_path)
+        return moved
+
+    async def _attempted(
+        self,
+        steps: list[Step],
+        position: int,
+        invoker: Invoker,
+        meter: BudgetMeter,
+        ctx: RunContext,
+        hedge: HedgePolicy | None,
+        request: PlanRequest | None,
+    ) -> AsyncGenerator[RouterEvent | Raced, None]:
+        """The call of step *position* (raced against the next one under *hedge*): its
+        events, then how it ended (a :class:`Raced`)."""
+        step = steps[position]
+        answers = self.answers
+        calls = self._call if answers is None else partial(answers.call, self._call, request)
+        last = position + 1 == len(steps)
+        if hedge is not None and self.hedger is not None and step.call.read_only is True and not last:
+            target = partial(self._hedge_target, steps[position + 1])
+            race = self.hedger.race(step, invoker, hedge, calls, target, meter, ctx)
+            async with aclosing(race) as raced:
+                async for lap in raced:
+                    yield lap
+            return
+        outcome: Answered | Unavailable | None = None
+        async for item in calls(step, invoker, meter, ctx):
+            if isinstance(item, Answered | Unavailable):
+                outcome = item
+            else:
+                yield item
+        if outcome is not None:
+            yield Raced(step.call, outcome, 1)
 
     def _hedge_target(self, step: Step) -> tuple[Step, Invoker] | None:
         """The next call as a hedge: read-only and ready to run, else none."""
@@ -229,8 +274,8 @@ class ChainRunner:
         """One call, charged already: its events as they happen, ending with its outcome
         (the attempts and what each one's end means: :class:`.attempts.CallAttempts`)."""
         attempts = CallAttempts(self, step, meter, ctx)
-        if not ctx.quiet:  # a quiet run's events are recorded in ctx only (see ``run``)
-            yield attempts.start
+        for start in ctx.heard(attempts.start):
+            yield start
         while True:
             verdict = await attempts.once(invoker)
             for event in verdict.events:
@@ -259,28 +304,3 @@ class ChainRunner:
                     else outcome
                 )
             await self.sleep(verdict.delay)
-
-
-def _won(ctx: RunContext, call: ToolCall, outcome: Answered) -> None:
-    ctx.winner, ctx.records, ctx.provenance = call, outcome.records, outcome.provenance
-    ctx.total, ctx.more = outcome.total, outcome.more
-
-
-def _skipped(steps: list[Step]) -> str:
-    """What a run that called nothing left out: paths whose origin cooled after planning."""
-    origins = sorted({s.spec.origin for s in steps if s.spec.origin is not None})
-    paths = ", ".join(s.call.access_path for s in steps)
-    return f"{paths} (not called: their origin {', '.join(origins)} cools down)" if origins else paths
-
-
-def _no_binding(call: ToolCall, ctx: RunContext) -> SchemaRouterError:
-    failed = ctx.failed_attempts()
-    if failed:
-        return AllRoutesUnavailableError(
-            f"every route was unavailable; the last one, {call.access_path}, has no ready binding",
-            attempts=failed,
-        )
-    return NoRouteError(
-        f"{call.access_path} has no invoker bound to its current contract and no bound "
-        "alternative is left in the chain"
-    )

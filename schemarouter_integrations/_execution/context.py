@@ -54,8 +54,9 @@ class RunContext:
     """Stamps events with the run id and a sequence number and keeps them in order.
 
     A *quiet* run (nobody listens: no sink, stream, scope or hedge) builds no event during
-    the run: :meth:`event` records ``(class, payload)`` and returns that record, which the
-    run only passes along; its :class:`ToolResult` builds the events when they are first
+    the run: :meth:`event` records ``(class, payload)`` and returns that record, and
+    :meth:`emit` / :meth:`heard` hand nothing on, so run code has one path for both kinds of
+    run; its :class:`ToolResult` builds the events when they are first
     read (:func:`result`), the same events, in the same order, with the same fields.
     """
 
@@ -120,6 +121,24 @@ class RunContext:
         event = _builder(cls).of(payload)
         self.events.append(event)
         return event
+
+    def emit(self, cls: type[E], /, **payload: Any) -> tuple[E, ...]:
+        """:meth:`event`, returning what the run's listeners hear of it: the event, or nothing
+        in a quiet run (which only records it). The one way run code hands events on."""
+        payload["run_id"] = self.run_id  # as in :meth:`event`, without handing the payload on
+        payload["seq"] = len(self.events) + 1
+        payload["timestamp"] = time.time()
+        if self.quiet and cls not in _FINAL:
+            self.events.append((cls, payload))
+            return ()
+        event = _builder(cls).of(payload)
+        self.events.append(event)
+        return (event,)
+
+    def heard(self, *events: E) -> tuple[E, ...]:
+        """What listeners hear of *events* (made by :meth:`event`, or by a service stamping
+        with it): all of them, or nothing in a quiet run."""
+        return () if self.quiet else events
 
     def event_from(self, cls: type[E], fields: Callable[[], dict[str, Any]], /, **payload: Any) -> E:
         """:meth:`event` with more of the payload from *fields*, which a quiet run calls only

@@ -37,108 +37,41 @@ without a token, since it is needed.
 
 from __future__ import annotations
 
-import contextlib
-import math
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Literal
 
 import anyio
 
 from .._contracts import HedgePolicy
-from .._detached import Detached, loop_key, spawn
-from .._planning import ToolCall
+from .._detached import loop_key, spawn
 from .._registry import Invoker
-from ..errors import BudgetExceededError, InvokerCrashedError
-from ..events import RouterEvent, ToolFallbackEvent, ToolHedgeEvent
+from ..errors import BudgetExceededError
+from ..events import RouterEvent, ToolHedgeEvent
 from .budget import BudgetMeter
 from .context import RunContext
-from .outcomes import Answered, Unavailable, fallback_payload
+from .outcomes import Answered, Unavailable
 from .preflight import Step
+from .race import WATCH_SECONDS, CallFn, CallItems, HedgeTarget, Item, Lane, LateSink, Race, Raced
 from .throttle import HedgeThrottle
 
 if TYPE_CHECKING:
-    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+    from anyio.streams.memory import MemoryObjectSendStream
 
-CallItems = AsyncIterator[RouterEvent | Answered | Unavailable]
-CallFn = Callable[[Step, Invoker, BudgetMeter, RunContext], CallItems]
-LateSink = Callable[[RouterEvent], Awaitable[None]]
-HedgeTarget = Callable[[], tuple[Step, Invoker] | None]
-WATCH_SECONDS = 0.05
-"""How often a call whose hedge was refused for want of a token checks its route's cooldown."""
+__all__ = [
+    "MAX_OUTRUN",
+    "PRESUME_AFTER",
+    "WATCH_SECONDS",
+    "CallFn",
+    "HedgeTarget",
+    "Hedger",
+    "LateSink",
+    "Raced",
+]
+
 PRESUME_AFTER = 4.0
 """An outrun call still running after this many ``after_seconds`` presumes its hedge needed."""
 MAX_OUTRUN = 8
 """Outrun calls of one route left to finish at most; a further one is cancelled instead."""
-
-
-@dataclass(frozen=True, slots=True)
-class Raced:
-    """How a hedged call ended: the call that answered, or the last one that failed, and how
-    many steps of the chain it used (1 when no hedge started, 2 when one did)."""
-
-    call: ToolCall
-    outcome: Answered | Unavailable
-    steps: int
-
-
-_Item = tuple["_Lane", RouterEvent | None]  # an event of a lane, or None when the lane ended
-
-
-class _Lane:
-    """One call of a hedged pair, driven in a detached task.
-
-    Its events go to the race's stream; once the race is over and the lane still runs
-    (``detach``), they go to the late sink instead.
-    """
-
-    def __init__(self, step: Step, items: CallItems, send: MemoryObjectSendStream[_Item]) -> None:
-        self.step = step
-        self.outcome: Answered | Unavailable | None = None
-        self.error: Exception | None = None
-        self.ended = False
-        self._items = items
-        self._send: MemoryObjectSendStream[_Item] | None = send
-        self._late: LateSink | None = None
-        self._on_late_end: Callable[[_Lane], None] | None = None
-        self.task: Detached | None = None
-        self.loop: object = None  # the event loop a detached lane runs on
-        self.started = anyio.current_time()
-        self.spent_from: HedgeThrottle | None = None  # the bucket its hedge took a token from
-        self.presume_at = math.inf  # when its hedge is presumed needed (it still has not ended)
-        self.presumed = False
-
-    async def drive(self) -> None:
-        try:
-            async for item in self._items:
-                if isinstance(item, RouterEvent):
-                    await self._emit(item)
-                else:
-                    self.outcome = item
-        except Exception as exc:  # the race decides what an error means
-            self.error = exc
-        finally:
-            self.ended = True
-            if self._send is not None:
-                with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
-                    self._send.send_nowait((self, None))
-            elif self._on_late_end is not None:
-                self._on_late_end(self)
-
-    async def _emit(self, event: RouterEvent) -> None:
-        if self._send is not None:
-            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
-                self._send.send_nowait((self, event))
-        elif self._late is not None:
-            await self._late(event)  # the event bus logs and skips a failing sink
-
-    def detach(self, late: LateSink, on_end: Callable[[_Lane], None]) -> None:
-        """Let the lane finish on its own; its later events and end go to *late* / *on_end*."""
-        self._send, self._late, self._on_late_end = None, late, on_end
-
-    def cancel(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
 
 
 class Hedger:
@@ -150,7 +83,7 @@ class Hedger:
         self.late = late
         self.cooling = cooling
         self._throttles: dict[float, HedgeThrottle] = {}
-        self.detached: set[_Lane] = set()
+        self.detached: set[Lane] = set()
 
     def throttle(self, policy: HedgePolicy) -> HedgeThrottle:
         fraction = policy.max_extra_fraction
@@ -181,96 +114,33 @@ class Hedger:
 
         Raises the error that ends the run, like an unhedged call would.
         """
-        throttle = self.throttle(policy)
-        throttle.call_started()
-        send, receive = anyio.create_memory_object_stream[_Item](math.inf)
-        a = self._start(first, call(first, invoker, meter, ctx), send)
-        b: _Lane | None = None
-        deadline: float | None = anyio.current_time() + policy.after_seconds
-        watching = False  # a hedge was refused for want of a token
-        spent = False  # the hedge spent a token (a hedge on evidence does not)
-        a_done = b_done = False  # the lane's end was taken from the stream (in arrival order)
-        blocked: BudgetExceededError | None = None  # the budget stopped a's retries; b may answer
+        race = Race(self, first, policy, call, target, meter, ctx)
+        race.a = self.start(first, call(first, invoker, meter, ctx), race.send)
         try:
             while True:
-                message: _Item | None = None
-                wait = math.inf if deadline is None else max(deadline - anyio.current_time(), 0.0)
-                with anyio.move_on_after(wait):
-                    message = await receive.receive()
-                if message is None:
-                    message = _queued(receive)  # an end that arrived as the timer fired comes first
+                message = await race.next_message()
                 if message is None:  # after_seconds passed and the call has not ended
-                    deadline = None
-                    # refused once for want of a token: a cooldown of the route elsewhere is
-                    # evidence that the hedge is needed (no token), else try for a token again
-                    cooling = watching and self.cooling(first.call.access_path) is not None
-                    hedge = self._hedge(first, policy, target, None if cooling else throttle, meter, ctx)
-                    if hedge == "no token":
-                        watching = True
-                        deadline = anyio.current_time() + min(policy.after_seconds, WATCH_SECONDS)
-                    elif hedge is not None:
-                        step, hedge_invoker, started = hedge
-                        b = self._start(step, call(step, hedge_invoker, meter, ctx), send)
-                        spent = not cooling
+                    started = race.hedge_now()
+                    if started is not None:
                         yield started
                     continue
                 lane, event = message
                 if event is not None:
                     yield event
                     continue
-                _settle(lane)
-                if lane is a:
-                    a_done, deadline = True, None  # a call that ended is never hedged
-                    if isinstance(a.outcome, Answered):
-                        yield Raced(first.call, a.outcome, 1 if b is None else 2)
+                for item in race.lane_ended(lane):
+                    yield item
+                    if isinstance(item, Raced):
                         return
-                    if b is None:
-                        if a.error is not None:
-                            raise a.error
-                        assert a.outcome is not None
-                        yield Raced(first.call, a.outcome, 1)
-                        return
-                    if isinstance(a.error, BudgetExceededError):
-                        blocked = a.error  # the hedge is paid for and running: let it answer
-                    elif a.error is not None:
-                        raise a.error
-                    else:
-                        if spent:
-                            throttle.refund()  # the hedge was needed
-                        moved = fallback_payload(first.call, b.step.call, "unavailable")
-                        yield ctx.event(ToolFallbackEvent, **moved)
-                else:
-                    assert b is not None
-                    b_done = True
-                    if isinstance(b.outcome, Answered):
-                        if not a_done:
-                            self._outrun(a, throttle if spent else None, policy.after_seconds, meter)
-                        for queued in _drained(receive):  # happened during the run
-                            yield queued
-                        yield Raced(b.step.call, b.outcome, 2)
-                        return
-                if not (a_done and b_done):
-                    continue  # the hedge failed first: the hedged-from call may still answer
-                assert b is not None
-                if blocked is not None:
-                    raise blocked
-                if b.error is not None:
-                    raise b.error
-                assert isinstance(b.outcome, Unavailable)
-                yield Raced(b.step.call, b.outcome, 2)
-                return
         finally:
-            for running in (a, b):
-                if running is not None and not running.ended and running not in self.detached:
-                    running.cancel()
-            receive.close()
+            race.close(self.detached)
 
-    def _start(self, step: Step, items: CallItems, send: MemoryObjectSendStream[_Item]) -> _Lane:
-        lane = _Lane(step, items, send)
+    def start(self, step: Step, items: CallItems, send: MemoryObjectSendStream[Item]) -> Lane:
+        lane = Lane(step, items, send)
         lane.task = spawn(lane.drive)
         return lane
 
-    def _hedge(
+    def hedge(
         self,
         first: Step,
         policy: HedgePolicy,
@@ -306,8 +176,8 @@ class Hedger:
         )
         return step, invoker, event
 
-    def _outrun(
-        self, lane: _Lane, throttle: HedgeThrottle | None, after_seconds: float, meter: BudgetMeter
+    def outrun(
+        self, lane: Lane, throttle: HedgeThrottle | None, after_seconds: float, meter: BudgetMeter
     ) -> None:
         """The hedge answered before *lane*: let it finish within its own timeout (detached),
         unless it already ended (its end is still queued) or its route has ``MAX_OUTRUN``
@@ -336,11 +206,11 @@ class Hedger:
                 lane.presumed = True
                 throttle.refund()
 
-    def _detach(self, lane: _Lane, throttle: HedgeThrottle | None, after_seconds: float) -> None:
+    def _detach(self, lane: Lane, throttle: HedgeThrottle | None, after_seconds: float) -> None:
         """Let the slower call finish within its own timeout. The token its hedge spent
         (*throttle*, None when it spent none) comes back when the call fails as unavailable."""
 
-        def ended(finished: _Lane) -> None:
+        def ended(finished: Lane) -> None:
             self.detached.discard(finished)
             if throttle is None:
                 return
@@ -354,30 +224,3 @@ class Hedger:
         lane.loop = loop_key()
         self.detached.add(lane)
         lane.detach(self.late, ended)
-
-
-def _settle(lane: _Lane) -> None:
-    """A lane that ended with neither records nor an error (a stray cancellation from inside
-    the invoker) ended the run like an invoker bug, never hanging it."""
-    if lane.outcome is None and lane.error is None:
-        path = lane.step.call.access_path
-        lane.error = InvokerCrashedError(f"{path} ended without an answer or an error")
-
-
-def _queued(receive: MemoryObjectReceiveStream[_Item]) -> _Item | None:
-    try:
-        return receive.receive_nowait()
-    except anyio.WouldBlock:
-        return None
-
-
-def _drained(receive: MemoryObjectReceiveStream[_Item]) -> list[RouterEvent]:
-    """Events already queued when the race ended (they happened during the run)."""
-    queued: list[RouterEvent] = []
-    while True:
-        try:
-            _lane, event = receive.receive_nowait()
-        except anyio.WouldBlock:
-            return queued
-        if event is not None:
-            queued.append(event)

@@ -10,7 +10,7 @@ from uuid import UUID
 from langchain_core.callbacks import BaseCallbackHandler
 
 from .._framework import event_from_json
-from ..events import EVENT_TYPES, RouterEvent, ToolFallbackEvent
+from ..events import RouterEvent, ToolFallbackEvent
 
 EventCallback = Callable[[RouterEvent], Any]
 
@@ -21,7 +21,8 @@ class SchemaRouterCallbackHandler(BaseCallbackHandler):
     ``events`` holds typed :class:`RouterEvent` objects in arrival order, ``by_run`` groups
     them by the LangChain run id of the tool run, ``fallbacks`` lists the ``tool.fallback``
     events. *on_event* (optional) sees each event as it arrives; *types* restricts what is
-    kept (default: every router event type). Works with sync and async callback managers.
+    kept (default: every router event type, those declared later included). Works with sync
+    and async callback managers.
     """
 
     run_inline = True
@@ -30,7 +31,8 @@ class SchemaRouterCallbackHandler(BaseCallbackHandler):
     def __init__(self, *, on_event: EventCallback | None = None, types: Iterable[str] | None = None) -> None:
         super().__init__()
         self.on_event = on_event
-        self.types = frozenset(types) if types is not None else frozenset(EVENT_TYPES)
+        self.types: frozenset[str] | None = frozenset(types) if types is not None else None
+        """The event types kept; None: every type a router event class declares."""
         self.events: list[RouterEvent] = []
         self.by_run: dict[UUID, list[RouterEvent]] = {}
         self._lock = threading.Lock()
@@ -46,7 +48,7 @@ class SchemaRouterCallbackHandler(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         """Keep *data* as a typed router event when *name* is a router event type."""
-        if name not in self.types:
+        if self.types is not None and name not in self.types:
             return
         event = event_from_json(data)
         if event is None or event.type != name:

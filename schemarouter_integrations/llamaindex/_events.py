@@ -83,7 +83,8 @@ class OtherRouterEvent(SchemaRouterEvent):
 INSTRUMENTATION_EVENTS: dict[str, type[SchemaRouterEvent]] = {
     event_type: _derived(source) for event_type, source in EVENT_TYPES.items()
 }
-"""Router event type -> instrumentation event class, one per type in ``EVENT_TYPES``."""
+"""Router event type -> instrumentation event class, one per type in ``EVENT_TYPES`` (a kind
+declared after this module was imported gets its class when its first event is sent)."""
 
 RunStartEvent = INSTRUMENTATION_EVENTS["run.start"]
 PlanCompiledEvent = INSTRUMENTATION_EVENTS["plan.compiled"]
@@ -110,6 +111,8 @@ def instrumentation_event(event: RouterEvent) -> SchemaRouterEvent:
         "timestamp": datetime.fromtimestamp(event.timestamp),
     }
     cls = INSTRUMENTATION_EVENTS.get(event.type)
+    if cls is None and EVENT_TYPES.get(event.type) is type(event):  # a kind declared later
+        cls = INSTRUMENTATION_EVENTS[event.type] = _derived(type(event))
     if cls is None:
         return OtherRouterEvent(**envelope, payload=event.payload())
     fields = {name: getattr(event, name) for name in type(event).model_fields if name not in _ENVELOPE}

@@ -18,25 +18,20 @@ from typing import Any
 from mcp.types import LoggingLevel
 
 from .._framework import trace_payload
-from ..events import RouterEvent
+from ..events import EVENT_TYPES, RouterEvent
 from ._logging import ClientLogLevels
 from ._sdk import Context, meta_dict, request_log_levels, send_log_message
 
-__all__ = ["EVENT_LEVELS", "LOGGER_NAME", "Notifier", "client_listens", "send_log"]
+__all__ = ["LOGGER_NAME", "Notifier", "client_listens", "send_log"]
 
 logger = logging.getLogger("schemarouter_integrations.mcp._server")
 
 LOGGER_NAME = "schemarouter"
-EVENT_LEVELS: dict[str, LoggingLevel] = {
-    "tool.retry": "warning",
-    "tool.error": "warning",
-    "tool.fallback": "warning",
-    "route.unavailable": "warning",
-    "run.error": "error",
-}
-"""Log level of each router event type sent to the client (others: ``info``)."""
-_SENT_LEVELS: tuple[LoggingLevel, ...] = ("info", "warning", "error")
-"""Every level a router event is logged at."""
+
+
+def _sent_levels() -> set[LoggingLevel]:
+    """Every level a router event is logged at (``log_level`` of each event class)."""
+    return {cls.log_level for cls in EVENT_TYPES.values()}
 
 
 def client_listens(context: Context[Any, Any] | None, levels: ClientLogLevels) -> bool:
@@ -53,7 +48,7 @@ def client_listens(context: Context[Any, Any] | None, levels: ClientLogLevels) -
         return True
     session = request.session
     sdk_levels = _sdk_log_levels(request)
-    passes = (level for level in _SENT_LEVELS if sdk_levels is None or level in sdk_levels)
+    passes = (level for level in _sent_levels() if sdk_levels is None or level in sdk_levels)
     return any(levels.allows(session, level) for level in passes)
 
 
@@ -90,7 +85,8 @@ async def send_log(context: Context[Any, Any], level: LoggingLevel, data: Any) -
 
 
 class Notifier:
-    """Sends each router event of one call to the client: a log message and a progress step."""
+    """Sends each router event of one call to the client: a log message (at the event class's
+    ``log_level``) and a progress step."""
 
     def __init__(self, context: Context[Any, Any] | None, levels: ClientLogLevels) -> None:
         self.context = context
@@ -102,7 +98,7 @@ class Notifier:
         if context is None:
             return
         self.steps += 1
-        level = EVENT_LEVELS.get(event.type, "info")
+        level: LoggingLevel = type(event).log_level
         try:
             if self.levels.allows(context.session, level):
                 await send_log(context, level, trace_payload(event))

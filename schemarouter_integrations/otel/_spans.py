@@ -1,8 +1,9 @@
 """Router events to spans: one run span, one child span per attempted route.
 
-Runs are told apart by ``run_id``, so spans of concurrent runs never mix. A failed route's
-span stays open for the ``route.unavailable`` that follows its ``tool.error`` and ends at the
-next step of its run.
+An event kind without a rule of its own here becomes a span event: on the span of its
+route while that route runs, else on the run span. Runs are told apart by ``run_id``, so
+spans of concurrent runs never mix. A failed route's span stays open for the
+``route.unavailable`` that follows its ``tool.error`` and ends at the next step of its run.
 
 While an invoker runs, its route span is the current span (:meth:`RunSpans.scope`, an
 invocation scope of the router), so the spans of instrumented clients (httpx, requests,
@@ -243,6 +244,10 @@ class RunSpans:
                 "schemarouter.planned_fallbacks": list(event.fallbacks),
             }
             run.span.set_attributes(attributes(planned))
+        else:  # any other kind: a span event on its route's open span, else on the run span
+            path = getattr(event, "access_path", None)
+            span = run.routes.get(path) if isinstance(path, str) else None
+            (span or run.span).add_event(event.type, _event_attributes(event), timestamp=when)
 
     def _start_route(self, run: _Run, event: ToolStartEvent) -> Span:
         old = run.routes.pop(event.access_path, None)
