@@ -27,7 +27,7 @@ from .._registry.fieldwords import Rank
 from .._registry.notations import notation_readings
 from .._registry.routes import is_unspaced
 from .._text import normalise
-from .terms import Part, Term
+from .terms import Part, Term, holders
 
 _WORDS = re.compile(r"\w+")
 _FORMULA = re.compile(r"(?:[A-Z][a-z]?\d*)+")
@@ -140,7 +140,7 @@ def read_query(
         if size == 1 and is_content_word(key):
             other = _read_alone(key, index, sids)
             if other is not None:
-                term = replace(term, alternatives=(other,))
+                term = replace(term, alternatives=(*term.alternatives, other))
         terms.append((words[position].start(), term))
         covered[position : position + size] = [True] * size
     for window, sid, named in by_words:
@@ -344,10 +344,10 @@ def _term(
     *strong* unless only a field's description words read it; *by_words* when a field's words
     read it (not an exact surface)."""
     ordered = tuple(sorted(sids))
+    held = holders(ordered, index.routes_by_key)  # "shear_modulus.vrh": inside shear_modulus
     if len(window) == 1:
-        return Term(
-            key, ordered, (Part(word_forms(window[0]), key, ordered),), strong=strong, by_words=by_words
-        )
+        part = Part(word_forms(window[0]), key, ordered)
+        return Term(key, ordered, (part,), strong=strong, by_words=by_words, alternatives=held)
     parts: list[Part] = []
     for word in window:
         if not is_content_word(word):
@@ -356,7 +356,7 @@ def _term(
         parts.append(
             Part(word_forms(word), alone[0], tuple(sorted(alone[1]))) if alone else Part(word_forms(word))
         )
-    return Term(key, ordered, tuple(parts), strong=strong, by_words=by_words)
+    return Term(key, ordered, tuple(parts), strong=strong, by_words=by_words, alternatives=held)
 
 
 def _lookup(window: list[str], index: SurfaceIndex) -> tuple[str, set[str]] | None:

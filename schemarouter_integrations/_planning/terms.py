@@ -36,7 +36,7 @@ merely carry an ``issue`` field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -83,6 +83,14 @@ class Term:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sid_keys", tuple((sid, surface_key(sid)) for sid in self.sids))
+
+
+def holders(sids: Sequence[str], routes_by_key: Mapping[str, set[str]]) -> tuple[str, ...]:
+    """The fields that hold a nested field of *sids* whole (``shear_modulus`` for
+    ``shear_modulus.vrh``), where some route serves them: a route whose record keeps that
+    object unopened (a map of averages) returns the nested value inside it."""
+    parents = (sid.rsplit(".", 1)[0] for sid in sids if "." in sid)
+    return tuple(dict.fromkeys(p for p in parents if surface_key(p) in routes_by_key))
 
 
 def _alternative(route: Route, term: Term) -> tuple[str, FieldMatch] | None:

@@ -84,3 +84,11 @@ async def test_another_sources_one_word_field_does_not_change_this_routes_readin
     router.register(ToolSpec("references", provider="other", endpoints=[references]))
     plan = router.plan(ask("number of sites in the Si cell", formula="Si"))
     assert plan.need == ["nsites"]
+
+
+async def test_a_nested_field_is_served_by_a_route_that_returns_its_object_whole() -> None:
+    # elasticity opens shear_modulus {voigt, reuss, vrh} but takes no formula; the summary
+    # returns shear_modulus whole (a map of the averages), so the vrh comes inside it
+    plan = await plan_of("shear modulus G_VRH of SiC", operations=None, formula="SiC")
+    assert plan.primary is not None and plan.primary.endpoint == SUMMARY
+    assert plan.need == ["shear_modulus"] and plan.missing == []

@@ -300,3 +300,20 @@ async def test_a_one_word_title_is_no_alias() -> None:
     intents = spec.endpoint("intents")
     assert intents is not None
     assert {f.name: f.aliases for f in intents.fields}["next_action"] == []
+
+
+async def test_a_record_schema_that_operations_share_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from schemarouter_integrations.adapters._openapi import records
+
+    looked: list[Any] = []
+    real_opens = records.opens
+    monkeypatch.setattr(
+        records, "opens", lambda resolver, schema: looked.append(schema) or real_opens(resolver, schema)
+    )
+    listing = {"type": "array", "items": {"$ref": "#/components/schemas/Material"}}
+    paths = {f"/materials/{n}": get(f"search_{n}", schema=listing) for n in ("a", "b", "c")}
+    doc = document(paths, components={"schemas": {"Material": MATERIAL, "SymmetryData": SYMMETRY}})
+    spec, _, _ = await build({DOC_URL: doc})
+    assert len(looked) == len(MATERIAL["properties"])  # one operation's worth, not three
+    fields = [[f.name for f in endpoint.fields] for endpoint in spec.endpoints]
+    assert fields[0] == fields[1] == fields[2] and "symmetry.crystal_system" in fields[0]

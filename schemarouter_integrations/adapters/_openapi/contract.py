@@ -36,6 +36,7 @@ from .._http import public_url
 from .._options import OpenApiOptions
 from .._roles import argument_role, paging_kind
 from .._route import RouteBuilder
+from .filter_names import with_filter_aliases
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
 from .records import RecordProperty, find_records, record_properties, records_at
@@ -159,7 +160,7 @@ class ContractBuilder:
         records, record_fields, output_schema = self._response(record, where)
         fields = self.route.fields(record_fields, record.names, applies=bool(record_fields), what=where)
         # an OpenAPI record's ids identify it; its filter parameters (created, email) do not
-        fields = tuple(with_identity_defaults(fields))
+        fields = with_filter_aliases(tuple(with_identity_defaults(fields)), properties)  # k_vrh_min
         read_only = self._read_only(record)
         spec = self.route.endpoint(
             record.endpoint,

@@ -47,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ..._registry.words import word_forms
 from ..._text import normalise
@@ -263,7 +264,20 @@ def records_at(resolver: SchemaResolver, schema: Any, path: Sequence[str]) -> Re
 
 
 def record_properties(resolver: SchemaResolver, records: Records) -> list[RecordProperty]:
-    """The properties of one record, the union over its variants, JSON:API attributes lifted."""
+    """The properties of one record, the union over its variants, JSON:API attributes lifted;
+    read once per record schema of a document (its operations often share one)."""
+    read = _READ.setdefault(resolver, {})
+    key = tuple(map(id, records.variants))  # the value keeps the variants: no id is reused
+    if key not in read:
+        read[key] = (records.variants, _record_properties(resolver, records))
+    return list(read[key][1])
+
+
+_READ: WeakKeyDictionary[SchemaResolver, dict[tuple[int, ...], tuple[Any, list[RecordProperty]]]]
+_READ = WeakKeyDictionary()
+
+
+def _record_properties(resolver: SchemaResolver, records: Records) -> list[RecordProperty]:
     found: dict[str, RecordProperty] = {}
     for variant in records.variants:
         members = resolver.properties(variant)
@@ -300,15 +314,13 @@ def nested_properties(resolver: SchemaResolver, top: list[RecordProperty]) -> li
     ``key``, ...: an issue's ``user``, a charge's ``customer``) points at another resource, and
     its members stay inside their field: named as fields they would answer questions about
     the resource they only point at."""
-    plain = [
-        p
-        for p in top
-        if not opens(resolver, p.schema) and not is_array(resolver, resolver.concrete(p.schema))
-    ]
+    objects = [p for p in top if opens(resolver, p.schema)]
+    opened = {id(p) for p in objects}
+    plain = [p for p in top if id(p) not in opened and not is_array(resolver, resolver.concrete(p.schema))]
     wrapper = len(plain) <= WRAPPER_VALUES
     found: list[RecordProperty] = []
-    for parent in top:
-        if not opens(resolver, parent.schema) or not (wrapper or _is_value(resolver, parent.schema)):
+    for parent in objects:
+        if not (wrapper or _is_value(resolver, parent.schema)):
             continue
         for variant in variants(resolver, resolver.concrete(parent.schema)):
             for name, member in resolver.properties(variant).items():

@@ -108,3 +108,14 @@ async def test_the_crystal_system_inside_the_symmetry_is_a_field(landscape_route
     assert summary is not None
     served = summary.serving("crystal_system")
     assert served is not None and served.field.wire_path == ["symmetry", "crystal_system"]
+
+
+async def test_the_symbols_of_the_elasticity_filters_name_the_moduli(landscape_router: BuildRouter) -> None:
+    # k_vrh_min: "... average of the bulk modulus"; g_vrh_min: "... of the shear modulus"
+    router = await landscape_router(operations=None)
+    result = await router.invoke(ask("K_VRH and G_VRH of SiC", formula="SiC"))
+    assert result.plan.need == ["bulk_modulus", "shear_modulus"] and result.plan.unmatched == []
+    assert (result.tool, result.endpoint) == ("mp_api", SUMMARY), result.plan.explain()
+    assert result.records and all(
+        r["bulk_modulus"]["vrh"] and r["shear_modulus"]["vrh"] for r in result.records
+    )
