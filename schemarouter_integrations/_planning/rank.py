@@ -41,7 +41,7 @@ for each, the first rule that tells them apart: that is ``Plan.reasons``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -130,7 +130,11 @@ Subject = tuple[Route, int]
 """A candidate as rule 3 reads it: its route and how many semantic ids it serves by fields."""
 
 
-def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[str]]) -> set[str]:
+def specialised_routes(
+    candidates: Iterable[Subject],
+    words: Sequence[Sequence[str]],
+    family: Family | None = None,
+) -> set[str]:
     """The paths of the candidates that are a specialised record of a subject whose broad
     record is also a candidate, and that the question does not name (rule 3).
 
@@ -138,13 +142,32 @@ def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[s
     one answers about the record that argument names). A candidate is a record of the same
     subject as a wider one of its tool when they share an identity field that names the
     subject (not a bare ``id`` or ``name``: see :data:`GENERIC_IDENTITY`); the widest such
-    candidate is its broad record."""
+    candidate is its broad record. With *family* (see :func:`subject_ranks`), a candidate
+    the question names through one of its sub-resources is not specialised either."""
+    return {path for path, part in subject_ranks(candidates, words, family).items() if part > 0}
+
+
+Family = Callable[[Route], tuple[Iterable[Route], Sequence[str]]]
+"""The other routes of a candidate's tool and the semantic ids the candidate serves of the
+need by its fields (read only for a specialised candidate, see :func:`subject_ranks`)."""
+
+
+def subject_ranks(
+    candidates: Iterable[Subject],
+    words: Sequence[Sequence[str]],
+    family: Family | None = None,
+) -> dict[str, int]:
+    """Rule 3's part of the rank of each specialised candidate (the others keep 0): 1 for a
+    specialised record the question does not name (see :func:`specialised_routes`), -1 for
+    one whose needed field has an operation of its own under it (:func:`names_sub_resource`:
+    "DOS of mp-13" for the electronic-structure resource, whose ``dos`` records MP serves at
+    ``/materials/electronic_structure/dos/``, although the summary has a ``dos`` field too)."""
     groups: dict[str, list[Subject]] = {}
     for subject in candidates:
         route = subject[0]
         if route.identity and not route.required:
             groups.setdefault(route.tool.name, []).append(subject)
-    out: set[str] = set()
+    out: dict[str, int] = {}
     for members in groups.values():
         if len(members) < 2:
             continue
@@ -160,9 +183,40 @@ def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[s
                 ),
                 None,
             )
-            if broad is not None and not names_apart(subject, broad, words):
-                out.add(route.path)
+            if broad is None or names_apart(subject, broad, words):
+                continue
+            if family is not None:
+                others, needed = family(route)
+                if names_sub_resource(route, broad[0], others, needed):
+                    out[route.path] = -1
+                    continue
+            out[route.path] = 1
     return out
+
+
+def names_sub_resource(route: Route, broad: Route, others: Iterable[Route], needed: Sequence[str]) -> bool:
+    """True when a field *route* serves of the need (*needed*) names an operation of its own
+    under *route*'s resource and not the *broad* record: among *others* (the other routes of
+    its tool), one whose head holds every head word that tells *route* from *broad* (a
+    sub-resource: ``electronic_structure/dos`` under ``electronic_structure``) and every word
+    of the field's name, which *broad*'s head does not."""
+    head, broad_head = route.lexical.head, broad.lexical.head
+    distinctive = head - broad_head
+    if not distinctive or not needed:
+        return False
+    named = [
+        words
+        for sid in needed
+        if (words := tuple(text_words(sid))) and not all(w in broad_head for w in words)
+    ]
+    if not named:
+        return False
+    for other in others:
+        if other is route or other is broad or not distinctive <= other.lexical.head:
+            continue
+        if any(all(w in other.lexical.head for w in words) for words in named):
+            return True
+    return False
 
 
 GENERIC_IDENTITY = frozenset({"id", "uuid", "name", "title", "label", "display_name", "full_name"})
@@ -208,6 +262,8 @@ def _why(index: int, ours: object, theirs: object) -> str:
     if rule == "arguments":
         return "it takes every argument given and requires no other; the other does not"
     if rule == "broad record":
+        if isinstance(ours, int) and ours < 0:
+            return "the question names its resource: a needed field has an operation of its own under it"
         return "it is the subject's broad record; the other is a specialised one the question does not name"
     if rule == "operation words":
         assert isinstance(ours, float) and isinstance(theirs, float)

@@ -18,6 +18,7 @@ is not read for the need, so nothing is unmatched.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,7 +82,7 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
     query = read_query(request.query, index, lambda word: _says(word, spoken, stems), operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
-    words = tuple(word_forms(w) for w in query.words if w not in scope)
+    words = tuple(word_forms(w) for w in query.words if w not in scope) + _speaker_words(request.query)
     if request.fields is not None:
         need = need_from_fields(request.fields, index)
         given = frozenset(request.arguments)
@@ -91,6 +92,18 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     uncovered = set(query.uncovered)
     rest = tuple(forms for forms in words if forms[0] in uncovered)
     return Reading(need, terms, words, rest, explicit=False, given=frozenset(request.arguments))
+
+
+FIRST_PERSON = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)
+"""Words by which the asker names themself: on a web API, its current (authenticated) user."""
+SPEAKER_WORDS: tuple[tuple[str, ...], ...] = (("user",), ("current", "authenticated"))
+"""The ranking words a question in the first person adds: the words API documents call the
+asker by ("Get Current User's Playlists", "the authenticated user", path ``/me``)."""
+
+
+def _speaker_words(query: str) -> tuple[tuple[str, ...], ...]:
+    """:data:`SPEAKER_WORDS` when *query* speaks in the first person ("my playlists"), else ()."""
+    return SPEAKER_WORDS if FIRST_PERSON.search(query) else ()
 
 
 def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset[str]:

@@ -134,3 +134,27 @@ async def test_a_question_naming_a_specialised_resource_the_broad_record_has_as_
         await primary_of("XAS spectra of BaH4O3", operations=None, formula="BaH4O3")
         == "search_materials_xas__get"
     )
+
+
+DOS = "search_materials_electronic_structure_dos__get"
+
+
+async def test_a_needed_field_with_an_operation_of_its_own_under_a_specialised_resource_goes_to_it() -> None:
+    # the summary and the electronic-structure resource both have a ``dos`` field; the
+    # document serves densities of states at ``electronic_structure/dos``, under the latter
+    router = await emmet_router((SUMMARY, ELECTRONIC, DOS))
+    plan = router.plan(ask("DOS of mp-13", material_ids="mp-13"))
+    assert plan.primary is not None and plan.primary.endpoint == ELECTRONIC, plan.explain()
+    assert plan.reasons[0].startswith(f"rank/broad record: mp_api.{ELECTRONIC} over mp_api.{SUMMARY}: ")
+    assert "operation of its own" in plan.reasons[0]
+
+
+async def test_without_the_sub_resource_the_same_field_goes_to_the_broad_record() -> None:
+    assert await primary_of("DOS of mp-13", operations=(SUMMARY, ELECTRONIC), material_ids="mp-13") == SUMMARY
+
+
+async def test_a_field_without_a_sub_resource_stays_on_the_broad_record_beside_one() -> None:
+    assert (
+        await primary_of("band gap of mp-13", operations=(SUMMARY, ELECTRONIC, DOS), material_ids="mp-13")
+        == SUMMARY
+    )
