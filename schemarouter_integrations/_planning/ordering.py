@@ -254,7 +254,8 @@ def build_ordering(
         if route.identity and not required:
             subjects.append(candidate)
     if len(subjects) > 1:
-        needs = {c.route.path: c.need.sids for c in subjects}
+        named = {sid for term in terms for sid in term.sids}  # not a term's alternative reading
+        needs = {c.route.path: tuple(s for s in c.need.sids if s in named) for c in subjects}
         parts = subject_ranks(
             ((c.route, len(c.need.sids)) for c in subjects), words, _family(registry, needs)
         )

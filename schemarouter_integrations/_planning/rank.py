@@ -149,7 +149,9 @@ def specialised_routes(
 
 Family = Callable[[Route], tuple[Iterable[Route], Sequence[str]]]
 """The other routes of a candidate's tool and the semantic ids the candidate serves of the
-need by its fields (read only for a specialised candidate, see :func:`subject_ranks`)."""
+need by its fields, as the question names them (not through a term's alternative reading:
+"structure" read as ``bandstructure``); read only for a specialised candidate, see
+:func:`subject_ranks`."""
 
 
 def subject_ranks(
@@ -195,26 +197,28 @@ def subject_ranks(
 
 
 def names_sub_resource(route: Route, broad: Route, others: Iterable[Route], needed: Sequence[str]) -> bool:
-    """True when a field *route* serves of the need (*needed*) names an operation of its own
-    under *route*'s resource and not the *broad* record: among *others* (the other routes of
-    its tool), one whose head holds every head word that tells *route* from *broad* (a
-    sub-resource: ``electronic_structure/dos`` under ``electronic_structure``) and every word
-    of the field's name, which *broad*'s head does not."""
+    """True when a field *route* serves of the need (*needed*) has an operation of its own
+    under *route*'s resource, and the *broad* record's head does not name it: among *others*
+    (the other routes of its tool), a sub-resource of *route* (its head holds every head
+    word that tells *route* from *broad*) whose name adds to *route*'s words exactly the
+    words of the field's name (``electronic_structure/dos`` under ``electronic_structure``
+    for ``dos``; ``core/find_structure`` adds "find" to ``structure``: an operation on
+    structures, not their records)."""
     head, broad_head = route.lexical.head, broad.lexical.head
     distinctive = head - broad_head
     if not distinctive or not needed:
         return False
-    named = [
+    named = {
         words
         for sid in needed
-        if (words := tuple(text_words(sid))) and not all(w in broad_head for w in words)
-    ]
+        if (words := frozenset(text_words(sid))) and not words <= head and not words <= broad_head
+    }
     if not named:
         return False
     for other in others:
         if other is route or other is broad or not distinctive <= other.lexical.head:
             continue
-        if any(all(w in other.lexical.head for w in words) for words in named):
+        if frozenset(text_words(other.endpoint.name)) - head in named:
             return True
     return False
 

@@ -158,3 +158,9 @@ async def test_a_field_without_a_sub_resource_stays_on_the_broad_record_beside_o
         await primary_of("band gap of mp-13", operations=(SUMMARY, ELECTRONIC, DOS), material_ids="mp-13")
         == SUMMARY
     )
+
+
+async def test_a_field_named_by_the_specialised_resources_own_words_stays_on_the_broad_record() -> None:
+    # "structure" is a word of ``electronic_structure`` itself, so of its sub-resource too
+    operations = (SUMMARY, ELECTRONIC, DOS)
+    assert await primary_of("the structure of Si", operations=operations, formula="Si") == SUMMARY
