@@ -23,7 +23,9 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
    resource where the broad one reads a field ("electronic structure of Si" names the
    electronic-structure resource; "XAS spectra" the XAS resource although the summary has
    an ``xas`` field; "structures containing Ga" names the summary's ``structure`` field,
-   which the electronic-structure resource reads as a field too).
+   which the electronic-structure resource reads as a field too). A needed field that has
+   an operation of its own under the specialised resource names it too, and puts it before
+   the broad record (part -1: see :func:`names_sub_resource`).
 4. ``operation words`` — the lexical score of the question's words over the operation's own
    texts (BM25F, see ``_registry/lexicon.py``), less :data:`UNREQUESTED_WEIGHT` per word of
    the operation's name that the request says neither in its words nor in its argument
