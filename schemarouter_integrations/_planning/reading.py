@@ -82,7 +82,7 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
     query = read_query(request.query, index, lambda word: _says(word, spoken, stems), operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
-    words = tuple(word_forms(w) for w in query.words if w not in scope) + _speaker_words(request.query)
+    words = tuple(word_forms(w) for w in query.words if w not in scope) + _pronoun_words(request.query)
     if request.fields is not None:
         need = need_from_fields(request.fields, index)
         given = frozenset(request.arguments)
@@ -99,11 +99,23 @@ FIRST_PERSON = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)
 SPEAKER_WORDS: tuple[tuple[str, ...], ...] = (("user",), ("current", "authenticated"))
 """The ranking words a question in the first person adds: the words API documents call the
 asker by ("Get Current User's Playlists", "the authenticated user", path ``/me``)."""
+PERSON_QUESTION = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
+"""Question words whose answer is a person."""
+PERSON_WORDS: tuple[tuple[str, ...], ...] = (("users", "user", "members", "member", "people", "person"),)
+"""The ranking word a question asking *who* adds: the nouns API documents name people by
+("Get users in a team", "members of the team")."""
 
 
-def _speaker_words(query: str) -> tuple[tuple[str, ...], ...]:
-    """:data:`SPEAKER_WORDS` when *query* speaks in the first person ("my playlists"), else ()."""
-    return SPEAKER_WORDS if FIRST_PERSON.search(query) else ()
+def _pronoun_words(query: str) -> tuple[tuple[str, ...], ...]:
+    """The ranking words *query*'s pronouns add: :data:`SPEAKER_WORDS` when it speaks in the
+    first person ("my playlists"), :data:`PERSON_WORDS` when it asks who ("who is on team
+    15"); else ()."""
+    words: tuple[tuple[str, ...], ...] = ()
+    if FIRST_PERSON.search(query):
+        words += SPEAKER_WORDS
+    if PERSON_QUESTION.search(query):
+        words += PERSON_WORDS
+    return words
 
 
 def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset[str]:
