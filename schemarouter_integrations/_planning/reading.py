@@ -104,17 +104,24 @@ PERSON_QUESTION = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 PERSON_WORDS: tuple[tuple[str, ...], ...] = (("users", "user", "members", "member", "people", "person"),)
 """The ranking word a question asking *who* adds: the nouns API documents name people by
 ("Get users in a team", "members of the team")."""
+COUNT_QUESTION = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+"""Question words whose answer is a number."""
+COUNT_WORDS: tuple[tuple[str, ...], ...] = (("count", "counts", "number", "statistics", "stats"),)
+"""The ranking word a question asking *how many* adds: the nouns API documents name counts by
+("Get task count of a project", "Returns the number of associations")."""
 
 
 def _pronoun_words(query: str) -> tuple[tuple[str, ...], ...]:
-    """The ranking words *query*'s pronouns add: :data:`SPEAKER_WORDS` when it speaks in the
-    first person ("my playlists"), :data:`PERSON_WORDS` when it asks who ("who is on team
-    15"); else ()."""
+    """The ranking words *query*'s pronouns and question words add: :data:`SPEAKER_WORDS`
+    when it speaks in the first person ("my playlists"), :data:`PERSON_WORDS` when it asks
+    who ("who is on team 15"), :data:`COUNT_WORDS` when it asks how many; else ()."""
     words: tuple[tuple[str, ...], ...] = ()
     if FIRST_PERSON.search(query):
         words += SPEAKER_WORDS
     if PERSON_QUESTION.search(query):
         words += PERSON_WORDS
+    if COUNT_QUESTION.search(query):
+        words += COUNT_WORDS
     return words
 
 

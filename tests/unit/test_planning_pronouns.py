@@ -84,3 +84,43 @@ async def test_a_question_asking_who_goes_to_the_operation_listing_people() -> N
 
 async def test_a_question_about_the_thing_itself_keeps_its_record() -> None:
     assert await team_primary("name of team 15") == "getTeam"
+
+
+AREAS = {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}}
+STATS = {
+    "type": "object",
+    "properties": {"associations": {"type": "integer"}, "evidences": {"type": "integer"}},
+}
+
+
+def release_document() -> dict[str, Any]:
+    """Two listings about a data release, with Open Targets' own texts."""
+    areas = described(
+        get("getTherapeuticAreas", schema=AREAS),
+        "Get the list of therapeutic areas about the current data release",
+    )
+    areas["get"]["description"] = "Returns the list of therapeutic areas for the current data release"
+    stats = described(get("getDataStats", schema=STATS), "Get statistics about the current data release")
+    stats["get"]["description"] = "Returns the number of associations and evidences, divided by datasource."
+    paths = {"/platform/public/utils/therapeuticareas": areas, "/platform/public/utils/stats": stats}
+    for name in ("target", "disease", "drug", "evidence", "association", "version"):  # the API's other parts
+        paths[f"/platform/public/{name}"] = described(
+            get(f"get{name.title()}", schema=AREAS), f"Get a {name}"
+        )
+    return document(paths)
+
+
+async def release_primary(query: str) -> str | None:
+    spec, invoker, _ = await build({DOC_URL: release_document()}, provider="release")
+    router = SchemaRouter()
+    router.register(spec, invoker)
+    primary = router.plan(PlanRequest(query)).primary
+    return primary.endpoint if primary is not None else None
+
+
+async def test_a_question_asking_how_many_goes_to_the_operation_counting() -> None:
+    assert await release_primary("how many targets and diseases are in the current release") == "getDataStats"
+
+
+async def test_a_question_asking_for_the_list_keeps_the_listing() -> None:
+    assert await release_primary("therapeutic areas of the current release") == "getTherapeuticAreas"
