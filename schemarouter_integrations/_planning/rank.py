@@ -48,6 +48,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .._registry import Route, text_words, word_forms
+from .._registry.words import camel_runs
 from .argument_words import name_words
 
 Rank = tuple[int, int, int, float, int, float, str, str]
@@ -105,8 +106,16 @@ def name_penalty(name: str, said: frozenset[str]) -> float:
     per word of the name the request does not say (no form of it in *said*): "counts" of
     ``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``. Such an
     operation answers a more specialised question than the one asked."""
-    missing = sum(1 for forms in _name_forms(name) if not any(f in said for f in forms))
+    whole = {part for run, parts in _name_runs(name) if run in said for part in parts}  # "UniProt"
+    missing = sum(1 for forms in _name_forms(name) if not any(f in said or f in whole for f in forms))
     return UNREQUESTED_WEIGHT * missing
+
+
+@lru_cache(maxsize=16384)
+def _name_runs(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The camelCase runs of an operation name read whole, with their parts: a request that
+    says "UniProt" says both words of ``getUniProtMapping``'s "Uni" and "Prot"."""
+    return camel_runs(name)
 
 
 def rank_of(
