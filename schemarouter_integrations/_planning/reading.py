@@ -101,8 +101,9 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     return Reading(need, terms, words, rest, explicit=False, given=frozenset(request.arguments))
 
 
-FIRST_PERSON = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)
-"""Words by which the asker names themself: on a web API, its current (authenticated) user."""
+FIRST_PERSON = re.compile(r"\b(?:my|mine|myself)\b|\b(?:to|for|about|by|with|of|at)\s+me\b", re.IGNORECASE)
+"""Words by which the asker names themself (on a web API, its current, authenticated user):
+"my", and "me" after a preposition ("assigned to me"; "tell me", "show me" only ask)."""
 SPEAKER_WORDS: tuple[tuple[str, ...], ...] = (("user",), ("current", "authenticated"))
 """The ranking words a question in the first person adds: the words API documents call the
 asker by ("Get Current User's Playlists", "the authenticated user", path ``/me``)."""

@@ -124,3 +124,12 @@ async def test_a_question_asking_how_many_goes_to_the_operation_counting() -> No
 
 async def test_a_question_asking_for_the_list_keeps_the_listing() -> None:
     assert await release_primary("therapeutic areas of the current release") == "getTherapeuticAreas"
+
+
+async def test_a_request_verb_before_me_is_not_the_first_person() -> None:
+    # "show me" only asks: the question is about the featured playlists, not the asker's
+    assert await primary_of("show me the featured playlists") == "get_featured_playlists"
+
+
+async def test_me_after_a_preposition_is_the_first_person() -> None:
+    assert await primary_of("playlists made by me") == "get_a_list_of_current_users_playlists"
