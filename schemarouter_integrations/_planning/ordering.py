@@ -21,7 +21,7 @@ from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route, surface_key
 from .need import Need
-from .rank import Rank, name_penalty, said_forms, specialised_routes
+from .rank import Family, Rank, name_penalty, said_forms, subject_ranks
 from .terms import Term, explain
 
 _NO_NEED = Need()
@@ -254,13 +254,31 @@ def build_ordering(
         if route.identity and not required:
             subjects.append(candidate)
     if len(subjects) > 1:
-        specialised = specialised_routes(((c.route, len(c.need.sids)) for c in subjects), words)
+        named = {sid for term in terms for sid in term.sids}  # not a term's alternative reading
+        needs = {c.route.path: tuple(s for s in c.need.sids if s in named) for c in subjects}
+        parts = subject_ranks(
+            ((c.route, len(c.need.sids)) for c in subjects), words, _family(registry, needs)
+        )
         for candidate in subjects:
-            if candidate.route.path in specialised:
+            part = parts.get(candidate.route.path)
+            if part is not None:
                 r = candidate.rank
-                candidate.rank = (r[0], r[1], 1, r[3], r[4], r[5], r[6], r[7])
+                candidate.rank = (r[0], r[1], part, r[3], r[4], r[5], r[6], r[7])
     ordering.ranked.sort(key=RANK)
     return ordering
+
+
+def _family(registry: Registry, needs: dict[str, tuple[str, ...]]) -> Family:
+    """Rule 3's view of a candidate's tool: its other routes, and the semantic ids the
+    candidate serves of the need by its fields."""
+
+    def family(route: Route) -> tuple[Iterable[Route], tuple[str, ...]]:
+        tool = registry.tool(route.tool.name)
+        endpoints = tool.endpoints if tool is not None else ()
+        others = (r for e in endpoints if (r := registry.route(f"{route.tool.name}.{e.name}")) is not None)
+        return others, needs.get(route.path, ())
+
+    return family
 
 
 SPECIFIC_SHARE = 0.25

@@ -23,7 +23,9 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
    resource where the broad one reads a field ("electronic structure of Si" names the
    electronic-structure resource; "XAS spectra" the XAS resource although the summary has
    an ``xas`` field; "structures containing Ga" names the summary's ``structure`` field,
-   which the electronic-structure resource reads as a field too).
+   which the electronic-structure resource reads as a field too). A needed field that has
+   an operation of its own under the specialised resource names it too, and puts it before
+   the broad record (part -1: see :func:`names_sub_resource`).
 4. ``operation words`` — the lexical score of the question's words over the operation's own
    texts (BM25F, see ``_registry/lexicon.py``), less :data:`UNREQUESTED_WEIGHT` per word of
    the operation's name that the request says neither in its words nor in its argument
@@ -41,11 +43,12 @@ for each, the first rule that tells them apart: that is ``Plan.reasons``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
 from .._registry import Route, text_words, word_forms
+from .._registry.words import camel_runs
 from .argument_words import name_words
 
 Rank = tuple[int, int, int, float, int, float, str, str]
@@ -103,8 +106,16 @@ def name_penalty(name: str, said: frozenset[str]) -> float:
     per word of the name the request does not say (no form of it in *said*): "counts" of
     ``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``. Such an
     operation answers a more specialised question than the one asked."""
-    missing = sum(1 for forms in _name_forms(name) if not any(f in said for f in forms))
+    whole = {part for run, parts in _name_runs(name) if run in said for part in parts}  # "UniProt"
+    missing = sum(1 for forms in _name_forms(name) if not any(f in said or f in whole for f in forms))
     return UNREQUESTED_WEIGHT * missing
+
+
+@lru_cache(maxsize=16384)
+def _name_runs(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The camelCase runs of an operation name read whole, with their parts: a request that
+    says "UniProt" says both words of ``getUniProtMapping``'s "Uni" and "Prot"."""
+    return camel_runs(name)
 
 
 def rank_of(
@@ -130,7 +141,11 @@ Subject = tuple[Route, int]
 """A candidate as rule 3 reads it: its route and how many semantic ids it serves by fields."""
 
 
-def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[str]]) -> set[str]:
+def specialised_routes(
+    candidates: Iterable[Subject],
+    words: Sequence[Sequence[str]],
+    family: Family | None = None,
+) -> set[str]:
     """The paths of the candidates that are a specialised record of a subject whose broad
     record is also a candidate, and that the question does not name (rule 3).
 
@@ -138,13 +153,34 @@ def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[s
     one answers about the record that argument names). A candidate is a record of the same
     subject as a wider one of its tool when they share an identity field that names the
     subject (not a bare ``id`` or ``name``: see :data:`GENERIC_IDENTITY`); the widest such
-    candidate is its broad record."""
+    candidate is its broad record. With *family* (see :func:`subject_ranks`), a candidate
+    the question names through one of its sub-resources is not specialised either."""
+    return {path for path, part in subject_ranks(candidates, words, family).items() if part > 0}
+
+
+Family = Callable[[Route], tuple[Iterable[Route], Sequence[str]]]
+"""The other routes of a candidate's tool and the semantic ids the candidate serves of the
+need by its fields, as the question names them (not through a term's alternative reading:
+"structure" read as ``bandstructure``); read only for a specialised candidate, see
+:func:`subject_ranks`."""
+
+
+def subject_ranks(
+    candidates: Iterable[Subject],
+    words: Sequence[Sequence[str]],
+    family: Family | None = None,
+) -> dict[str, int]:
+    """Rule 3's part of the rank of each specialised candidate (the others keep 0): 1 for a
+    specialised record the question does not name (see :func:`specialised_routes`), -1 for
+    one whose needed field has an operation of its own under it (:func:`names_sub_resource`:
+    "DOS of mp-13" for the electronic-structure resource, whose ``dos`` records MP serves at
+    ``/materials/electronic_structure/dos/``, although the summary has a ``dos`` field too)."""
     groups: dict[str, list[Subject]] = {}
     for subject in candidates:
         route = subject[0]
         if route.identity and not route.required:
             groups.setdefault(route.tool.name, []).append(subject)
-    out: set[str] = set()
+    out: dict[str, int] = {}
     for members in groups.values():
         if len(members) < 2:
             continue
@@ -160,9 +196,42 @@ def specialised_routes(candidates: Iterable[Subject], words: Sequence[Sequence[s
                 ),
                 None,
             )
-            if broad is not None and not names_apart(subject, broad, words):
-                out.add(route.path)
+            if broad is None or names_apart(subject, broad, words):
+                continue
+            if family is not None:
+                others, needed = family(route)
+                if names_sub_resource(route, broad[0], others, needed):
+                    out[route.path] = -1
+                    continue
+            out[route.path] = 1
     return out
+
+
+def names_sub_resource(route: Route, broad: Route, others: Iterable[Route], needed: Sequence[str]) -> bool:
+    """True when a field *route* serves of the need (*needed*) has an operation of its own
+    under *route*'s resource, and the *broad* record's head does not name it: among *others*
+    (the other routes of its tool), a sub-resource of *route* (its head holds every head
+    word that tells *route* from *broad*) whose name adds to *route*'s words exactly the
+    words of the field's name (``electronic_structure/dos`` under ``electronic_structure``
+    for ``dos``; ``core/find_structure`` adds "find" to ``structure``: an operation on
+    structures, not their records)."""
+    head, broad_head = route.lexical.head, broad.lexical.head
+    distinctive = head - broad_head
+    if not distinctive or not needed:
+        return False
+    named = {
+        words
+        for sid in needed
+        if (words := frozenset(text_words(sid))) and not words <= head and not words <= broad_head
+    }
+    if not named:
+        return False
+    for other in others:
+        if other is route or other is broad or not distinctive <= other.lexical.head:
+            continue
+        if frozenset(text_words(other.endpoint.name)) - head in named:
+            return True
+    return False
 
 
 GENERIC_IDENTITY = frozenset({"id", "uuid", "name", "title", "label", "display_name", "full_name"})
@@ -208,6 +277,8 @@ def _why(index: int, ours: object, theirs: object) -> str:
     if rule == "arguments":
         return "it takes every argument given and requires no other; the other does not"
     if rule == "broad record":
+        if isinstance(ours, int) and ours < 0:
+            return "the question names its resource: a needed field has an operation of its own under it"
         return "it is the subject's broad record; the other is a specialised one the question does not name"
     if rule == "operation words":
         assert isinstance(ours, float) and isinstance(theirs, float)

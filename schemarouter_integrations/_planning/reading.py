@@ -6,7 +6,10 @@ an argument value ("octocat", "Si", the symbols of ``elements=["Ga", "As"]``), a
 argument name (split at camelCase and snake_case: "created" and "before" for
 ``createdBefore``), or a word that such a name word of 4 letters or more begins ("repository"
 when ``repo`` is given). Scope words are neither a need ("issues of a repository" with ``repo=`` does not
-ask for a ``repository`` field), nor ranking words, nor unmatched.
+ask for a ``repository`` field), nor ranking words, nor unmatched. A term of several words
+that ends in a word of an argument's name, written right before that argument's value, is
+the value's *label* ("UniProt accession P00533" with ``accession``): not a need either, though
+its other words still rank endpoints ("uniprot").
 
 ``Plan.unmatched`` lists the other content words of the query (no stop word, no number; see
 ``_registry/words.py``) that name no field of any route and do not match the chosen primary
@@ -18,16 +21,20 @@ is not read for the need, so nothing is unmatched.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._registry import CONTRACT_MIN_LETTERS, LexicalIndex, Route, SurfaceIndex, word_forms
-from .argument_words import argument_words, name_words
+from .._text import normalise
+from .argument_words import argument_words, name_words, value_words
 from .models import PlanRequest
 from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
 from .terms import Term
+
+_WORDS = re.compile(r"\w+")
 
 OrderingKey = tuple[tuple[Term, ...], tuple[tuple[str, ...], ...], bool, frozenset[str]]
 """Field terms, forms of the ranking words, whether the need is explicit, the argument names."""
@@ -81,16 +88,49 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
     query = read_query(request.query, index, lambda word: _says(word, spoken, stems), operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
-    words = tuple(word_forms(w) for w in query.words if w not in scope)
+    words = tuple(word_forms(w) for w in query.words if w not in scope) + _pronoun_words(request.query)
     if request.fields is not None:
         need = need_from_fields(request.fields, index)
         given = frozenset(request.arguments)
         return Reading(need, _explicit_terms(need), words, (), explicit=True, given=given)
-    terms = tuple(t for t in query.terms if not _scoped(t, scope))
+    labels = _label_of_value(request)
+    terms = tuple(t for t in query.terms if not _scoped(t, scope) and not labels(t))
     need = Need.of((sid, t.key) for t in terms for sid in t.sids)
     uncovered = set(query.uncovered)
     rest = tuple(forms for forms in words if forms[0] in uncovered)
     return Reading(need, terms, words, rest, explicit=False, given=frozenset(request.arguments))
+
+
+FIRST_PERSON = re.compile(r"\b(?:my|mine|myself)\b|\b(?:to|for|about|by|with|of|at)\s+me\b", re.IGNORECASE)
+"""Words by which the asker names themself (on a web API, its current, authenticated user):
+"my", and "me" after a preposition ("assigned to me"; "tell me", "show me" only ask)."""
+SPEAKER_WORDS: tuple[tuple[str, ...], ...] = (("user",), ("current", "authenticated"))
+"""The ranking words a question in the first person adds: the words API documents call the
+asker by ("Get Current User's Playlists", "the authenticated user", path ``/me``)."""
+PERSON_QUESTION = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
+"""Question words whose answer is a person."""
+PERSON_WORDS: tuple[tuple[str, ...], ...] = (("users", "user", "members", "member", "people", "person"),)
+"""The ranking word a question asking *who* adds: the nouns API documents name people by
+("Get users in a team", "members of the team")."""
+COUNT_QUESTION = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+"""Question words whose answer is a number."""
+COUNT_WORDS: tuple[tuple[str, ...], ...] = (("count", "counts", "number", "statistics", "stats"),)
+"""The ranking word a question asking *how many* adds: the nouns API documents name counts by
+("Get task count of a project", "Returns the number of associations")."""
+
+
+def _pronoun_words(query: str) -> tuple[tuple[str, ...], ...]:
+    """The ranking words *query*'s pronouns and question words add: :data:`SPEAKER_WORDS`
+    when it speaks in the first person ("my playlists"), :data:`PERSON_WORDS` when it asks
+    who ("who is on team 15"), :data:`COUNT_WORDS` when it asks how many; else ()."""
+    words: tuple[tuple[str, ...], ...] = ()
+    if FIRST_PERSON.search(query):
+        words += SPEAKER_WORDS
+    if PERSON_QUESTION.search(query):
+        words += PERSON_WORDS
+    if COUNT_QUESTION.search(query):
+        words += COUNT_WORDS
+    return words
 
 
 def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset[str]:
@@ -106,6 +146,30 @@ def _stems(arguments: Mapping[str, Any]) -> list[str]:
 
 def _says(word: str, spoken: frozenset[str], stems: list[str]) -> bool:
     return word in spoken or any(word.startswith(stem) for stem in stems)
+
+
+def _label_of_value(request: PlanRequest) -> Callable[[Term], bool]:
+    """Whether a term of several words is the label of a value the request gives: it ends
+    in a word of an argument's name and the question writes that argument's value right
+    after it ("UniProt accession P00533" with ``accession``, "PubChem CID 2244" with ``cid``).
+    Such a term says which value the question is about, not a field it asks for."""
+    tokens = _WORDS.findall(normalise(request.query))
+    values = {name: value_words({name: value}) for name, value in request.arguments.items()}
+
+    def labels(term: Term) -> bool:
+        words = [part.forms[0] for part in term.parts]
+        if len(words) < 2:
+            return False
+        size = len(words)
+        for name, written in values.items():
+            if words[-1] not in name_words(name):
+                continue
+            for at in range(len(tokens) - size):
+                if tokens[at : at + size] == words and tokens[at + size] in written:
+                    return True
+        return False
+
+    return labels
 
 
 def _scoped(term: Term, scope: frozenset[str]) -> bool:

@@ -13,7 +13,10 @@ body      the rest of the description                                 1       0.
 ========  ==========================================================  ======  =====
 
 Words are those of :mod:`.words` (stop words and numbers left out); a contract word of 4
-letters or more is also indexed under its singular candidates ("issues" under "issue"). The
+letters or more is also indexed under its singular candidates ("issues" under "issue"), and
+a run of two or three camelCase parts under its whole ("getUniProtMapping" under "uniprot" as
+well as "uni" and "prot", see :func:`.words.camel_runs`; a run is a term of its field, not a
+word: field lengths count the parts). The
 name, keywords and summary together are the endpoint's **head**: the words that say what its
 records are (:attr:`LexicalDocument.head`). The registry adds and removes documents as tools
 come and go, so nothing is re-scanned when a plan is compiled.
@@ -45,7 +48,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .._bounded import BoundedCache
-from .words import CONTRACT_MIN_LETTERS, singular_forms, text_words
+from .words import CONTRACT_MIN_LETTERS, camel_runs, singular_forms, text_words
 
 K1 = 1.2
 INFLECTED_WEIGHT = 0.9
@@ -95,16 +98,26 @@ class LexicalDocument:
         """The document of an endpoint's texts; endpoints whose texts have the same words
         share one (documents are read-only once built)."""
         summary, body = split_description(description)
+        keywords = tuple(keywords)
         fields = (
             tuple(text_words(name)),
             tuple(w for keyword in keywords for w in text_words(keyword)),
             tuple(text_words(summary)),
             tuple(text_words(body)),
         )
-        shared = _DOCUMENTS.get(fields)
+        runs = (  # camelCase runs read whole ("UniProt"): terms, not words (lengths unchanged)
+            _runs((name,)),
+            _runs(keywords),
+            _runs((summary,)),
+            _runs((body,)),
+        )
+        key = (fields, runs)
+        shared = _DOCUMENTS.get(key)
         if shared is not None:
             return shared
         counted = [_terms(words) for words in fields]
+        for counter, whole in zip(counted, runs, strict=True):
+            counter.update(whole)
         terms: dict[str, Counts] = {}
         for term in {t for c in counted for t in c}:
             a, b, c, d = (counted[i].get(term, 0) for i in range(4))
@@ -112,7 +125,7 @@ class LexicalDocument:
             terms[term] = _COUNTS.setdefault(counts, counts) if len(_COUNTS) < _MAX_COUNTS else counts
         head = frozenset(t for c in counted[:HEAD_FIELDS] for t in c)
         lengths = (len(fields[0]), len(fields[1]), len(fields[2]), len(fields[3]))
-        return _DOCUMENTS.put(fields, cls(terms, lengths, head))
+        return _DOCUMENTS.put(key, cls(terms, lengths, head))
 
     @classmethod
     def empty(cls) -> LexicalDocument:
@@ -127,8 +140,17 @@ class LexicalDocument:
         return any(form in self.head for form in forms)
 
 
-_DOCUMENTS: BoundedCache[tuple[tuple[str, ...], ...], LexicalDocument] = BoundedCache(4096)
-"""Documents by the words of their four fields."""
+_DOCUMENTS: BoundedCache[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], LexicalDocument] = (
+    BoundedCache(4096)
+)
+"""Documents by the words and the camelCase runs of their four fields."""
+
+
+def _runs(texts: Iterable[str]) -> tuple[str, ...]:
+    """The camelCase runs of *texts*, read whole (:func:`.words.camel_runs`)."""
+    return tuple(whole for text in texts for whole, _ in camel_runs(text))
+
+
 _COUNTS: dict[Counts, Counts] = {}
 """One tuple per distinct term count (small numbers: few distinct tuples)."""
 _MAX_COUNTS = 65536

@@ -202,3 +202,26 @@ def text_words(text: str) -> list[str]:
     """Normalised words of a contract text: camelCase and snake_case split ("listIssues" ->
     list, issues), stop words and numbers left out."""
     return [w for w in _WORDS.findall(normalise(_CAMEL.sub(" ", text))) if is_content_word(w)]
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+MAX_RUN_PARTS = 3
+"""The most camelCase parts a run read whole has (see :func:`camel_runs`): "UniProtKB"."""
+
+
+@lru_cache(maxsize=16384)
+def camel_runs(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each run of two to :data:`MAX_RUN_PARTS` neighbouring camelCase parts of a word of
+    *text*, read whole (normalised), with its parts: "getUniProtMapping" gives ("getuni",
+    (get, uni)), ("uniprot", (uni, prot)), ("protmapping", ...) and the runs of three. A
+    question writes "UniProt", "PubChem" or "DataCite" as one word where :func:`text_words`
+    splits the contract's name in two. A run that is a stop word or a number gives none."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for token in _TOKEN.findall(text):
+        parts = [normalise(part) for part in _CAMEL.sub(" ", token).split()]
+        for start in range(len(parts) - 1):
+            for end in range(start + 2, min(start + MAX_RUN_PARTS, len(parts)) + 1):
+                whole = "".join(parts[start:end])
+                if is_content_word(whole):
+                    out.append((whole, tuple(parts[start:end])))
+    return tuple(dict.fromkeys(out))

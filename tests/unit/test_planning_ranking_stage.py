@@ -134,3 +134,79 @@ async def test_a_question_naming_a_specialised_resource_the_broad_record_has_as_
         await primary_of("XAS spectra of BaH4O3", operations=None, formula="BaH4O3")
         == "search_materials_xas__get"
     )
+
+
+DOS = "search_materials_electronic_structure_dos__get"
+
+
+async def test_a_needed_field_with_an_operation_of_its_own_under_a_specialised_resource_goes_to_it() -> None:
+    # the summary and the electronic-structure resource both have a ``dos`` field; the
+    # document serves densities of states at ``electronic_structure/dos``, under the latter
+    router = await emmet_router((SUMMARY, ELECTRONIC, DOS))
+    plan = router.plan(ask("DOS of mp-13", material_ids="mp-13"))
+    assert plan.primary is not None and plan.primary.endpoint == ELECTRONIC, plan.explain()
+    assert plan.reasons[0].startswith(f"rank/broad record: mp_api.{ELECTRONIC} over mp_api.{SUMMARY}: ")
+    assert "operation of its own" in plan.reasons[0]
+
+
+async def test_without_the_sub_resource_the_same_field_goes_to_the_broad_record() -> None:
+    assert await primary_of("DOS of mp-13", operations=(SUMMARY, ELECTRONIC), material_ids="mp-13") == SUMMARY
+
+
+async def test_a_field_without_a_sub_resource_stays_on_the_broad_record_beside_one() -> None:
+    assert (
+        await primary_of("band gap of mp-13", operations=(SUMMARY, ELECTRONIC, DOS), material_ids="mp-13")
+        == SUMMARY
+    )
+
+
+async def test_a_field_named_by_the_specialised_resources_own_words_stays_on_the_broad_record() -> None:
+    # "structure" is a word of ``electronic_structure`` itself, so of its sub-resource too
+    operations = (SUMMARY, ELECTRONIC, DOS)
+    assert await primary_of("the structure of Si", operations=operations, formula="Si") == SUMMARY
+
+
+def _materials(*names: str) -> dict[str, Any]:
+    properties = {name: {"type": "string"} for name in ("formula_pretty", "material_id", *names)}
+    return {"type": "array", "items": {"type": "object", "properties": properties}}
+
+
+def _listing(operation_id: str, *names: str, by: str = "material_ids") -> dict[str, Any]:
+    return get(operation_id, parameters=[param(by)], schema=_materials(*names))
+
+
+def sub_resources_document() -> dict[str, Any]:
+    """A materials API laid out as MP's: a summary, two specialised resources and operations
+    under them (the ``dos`` records, and a structure matcher that is no ``structure`` record)."""
+    return document(
+        {
+            "/materials/summary/": _listing("search_summary", "structure", "dos", "band_gap", "density"),
+            "/materials/electronic_structure/": _listing(
+                "search_electronic_structure", "structure", "dos", "band_gap"
+            ),
+            "/materials/electronic_structure/dos/": _listing(
+                "search_electronic_structure_dos", "dos", by="projection"
+            ),
+            "/materials/core/": _listing("search_core", "structure", "density"),
+            "/materials/core/match_structure/": _listing(
+                "search_core_match_structure", "structure", by="projection"
+            ),
+        }
+    )
+
+
+async def sub_resources_primary(query: str) -> str | None:
+    spec, invoker, _ = await build({DOC_URL: sub_resources_document()}, provider="materials")
+    router = SchemaRouter()
+    router.register(spec, invoker)
+    primary = router.plan(PlanRequest(query, arguments={"material_ids": "mp-149"})).primary
+    return primary.endpoint if primary is not None else None
+
+
+async def test_a_sub_resource_named_after_the_needed_field_names_its_parent_resource() -> None:
+    assert await sub_resources_primary("DOS of mp-149") == "search_electronic_structure"
+
+
+async def test_an_operation_under_a_resource_that_only_mentions_the_field_names_nothing() -> None:
+    # ``core/match_structure`` adds "match" as well: it matches structures, it is not their record
+    assert await sub_resources_primary("structure of mp-149") == "search_summary"

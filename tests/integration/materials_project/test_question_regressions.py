@@ -95,3 +95,28 @@ async def test_a_band_gap_between_one_and_two_ev_reads_no_framing_or_unit_word_a
     )
     assert (result.tool, result.endpoint) == ("mp_api", SUMMARY)
     assert sorted(values(result, "formula_pretty")) == ["AlAs", "GaAs", "GaN", "WO2"]
+
+
+ELECTRONIC = "search_materials_electronic_structure__get"
+
+
+async def test_the_dos_of_a_material_comes_from_the_electronic_structure_resource(
+    landscape_router: BuildRouter,
+) -> None:
+    # the summary has a ``dos`` field too; the document serves densities of states under the
+    # electronic-structure resource (``/materials/electronic_structure/dos/``)
+    router = await every_operation(landscape_router)
+    result = await router.invoke(ask("DOS of mp-25375", material_ids="mp-25375"))
+    assert (result.tool, result.endpoint) == ("mp_api", ELECTRONIC)
+    assert values(result, "formula_pretty") == ["WO2"], result.records
+    assert values(result, "dos")[0]["total"], result.records
+
+
+async def test_the_band_structure_of_a_material_comes_from_the_electronic_structure_resource(
+    landscape_router: BuildRouter,
+) -> None:
+    router = await every_operation(landscape_router)
+    result = await router.invoke(ask("band structure of WO2", material_ids="mp-25375"))
+    assert (result.tool, result.endpoint) == ("mp_api", ELECTRONIC)
+    assert values(result, "formula_pretty") == ["WO2"], result.records
+    assert values(result, "bandstructure")[0]["setyawan_curtarolo"], result.records
