@@ -27,6 +27,7 @@ from .argument_words import argument_words, name_words
 from .models import PlanRequest
 from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
+from .subject import SubjectReading
 from .terms import Term
 
 OrderingKey = tuple[tuple[Term, ...], tuple[tuple[str, ...], ...], bool, frozenset[str]]
@@ -56,6 +57,8 @@ class Reading:
     by_arguments: Ordering | None = None
     """The routes taking every argument given (``arguments_tier``), built when first needed."""
     unmatched: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    subject: SubjectReading | None = None
+    """What the argument values say of their subjects (``subject.py``), read when first needed."""
 
     @property
     def ordering_key(self) -> OrderingKey:

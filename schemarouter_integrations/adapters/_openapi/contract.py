@@ -38,6 +38,7 @@ from .._roles import argument_role, paging_kind
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
+from .parameters import parameter_notes
 from .records import RecordProperty, find_records, record_properties, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
@@ -244,8 +245,7 @@ class ContractBuilder:
                 continue
             raw_schema = parameter_schema(param)
             schema = self._inline(raw_schema, f"{where}, parameter {wire!r}")
-            if "description" not in schema and isinstance(param.get("description"), str):
-                schema = {**schema, "description": short_description(param["description"])}
+            schema = parameter_notes(schema, param, record.path)
             style = param.get("style", "form" if location == "query" else "simple")
             explode = bool(param.get("explode", style == "form"))
             separator = role = None

@@ -1,0 +1,94 @@
+"""What an OpenAPI parameter's schema carries besides its own: its description, its example
+values, and the path segment before it.
+
+Planning reads them as evidence of the kind of subject a parameter's value names
+(``_planning/subject.py``): several operations of a document often take the same name
+(``id``), and ``/bioentity/disease/{id}/phenotypes`` with "CURIE identifier of disease, e.g.
+OMIM:605543, DOID:678" says that its ``id`` names a disease.
+
+- ``description``: the parameter's, when its schema has none (first paragraph, one line).
+- ``examples`` (JSON Schema's): the parameter's ``example`` and ``examples`` values, the
+  schema's ``example``, and the compact identifiers (CURIEs such as ``DOID:678``) its
+  description gives, for a parameter taking text; at most :data:`MAX_EXAMPLES`, each short.
+  A schema that already has ``examples`` keeps them.
+- :data:`~..._contracts.schemas.PATH_SEGMENT`: the literal segment before a path parameter
+  (``disease`` in ``/bioentity/disease/{id}/phenotypes``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..._contracts.schemas import PATH_SEGMENT
+from .._fields import short_description
+
+MAX_EXAMPLES = 8
+"""At most this many example values are kept per parameter."""
+MAX_EXAMPLE_CHARS = 100
+"""A longer example value is left out."""
+_CURIE = re.compile(r"(?<![\w:/.-])[A-Za-z][A-Za-z0-9_.-]{0,30}:[A-Za-z0-9][A-Za-z0-9_.-]{0,60}(?![\w:/])")
+"""A compact identifier written in a description ("DOID:678", "REACT:R-HSA-5387390"): a
+prefix, a colon, a local part; never a URL ("https://...") or a time ("10:30")."""
+
+
+def parameter_notes(schema: dict[str, Any], param: Mapping[str, Any], path: str) -> dict[str, Any]:
+    """*schema* (a parameter's, inlined) with its description, examples and path segment."""
+    out = dict(schema)
+    described = param.get("description")
+    if "description" not in out and isinstance(described, str):
+        out["description"] = short_description(described)
+    if "examples" not in out:
+        found = list(dict.fromkeys(_examples(param, schema)))[:MAX_EXAMPLES]
+        if found:
+            out["examples"] = found
+    if param.get("in") == "path":
+        segment = segment_before(path, str(param.get("name")))
+        if segment:
+            out[PATH_SEGMENT] = segment
+    return out
+
+
+def segment_before(path: str, name: str) -> str | None:
+    """The literal segment right before ``{name}`` in *path* (None: a parameter or nothing)."""
+    parts = [p for p in path.split("/") if p]
+    for at, part in enumerate(parts):
+        if part == "{" + name + "}" and at > 0:
+            before = parts[at - 1]
+            return None if "{" in before else before
+    return None
+
+
+def _examples(param: Mapping[str, Any], schema: Mapping[str, Any]) -> Iterator[Any]:
+    """Every short scalar example of *param* (see the module docstring), in document order."""
+    yield from _scalars(param.get("example"))
+    examples = param.get("examples")
+    if isinstance(examples, Mapping):
+        for example in examples.values():
+            if isinstance(example, Mapping):
+                yield from _scalars(example.get("value"))
+    yield from _scalars(schema.get("example"))
+    description = param.get("description")
+    if isinstance(description, str) and _takes_text(schema):
+        for match in _CURIE.finditer(description[:2000]):
+            yield match.group(0).rstrip(".")
+
+
+def _scalars(value: Any) -> Iterator[Any]:
+    """*value*'s short strings and numbers (a list's items)."""
+    items = value if isinstance(value, list) else [value]
+    for item in items[:MAX_EXAMPLES]:
+        if isinstance(item, bool) or item is None:
+            continue
+        if isinstance(item, (int, float)) or (isinstance(item, str) and 0 < len(item) <= MAX_EXAMPLE_CHARS):
+            yield item
+
+
+def _takes_text(schema: Mapping[str, Any]) -> bool:
+    """True when *schema* takes a string, or a list of strings (or says no type)."""
+    kind = schema.get("type")
+    if kind == "array":
+        items = schema.get("items")
+        return isinstance(items, Mapping) and items.get("type") in (None, "string")
+    return kind in (None, "string") or (isinstance(kind, list) and "string" in kind)
