@@ -27,7 +27,7 @@ from .argument_words import argument_words, name_words
 from .models import PlanRequest
 from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
-from .subject import SubjectReading
+from .subject import SubjectReading, labels_parameter
 from .terms import Term
 
 OrderingKey = tuple[tuple[Term, ...], tuple[tuple[str, ...], ...], bool, frozenset[str]]
@@ -70,10 +70,18 @@ class Reading:
         found = self.unmatched.get(key)
         if found is None:
             found = tuple(
-                forms[0] for forms in self.rest if route is None or not route.lexical.matches(forms)
+                forms[0]
+                for forms in self.rest
+                if route is None or not (route.lexical.matches(forms) or self._labels(route, forms))
             )
             self.unmatched[key] = found
         return found
+
+
+    def _labels(self, route: Route, forms: tuple[str, ...]) -> bool:
+        """True when the word (*forms*) labels a given value that *route*'s parameter names
+        ("the member tib" and a parameter described "Member account ID")."""
+        return self.subject is not None and labels_parameter(route, self.subject, forms)
 
 
 def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalIndex | None = None) -> Reading:

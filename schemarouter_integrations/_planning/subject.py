@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,10 +40,8 @@ from .._registry import Route, is_content_word, text_words, word_forms
 from .._text import normalise
 from .argument_words import value_words
 from .ordering import Candidate, Ordering
+from .rank import SUBJECT_WEIGHT
 
-SUBJECT_WEIGHT = 1.0
-"""What each argument's evidence (its value's shape, or the word labelling it) adds to an
-operation's operation-words score."""
 
 _WORDS = re.compile(r"\w+")
 _CURIE = re.compile(r"([A-Za-z][A-Za-z0-9_.-]{0,30}):[A-Za-z0-9]")
@@ -172,6 +170,17 @@ def evidence(route: Route, reading: SubjectReading) -> int:
             if any(form in words for forms in labels for form in forms):
                 count += 1
     return count
+
+
+def labels_parameter(route: Route, reading: SubjectReading, forms: Sequence[str]) -> bool:
+    """True when the question word (*forms*) labels a given value and names *route*'s
+    parameter taking it: a word the operation's own texts may lack, but not unmatched."""
+    for name, labels in reading.labels:
+        if forms in labels and name in route.argument_names:
+            words = parameter_words(route, name)
+            if any(form in words for form in forms):
+                return True
+    return False
 
 
 SortKey = Callable[[Candidate], Any]
