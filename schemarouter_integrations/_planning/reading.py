@@ -77,7 +77,6 @@ class Reading:
             self.unmatched[key] = found
         return found
 
-
     def _labels(self, route: Route, forms: tuple[str, ...]) -> bool:
         """True when the word (*forms*) labels a given value that *route*'s parameter names
         ("the member tib" and a parameter described "Member account ID")."""

@@ -42,7 +42,6 @@ from .argument_words import value_words
 from .ordering import Candidate, Ordering
 from .rank import SUBJECT_WEIGHT
 
-
 _WORDS = re.compile(r"\w+")
 _CURIE = re.compile(r"([A-Za-z][A-Za-z0-9_.-]{0,30}):[A-Za-z0-9]")
 _LETTERS = re.compile(r"[^\W\d_]+")

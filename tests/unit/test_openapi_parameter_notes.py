@@ -5,8 +5,13 @@ operations take stays one schema."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from schemarouter_integrations import PlanRequest, SchemaRouter
 from schemarouter_integrations._framework.merging import merge_schemas
 from schemarouter_integrations.adapters._openapi.parameters import parameter_notes, segment_before
 
@@ -65,3 +70,43 @@ def test_an_argument_whose_operations_differ_only_in_examples_and_segments_is_on
     disease = {"type": "string", "examples": ["DOID:678"], "x-path-segment": "disease", "description": "a"}
     gene = {"type": "string", "examples": ["NCBIGene:4750"], "x-path-segment": "gene"}
     assert merge_schemas([disease, gene]) == {"type": "string"}
+
+
+def _search(operation_id: str, kind: str) -> dict[str, Any]:
+    query = {"name": "query", "in": "path", "required": True, "description": "The search query"}
+    ok = {"200": {"description": "results", "content": {"application/json": {"schema": {"type": "array"}}}}}
+    return {
+        "get": {
+            "operationId": operation_id,
+            "parameters": [{**query, "schema": {"type": kind}}],
+            "responses": ok,
+        }
+    }
+
+
+SEARCHES = {
+    "openapi": "3.0.0",
+    "info": {"title": "aggregator", "version": "1"},
+    "paths": {
+        "/articles/search/{query}": _search("searchArticles", "integer"),
+        "/journals/search/{query}": _search("searchJournals", "string"),
+    },
+}
+
+
+@pytest.mark.anyio
+async def test_a_path_number_the_document_declares_as_text_elsewhere_takes_text(tmp_path: Path) -> None:
+    path = tmp_path / "aggregator.json"
+    path.write_text(json.dumps(SEARCHES))
+    router = SchemaRouter()
+    spec = await router.add_url(str(path), kind="openapi", name="agg", base_url="http://127.0.0.1:9")
+    schema = spec.endpoint("searchArticles").input_schema  # type: ignore[union-attr]
+    assert schema["properties"]["query"]["type"] == ["integer", "string"]
+    plan = router.plan(PlanRequest(query="articles on deep learning", arguments={"query": "deep learning"}))
+    assert plan.primary is not None and plan.primary.endpoint == "searchArticles"
+
+
+def test_a_path_number_no_operation_declares_as_text_stays_a_number() -> None:
+    param = {"name": "coreId", "in": "path", "schema": {"type": "integer"}}
+    notes = parameter_notes({"type": "integer"}, param, "/articles/get/{coreId}", frozenset({"query"}))
+    assert notes["type"] == "integer"

@@ -38,7 +38,7 @@ from .._roles import argument_role, paging_kind
 from .._route import RouteBuilder
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
-from .parameters import parameter_notes
+from .parameters import parameter_notes, text_path_names
 from .records import RecordProperty, find_records, record_properties, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
@@ -187,10 +187,8 @@ class ContractBuilder:
             return record.method in _READ_ONLY_METHODS
         if not isinstance(overrides, Mapping):
             raise RegistrationError("read_only= must map operation names to True/False/None")
-        for key in record.names:
-            if key in overrides:
-                return overrides[key]
-        return record.method in _READ_ONLY_METHODS
+        key = next((k for k in record.names if k in overrides), None)
+        return overrides[key] if key is not None else record.method in _READ_ONLY_METHODS
 
     def _projection(self, record: OperationRecord) -> ServerProjectionSpec | None:
         """The option's projection for *record*: ``False`` none, ``None`` (or an operation a
@@ -231,6 +229,10 @@ class ContractBuilder:
     def _query_parameters_anywhere(self) -> frozenset[str]:
         return frozenset().union(*(record.query_parameters for record in self.records))
 
+    @cached_property
+    def _text_path_names(self) -> frozenset[str]:
+        return text_path_names(self.records, self.resolver.concrete)
+
     def _parameters(
         self, record: OperationRecord, projection: ServerProjectionSpec | None, where: str
     ) -> list[tuple[Parameter, dict[str, Any], bool]]:
@@ -245,7 +247,7 @@ class ContractBuilder:
                 continue
             raw_schema = parameter_schema(param)
             schema = self._inline(raw_schema, f"{where}, parameter {wire!r}")
-            schema = parameter_notes(schema, param, record.path)
+            schema = parameter_notes(schema, param, record.path, self._text_path_names)
             style = param.get("style", "form" if location == "query" else "simple")
             explode = bool(param.get("explode", style == "form"))
             separator = role = None

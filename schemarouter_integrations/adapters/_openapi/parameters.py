@@ -13,17 +13,23 @@ OMIM:605543, DOID:678" says that its ``id`` names a disease.
   A schema that already has ``examples`` keeps them.
 - :data:`~..._contracts.schemas.PATH_SEGMENT`: the literal segment before a path parameter
   (``disease`` in ``/bioentity/disease/{id}/phenotypes``).
+- ``type``: a path parameter declared as a number that another operation of the document
+  declares as text under the same name (CORE's ``/articles/search/{query}`` types its search
+  text as an integer; ``/search/{query}`` as a string) takes text as well: the document
+  contradicts itself, a path carries text, and the server's own check decides.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ..._contracts.schemas import PATH_SEGMENT
 from .._fields import short_description
+from .operations import OperationRecord, parameter_schema
 
+_NUMBERS = ("integer", "number")
 MAX_EXAMPLES = 8
 """At most this many example values are kept per parameter."""
 MAX_EXAMPLE_CHARS = 100
@@ -33,8 +39,11 @@ _CURIE = re.compile(r"(?<![\w:/.-])[A-Za-z][A-Za-z0-9_.-]{0,30}:[A-Za-z0-9][A-Za
 prefix, a colon, a local part; never a URL ("https://...") or a time ("10:30")."""
 
 
-def parameter_notes(schema: dict[str, Any], param: Mapping[str, Any], path: str) -> dict[str, Any]:
-    """*schema* (a parameter's, inlined) with its description, examples and path segment."""
+def parameter_notes(
+    schema: dict[str, Any], param: Mapping[str, Any], path: str, text_names: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """*schema* (a parameter's, inlined) with its description, examples and path segment;
+    *text_names* are the path parameters some operation declares as text."""
     out = dict(schema)
     described = param.get("description")
     if "description" not in out and isinstance(described, str):
@@ -47,7 +56,21 @@ def parameter_notes(schema: dict[str, Any], param: Mapping[str, Any], path: str)
         segment = segment_before(path, str(param.get("name")))
         if segment:
             out[PATH_SEGMENT] = segment
+        if param.get("name") in text_names and out.get("type") in _NUMBERS:
+            out["type"] = [out["type"], "string"]
     return out
+
+
+def text_path_names(
+    records: Iterable[OperationRecord], concrete: Callable[[Any], dict[str, Any]]
+) -> frozenset[str]:
+    """The names of the path parameters some operation of *records* declares as text."""
+    return frozenset(
+        str(param.get("name"))
+        for record in records
+        for param in record.parameters
+        if param.get("in") == "path" and concrete(parameter_schema(param)).get("type") == "string"
+    )
 
 
 def segment_before(path: str, name: str) -> str | None:
