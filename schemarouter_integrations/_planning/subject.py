@@ -104,27 +104,39 @@ def read_subject(query: str, arguments: Mapping[str, Any]) -> SubjectReading:
     return SubjectReading(tuple(shapes), tuple(labels))
 
 
-_SHAPES: BoundedCache[tuple[str, str, str], frozenset[str]] = BoundedCache(16384)
+_OWN: BoundedCache[str, dict[str, tuple[frozenset[str], str | None]]] = BoundedCache(16384)
 _WORDS_OF: BoundedCache[tuple[str, str], frozenset[str]] = BoundedCache(16384)
 _GROUPS: BoundedCache[tuple[str, str], dict[str, frozenset[str]]] = BoundedCache(1024)
-"""What the documents say each parameter's value is, read only for the arguments requests
-give, keyed by content (the tool's or endpoint's fingerprint, the argument name): a pure
-memo that can never go stale."""
+"""What the documents say each parameter's value is, keyed by content (an endpoint's
+fingerprint, a tool's fingerprint and argument name): a pure memo that can never go stale."""
+_NOTHING: tuple[frozenset[str], str | None] = (frozenset(), None)
 
 
 def parameter_shapes(route: Route, name: str) -> frozenset[str]:
     """The shapes of the examples of *route*'s parameter *name* and of its namesakes under
     the same path segment in its tool."""
-    key = (route.tool.fingerprint, route.endpoint.name, name)
-    found = _SHAPES.get(key)
-    if found is None:
-        schema = _property(route.endpoint.input_schema, name)
-        found = frozenset(_example_shapes(schema))
-        segment = schema.get(PATH_SEGMENT)
-        if isinstance(segment, str):
-            found |= _group(route.tool, name).get(segment, frozenset())
-        _SHAPES.put(key, found)
-    return found
+    shapes, segment = _own(route).get(name, _NOTHING)
+    if segment is None:
+        return shapes
+    return shapes | _group(route.tool, name).get(segment, frozenset())
+
+
+def _own(route: Route) -> dict[str, tuple[frozenset[str], str | None]]:
+    own = _OWN.get(route.endpoint_fingerprint)
+    if own is None:
+        own = _OWN.put(route.endpoint_fingerprint, _own_shapes(route.endpoint.input_schema))
+    return own
+
+
+def _own_shapes(schema: Mapping[str, Any]) -> dict[str, tuple[frozenset[str], str | None]]:
+    """Per parameter of an input *schema*: the shapes of its examples and its path segment."""
+    properties = schema.get("properties")
+    out: dict[str, tuple[frozenset[str], str | None]] = {}
+    for name, node in properties.items() if isinstance(properties, Mapping) else ():
+        if isinstance(node, dict):
+            segment = node.get(PATH_SEGMENT)
+            out[name] = (frozenset(_example_shapes(node)), segment if isinstance(segment, str) else None)
+    return out
 
 
 def parameter_words(route: Route, name: str) -> frozenset[str]:
@@ -159,12 +171,16 @@ def evidence(route: Route, reading: SubjectReading) -> int:
     """How many of the request's arguments *route*'s parameters fit by shape, plus how many
     of them the question's labelling words name."""
     count = 0
-    taken = route.argument_names
-    for name, shapes in reading.shapes:
-        if name in taken and shapes & parameter_shapes(route, name):
-            count += 1
+    if reading.shapes:
+        own = _own(route)
+        for name, shapes in reading.shapes:
+            found = own.get(name)
+            if found is None or not (found[0] or found[1]):
+                continue  # not taken, or nothing shown of it
+            if shapes & (found[0] if found[1] is None else parameter_shapes(route, name)):
+                count += 1
     for name, labels in reading.labels:
-        if name in taken:
+        if name in route.argument_names:
             words = parameter_words(route, name)
             if any(form in words for forms in labels for form in forms):
                 count += 1
@@ -191,20 +207,15 @@ def by_subject(ordering: Ordering, reading: SubjectReading, key: SortKey) -> Ord
     stays as it is). Without arguments to read, *ordering* itself."""
     if not reading:
         return ordering
-    names = {name for name, _ in reading.shapes} | {name for name, _ in reading.labels}
-    ranked: list[Candidate] = []
-    moved = False
-    for candidate in ordering.ranked:
-        route = candidate.route
-        found = evidence(route, reading) if names & route.argument_names else 0
-        if found:
-            candidate = _with_bonus(candidate, SUBJECT_WEIGHT * found)
-            moved = True
-        ranked.append(candidate)
-    if moved:
+    ranked = ordering.ranked
+    bonus = {at: found for at, c in enumerate(ranked) if (found := evidence(c.route, reading))}
+    if bonus:
+        ranked = [
+            _with_bonus(c, SUBJECT_WEIGHT * bonus[at]) if at in bonus else c for at, c in enumerate(ranked)
+        ]
         ranked.sort(key=key)
     return Ordering(
-        ranked=ranked if moved else ordering.ranked,
+        ranked=ranked,
         refused=ordering.refused,
         unseen=ordering.unseen,
         unseen_count=ordering.unseen_count,
