@@ -12,6 +12,9 @@ a spelling. Three rules, each lossless:
   above). A string is never split: ``"a,b"`` becomes ``["a,b"]``, one value holding a comma
   (a value may contain commas). Where the route itself joins a list into one text
   (:data:`~.schemas.LIST_SEPARATOR`), that text reaches the server as it was written.
+* **One value named twice.** A route that declares two parameters whose names differ only in
+  case (``DRUG_ID`` in its path and ``drug_id`` in its query, as some generated documents
+  do) gets a value given for one under the other as well, when the other is not given.
 * **Enum members by case.** A string outside a closed ``enum`` (every text the schema takes is
   one of its members) becomes the member it equals ignoring case, when exactly one does
   (``"dataverse"`` -> ``"Dataverse"``).
@@ -43,6 +46,28 @@ def coerced_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -
     for name, value in arguments.items():
         declared = properties.get(name)
         out[name] = coerced_value(declared, value) if isinstance(declared, Mapping) else value
+    for name, twin in _twins(properties, arguments):
+        declared = properties[twin]
+        out[twin] = (
+            coerced_value(declared, arguments[name]) if isinstance(declared, Mapping) else arguments[name]
+        )
+    return out
+
+
+def _twins(properties: Mapping[str, Any], arguments: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(given name, its twin): declared names equal but for case, the twin not given."""
+    if len(properties) < 2:
+        return []
+    by_case: dict[str, list[str]] = {}
+    for name in properties:
+        by_case.setdefault(str(name).casefold(), []).append(name)
+    out: list[tuple[str, str]] = []
+    for name in arguments:
+        spellings = by_case.get(name.casefold(), ())
+        if len(spellings) == 2 and name in spellings:
+            twin = spellings[0] if spellings[1] == name else spellings[1]
+            if twin not in arguments:
+                out.append((name, twin))
     return out
 
 

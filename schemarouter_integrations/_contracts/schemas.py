@@ -30,6 +30,9 @@ ARGUMENT_ROLE = "x-argument-role"
 """An input-schema property's note: the argument is the router's or the application's business
 (``"pagination"``, ``"projection"``, ``"format"``, ``"licence"``), never shown to a model. The
 application may still pass it (planning checks arguments against the input schema as is)."""
+PATH_SEGMENT = "x-path-segment"
+"""A path parameter's note: the literal path segment before it (``disease`` of
+``/bioentity/disease/{id}/phenotypes``), the kind of subject its value names."""
 PAGING = "x-paging"
 """A pagination argument's note: how it pages a listing. ``"offset"``: how many matching
 records to skip; ``"page"``: the number of the page; ``"size"``: how many records a page

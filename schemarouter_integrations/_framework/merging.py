@@ -6,16 +6,22 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .._contracts.schemas import PATH_SEGMENT
+
 __all__ = ["argument_description", "merge_schemas"]
+
+_NOTES = frozenset({"description", "title", "examples", PATH_SEGMENT})
+"""What one endpoint says of its own argument: left out of the merged schema."""
 
 
 def merge_schemas(schemas: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """One schema for an argument several endpoints take: the schema itself when they agree
-    (descriptions and titles aside), else ``anyOf`` the distinct schemas."""
+    (descriptions, titles, examples and path segments aside), else ``anyOf`` the distinct
+    schemas."""
     distinct: list[dict[str, Any]] = []
     seen: set[str] = set()
     for schema in schemas:
-        bare = {k: v for k, v in schema.items() if k not in ("description", "title")}
+        bare = {k: v for k, v in schema.items() if k not in _NOTES}
         key = json.dumps(bare, sort_keys=True, default=str)
         if key not in seen:
             seen.add(key)

@@ -97,11 +97,11 @@ def build_arguments_tier(
         if candidate.route.path in specialised:
             r = candidate.rank
             candidate.rank = (r[0], r[1], 1, r[3], r[4], r[5], r[6], r[7])
-    found.sort(key=_broadest_first)
+    found.sort(key=broadest_first)
     return Ordering(ranked=found, lexical=lexical)
 
 
-def _broadest_first(candidate: Candidate) -> tuple[object, ...]:
+def broadest_first(candidate: Candidate) -> tuple[object, ...]:
     """The rank, with the route's record size (more fields first) between the operation words
     and the evidence points: with no word to tell them apart, the broadest record answers."""
     r = candidate.rank

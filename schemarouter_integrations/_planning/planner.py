@@ -70,15 +70,16 @@ from collections.abc import Callable, Iterable
 from .._bounded import BoundedCache
 from .._contracts.schemas import argument_problem, coerced_arguments
 from .._registry import Registry, Route
-from .arguments_tier import asked_words, build_arguments_tier, writes_a_value
+from .arguments_tier import asked_words, broadest_first, build_arguments_tier, writes_a_value
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
-from .ordering import Candidate, Ordering, build_ordering
+from .ordering import RANK, Candidate, Ordering, build_ordering
 from .partial import build_partial
 from .reading import Reading, read_request
 from .reasons import reasons
 from .rejections import Rejections, Shown, closeness, not_preferred
 from .shape import server_hints, tool_call
+from .subject import SubjectReading, by_subject, read_subject
 
 logger = logging.getLogger("schemarouter_integrations.planning")
 
@@ -178,9 +179,10 @@ def compile_plan(
     if primary is None and reading.terms:  # no route serving the whole need passes: a partial answer
         tiers = ordering.partial
         if tiers is None:
-            tiers = ordering.partial = build_partial(
+            built = build_partial(
                 walk.registry, reading.terms, ordering.lexical, reading.given, ordering.said
             )
+            tiers = ordering.partial = [by_subject(t, _subject(reading, walk), RANK) for t in built]
         for tier in tiers:
             primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
             if primary is not None:
@@ -260,8 +262,15 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
             walk.registry, reading.terms, reading.words, restrict=not reading.explicit, given=reading.given
         )
         ordering = walk.cache.orderings.put(key, built)
-    reading.ordering = ordering
-    return ordering
+    reading.ordering = by_subject(ordering, _subject(reading, walk), RANK)
+    return reading.ordering
+
+
+def _subject(reading: Reading, walk: _Walk) -> SubjectReading:
+    """What the request's argument values say of their subjects (``subject.py``), read once."""
+    if reading.subject is None:
+        reading.subject = read_subject(walk.request.query, walk.request.arguments)
+    return reading.subject
 
 
 def _about_arguments(reading: Reading, request: PlanRequest) -> bool:
@@ -279,6 +288,7 @@ def _by_arguments(reading: Reading, ordering: Ordering, walk: _Walk) -> Ordering
             reading.given,
             asked_words(walk.request.query),
         )
+        tier = reading.by_arguments = by_subject(tier, _subject(reading, walk), broadest_first)
     return tier
 
 

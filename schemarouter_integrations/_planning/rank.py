@@ -30,8 +30,10 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
    texts (BM25F, see ``_registry/lexicon.py``), less :data:`UNREQUESTED_WEIGHT` per word of
    the operation's name that the request says neither in its words nor in its argument
    names (``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``:
-   "counts"); higher first. Each operation's name is read on its own: registering another
-   operation never changes this part of its rank.
+   "counts"), plus :data:`SUBJECT_WEIGHT` per argument whose value the operation's
+   parameter fits (its examples' shape, the word labelling it: see ``subject.py``); higher
+   first. Each operation's name is read on its own: registering another operation never
+   changes this part of its rank.
 5. ``field similarity`` — evidence points: 2 per term served by semantic id, name or as the
    route's resource, 1 per alias-only match, +1 when the endpoint projects fields
    server-side; higher first.
@@ -83,6 +85,10 @@ def takes_arguments(route: Route, given: frozenset[str]) -> bool:
 UNREQUESTED_WEIGHT = 0.5
 """What each word of an operation's name that the request does not say takes off its
 operation-words score (rule 4)."""
+
+SUBJECT_WEIGHT = 1.0
+"""What each argument adds to an operation's operation-words score (rule 4) when the
+operation's parameter fits it: its value's shape, or the word labelling it (``subject.py``)."""
 
 
 def said_forms(words: Sequence[Sequence[str]], given: frozenset[str]) -> frozenset[str]:
@@ -284,7 +290,8 @@ def _why(index: int, ours: object, theirs: object) -> str:
         assert isinstance(ours, float) and isinstance(theirs, float)
         return (
             f"the question's words match its own texts better ({-ours:.3g} vs {-theirs:.3g}, "
-            f"less {UNREQUESTED_WEIGHT} per word of its name the request does not say)"
+            f"less {UNREQUESTED_WEIGHT} per word of its name the request does not say, plus "
+            f"{SUBJECT_WEIGHT:g} per argument its parameters' examples or descriptions fit)"
         )
     if rule == "field similarity":
         assert isinstance(ours, int) and isinstance(theirs, int)

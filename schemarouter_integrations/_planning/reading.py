@@ -32,6 +32,7 @@ from .argument_words import argument_words, name_words, value_words
 from .models import PlanRequest
 from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
+from .subject import SubjectReading, labels_parameter
 from .terms import Term
 
 _WORDS = re.compile(r"\w+")
@@ -63,6 +64,8 @@ class Reading:
     by_arguments: Ordering | None = None
     """The routes taking every argument given (``arguments_tier``), built when first needed."""
     unmatched: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    subject: SubjectReading | None = None
+    """What the argument values say of their subjects (``subject.py``), read when first needed."""
 
     @property
     def ordering_key(self) -> OrderingKey:
@@ -74,10 +77,17 @@ class Reading:
         found = self.unmatched.get(key)
         if found is None:
             found = tuple(
-                forms[0] for forms in self.rest if route is None or not route.lexical.matches(forms)
+                forms[0]
+                for forms in self.rest
+                if route is None or not (route.lexical.matches(forms) or self._labels(route, forms))
             )
             self.unmatched[key] = found
         return found
+
+    def _labels(self, route: Route, forms: tuple[str, ...]) -> bool:
+        """True when the word (*forms*) labels a given value that *route*'s parameter names
+        ("the member tib" and a parameter described "Member account ID")."""
+        return self.subject is not None and labels_parameter(route, self.subject, forms)
 
 
 def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalIndex | None = None) -> Reading:

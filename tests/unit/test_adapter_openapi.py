@@ -120,7 +120,8 @@ async def test_unknown_options_are_refused() -> None:
 async def test_parameters_become_a_closed_input_schema_over_their_names() -> None:
     spec, _, _ = await build({DOC_URL: SEARCH})
     schema = spec.endpoint("get_material").input_schema  # type: ignore[union-attr]
-    assert schema["properties"] == {"material_id": {"type": "string"}}
+    # a path parameter notes the segment before it (the kind of subject its value names)
+    assert schema["properties"] == {"material_id": {"type": "string", "x-path-segment": "materials"}}
     assert schema["required"] == ["material_id"]
     assert schema["additionalProperties"] is False
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from schemarouter_integrations import EndpointSpec, PlanRequest, SchemaRouter, ToolSpec
 from schemarouter_integrations._contracts.coercion import coerced_arguments, coerced_value
 
 TEXTS = {"type": "array", "items": {"type": "string"}}
@@ -99,3 +100,32 @@ def test_an_enum_value_no_member_matches_names_the_members() -> None:
     nullable = {"anyOf": [SOFTWARE, {"type": "null"}]}
     found = reason(nullable, "Zenodo")
     assert found is not None and "'Zenodo' is not one of ['Dataverse', 'DSpace', 'dLibra']" in found
+
+
+TWINS = {
+    "type": "object",
+    "properties": {"drug_id": {"type": "string"}, "DRUG_ID": {"type": "string"}},
+    "required": ["drug_id", "DRUG_ID"],
+}
+
+
+def test_a_value_for_one_of_two_names_differing_only_in_case_fills_the_other() -> None:
+    # generated documents declare one value twice: ``DRUG_ID`` in the path, ``drug_id`` in the query
+    assert coerced_arguments(TWINS, {"DRUG_ID": "CHEMBL1201583"}) == {
+        "DRUG_ID": "CHEMBL1201583",
+        "drug_id": "CHEMBL1201583",
+    }
+
+
+def test_both_names_given_keep_their_own_values() -> None:
+    given = {"DRUG_ID": "CHEMBL1", "drug_id": "CHEMBL2"}
+    assert coerced_arguments(TWINS, given) == given
+
+
+def test_a_route_declaring_one_value_twice_answers_with_one_of_them() -> None:
+    router = SchemaRouter()
+    endpoint = EndpointSpec(name="getDrugByID", description="Get drug.", input_schema=TWINS, read_only=True)
+    router.register(ToolSpec(name="targets", access_mode="openapi", endpoints=[endpoint]))
+    plan = router.plan(PlanRequest(query="the drug CHEMBL1201583", arguments={"DRUG_ID": "CHEMBL1201583"}))
+    assert plan.primary is not None
+    assert plan.primary.arguments == {"DRUG_ID": "CHEMBL1201583", "drug_id": "CHEMBL1201583"}

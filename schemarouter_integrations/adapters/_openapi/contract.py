@@ -39,6 +39,7 @@ from .._route import RouteBuilder
 from .filter_names import with_filter_aliases
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
+from .parameters import parameter_notes, text_path_names
 from .records import RecordProperty, find_records, record_properties, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
@@ -187,10 +188,8 @@ class ContractBuilder:
             return record.method in _READ_ONLY_METHODS
         if not isinstance(overrides, Mapping):
             raise RegistrationError("read_only= must map operation names to True/False/None")
-        for key in record.names:
-            if key in overrides:
-                return overrides[key]
-        return record.method in _READ_ONLY_METHODS
+        key = next((k for k in record.names if k in overrides), None)
+        return overrides[key] if key is not None else record.method in _READ_ONLY_METHODS
 
     def _projection(self, record: OperationRecord) -> ServerProjectionSpec | None:
         """The option's projection for *record*: ``False`` none, ``None`` (or an operation a
@@ -231,6 +230,10 @@ class ContractBuilder:
     def _query_parameters_anywhere(self) -> frozenset[str]:
         return frozenset().union(*(record.query_parameters for record in self.records))
 
+    @cached_property
+    def _text_path_names(self) -> frozenset[str]:
+        return text_path_names(self.records, self.resolver.concrete)
+
     def _parameters(
         self, record: OperationRecord, projection: ServerProjectionSpec | None, where: str
     ) -> list[tuple[Parameter, dict[str, Any], bool]]:
@@ -245,8 +248,7 @@ class ContractBuilder:
                 continue
             raw_schema = parameter_schema(param)
             schema = self._inline(raw_schema, f"{where}, parameter {wire!r}")
-            if "description" not in schema and isinstance(param.get("description"), str):
-                schema = {**schema, "description": short_description(param["description"])}
+            schema = parameter_notes(schema, param, record.path, self._text_path_names)
             style = param.get("style", "form" if location == "query" else "simple")
             explode = bool(param.get("explode", style == "form"))
             separator = role = None

@@ -50,7 +50,7 @@ _SELECTING_TEXT = re.compile(
 )
 _COMMA_LIST = re.compile(r"\bcomma[\s-]*(?:separated|delimited)\b", re.IGNORECASE)
 _STYLE_SEPARATORS = {"form": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
-_ANNOTATIONS = ("title", "description")
+_ANNOTATIONS = ("title", "description", "examples")
 
 
 def field_selection_parameter(parameters: tuple[dict[str, Any], ...], resolve: Any) -> str | None:
