@@ -31,6 +31,11 @@ from .._text import name_words, normalise
 from .need import Need
 
 MAX_STAND_INS = 4
+VALUE_PARTS = 8
+"""The most fields read inside one object field for that object to be selected whole (a
+value of a few parts, as the OpenAPI adapter opens them: MP's ``symmetry``)."""
+_RANGE = re.compile(r"^(?:min|max|from|to|gte?|lte?)_|_(?:min|max|from|to|gte?|lte?)$")
+_SORT_WORDS = frozenset({"sort", "order", "orderby", "sortby"})
 """The most fields that stand in for one missing term."""
 _WORDS = re.compile(r"\w+")
 
@@ -90,12 +95,16 @@ def _names_records(route: Route, words: list[str]) -> bool:
     return bool(content)
 
 
+def _writes(text: str, value: str) -> bool:
+    return bool(value) and re.search(rf"(?<![a-z0-9]){re.escape(value)}(?![a-z0-9])", text) is not None
+
+
 def _before_a_value(text: str, words: list[str], values: list[str]) -> bool:
     """The term's words come right before one of the argument *values* in the query *text*."""
     for value in values:
         if len(value) < 2:
             continue
-        for found in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text):
+        for found in re.finditer(rf"(?<![a-z0-9]){re.escape(value)}(?![a-z0-9])", text):
             before = _WORDS.findall(text[: found.start()])
             if len(before) >= len(words) and all(
                 not set(word_forms(a)).isdisjoint(word_forms(b))
@@ -111,3 +120,58 @@ def _values(arguments: Mapping[str, Any]) -> Iterable[Any]:
             yield from (v for v in value if isinstance(v, str | int) and not isinstance(v, bool))
         elif isinstance(value, str | int) and not isinstance(value, bool):
             yield value
+
+
+def constrained_by(route: Route, arguments: Mapping[str, Any], query: str = "") -> list[str]:
+    """The route's fields the request's arguments constrain: an argument named as a field
+    (a list, ``elements=["Ga", "As"]``, or one value the *query* does not write,
+    ``ordering="FM"`` for "ferromagnetic materials"; "Si band gap" with ``formula="Si"``
+    names its subject), or as one with a range affix (``total_magnetization_min=3``), and
+    the field a sort argument orders by (``sort="-created"``): the answer shows that the
+    constraint held, and the order."""
+    found: list[str] = []
+    text = normalise(query)
+    for name, value in arguments.items():
+        bare = _RANGE.sub("", name)
+        if name in route.field_names:
+            if isinstance(value, list) or not _writes(text, normalise(str(value))):
+                found.append(name)
+        elif bare != name and bare in route.field_names:
+            found.append(bare)
+        elif _SORT_WORDS.intersection(name_words(name)):
+            for part in value if isinstance(value, list) else str(value).split(","):
+                key = str(part).strip().lstrip("+-")
+                if key in route.field_names:
+                    found.append(key)
+    return found
+
+
+def whole_records(route: Route) -> list[str]:
+    """Every field of the route, but a field read inside another field (``meta.found`` inside
+    ``meta``): the whole record once, not its nested values again beside it."""
+    fields = route.endpoint.fields
+    paths = {tuple(f.wire_path) for f in fields}
+    return [
+        f.name
+        for f in fields
+        if not any(tuple(f.wire_path[:end]) in paths for end in range(1, len(f.wire_path)))
+    ]
+
+
+def whole_values(route: Route, names: Iterable[str]) -> list[str]:
+    """*names* without repeats, a field read inside a small object field replaced by that
+    object (``symmetry.symbol`` -> ``symmetry``, at most :data:`VALUE_PARTS` fields inside
+    it): the parts of one value are read together (a space group's symbol beside its number)."""
+    fields = route.endpoint.fields
+    by_path = {tuple(f.wire_path): f.name for f in fields}
+    out: list[str] = []
+    for name in names:
+        spec = route.endpoint.field(name)
+        if spec is not None and len(spec.wire_path) > 1:
+            above = spec.wire_path[:-1]
+            parent = by_path.get(tuple(above))
+            if parent is not None and len([f for f in fields if f.wire_path[:-1] == above]) <= VALUE_PARTS:
+                name = parent
+        if name not in out:
+            out.append(name)
+    return out

@@ -16,13 +16,13 @@ against the route's input schema); here they are carried over as given.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from .._contracts import FieldSpec
 from .._contracts.schemas import LIST_SEPARATOR, coerced_arguments
 from .._registry import STOP_WORDS, FieldMatch, Route, word_forms
 from .._text import name_words
+from .breadth import constrained_by, whole_records, whole_values
 from .models import CallScope, FieldEvidence, PlanRequest, ToolCall
 from .need import Need
 from .ordering import Candidate
@@ -43,25 +43,19 @@ def tool_call(
     endpoint = route.endpoint
     matches = _evidence(candidate, need)
     if any(sid not in loose for sid in need.sids):
-        filtered = [
-            name
-            for name, value in request.arguments.items()
-            if isinstance(value, list) and name in route.field_names
-        ]
-        filtered.extend(sorted_by(route, request.arguments))
+        filtered = constrained_by(route, request.arguments, request.query)
         named = named_by(route, unmatched)
         grounds = grounds_of(route, [m.field for m in matches.values()])
-        selected = list(
-            dict.fromkeys(
-                (
-                    *(m.field.name for m in matches.values()),
-                    *standing,
-                    *named,
-                    *route.identity,
-                    *filtered,
-                    *grounds,
-                )
-            )
+        selected = whole_values(
+            route,
+            (
+                *(m.field.name for m in matches.values()),
+                *standing,
+                *named,
+                *route.identity,
+                *filtered,
+                *grounds,
+            ),
         )
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     else:  # every field: asked for by name too, since a projecting server may send only ids unasked
@@ -89,35 +83,6 @@ def tool_call(
     call = ToolCall.model_construct(**values)
     call.__dict__["arguments_key"] = request.arguments_key  # the same arguments, serialised once
     return call
-
-
-def whole_records(route: Route) -> list[str]:
-    """Every field of the route, but a field read inside another field (``meta.found`` inside
-    ``meta``): the whole record once, not its nested values again beside it."""
-    fields = route.endpoint.fields
-    paths = {tuple(f.wire_path) for f in fields}
-    return [
-        f.name
-        for f in fields
-        if not any(tuple(f.wire_path[:end]) in paths for end in range(1, len(f.wire_path)))
-    ]
-
-
-def sorted_by(route: Route, arguments: Mapping[str, Any]) -> list[str]:
-    """The route's fields a sort argument orders the records by (``sort="-created"`` selects
-    ``created``): an answer in that order shows the values it is in."""
-    found: list[str] = []
-    for name, value in arguments.items():
-        if not _SORT_WORDS.intersection(name_words(name)):
-            continue
-        for part in value if isinstance(value, list) else str(value).split(","):
-            key = str(part).strip().lstrip("+-")
-            if key in route.field_names:
-                found.append(key)
-    return found
-
-
-_SORT_WORDS = frozenset({"sort", "order", "orderby", "sortby"})
 
 
 def named_by(route: Route, words: tuple[str, ...]) -> list[str]:
