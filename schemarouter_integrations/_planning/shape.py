@@ -5,8 +5,10 @@ says which fields to select (the need's fields, the route's identity fields and 
 a list argument filters by name, ``elements=["Ga", "As"]`` selecting ``elements``, so the
 answer shows the constraint held, the fields whose name has a word of the query that no
 field surface read, "direct" selecting ``is_gap_direct``, and the fields a selected yes/no
-field's description names, ``is_stable`` bringing ``energy_above_hull``; or every field
-when the need is empty), which
+field's description names, ``is_stable`` bringing ``energy_above_hull``, the fields that
+stand in for what a partial answer misses and those the arguments constrain, a field inside
+a small object selected as that object; or every field when no term of the need narrows the
+answer: see ``breadth.py``), which
 server-side projection parameters ask for them, the
 evidence per semantic id (the field and the surface that matched), and a one-line
 explanation. The arguments were shaped and checked before (the planner's argument check
