@@ -25,12 +25,22 @@ def records_of(call: ToolCall, endpoint: EndpointSpec, raw: Any) -> list[dict[st
                 errors=errors,
                 subject="response",
             )
-    records = locate_records(raw, endpoint.records_path)
+    records = locate_records(raw, endpoint.records_path, undeclared=not endpoint.fields)
     return project_records(records, endpoint, call.selected_fields)
 
 
-def locate_records(raw: Any, records_path: Sequence[str] | None) -> list[dict[str, Any]]:
-    """The list of record objects at *records_path* (a lone object is one record)."""
+VALUE_KEY = "value"
+"""The key a plain value is kept under as a record, where the contract declares no records."""
+
+
+def locate_records(
+    raw: Any, records_path: Sequence[str] | None, *, undeclared: bool = False
+) -> list[dict[str, Any]]:
+    """The list of record objects at *records_path* (a lone object is one record).
+
+    *undeclared*: the contract says nothing of the records (no fields), so plain values
+    there are data as the source sent them: each one a record ``{"value": ...}`` (a body
+    that is one string, a list of numbers), not a response breaking its contract."""
     node = raw
     for key in records_path or ():
         if not isinstance(node, dict) or key not in node:
@@ -43,6 +53,9 @@ def locate_records(raw: Any, records_path: Sequence[str] | None) -> list[dict[st
         return [node]
     if isinstance(node, list) and all(isinstance(item, dict) for item in node):
         return node
+    if undeclared:
+        items = node if isinstance(node, list) else [node]
+        return [item if isinstance(item, dict) else {VALUE_KEY: item} for item in items]
     raise SchemaValidationError(
         f"records must be an object or a list of objects, got {type(node).__name__}", subject="response"
     )

@@ -228,10 +228,22 @@ def _not_returned(call: ToolCall | None, records: list[dict[str, Any]]) -> list[
 
 def _carries(record: dict[str, Any], name: str, depth: int = 0) -> bool:
     """True when *record* holds *name* at its top level, or nested (a field written at its
-    ``result_path``, ``{"props": {"band_gap": 1.1}}``)."""
+    ``result_path``, ``{"props": {"band_gap": 1.1}}``), or a dotted *name* along its parts
+    (``symmetry.symbol`` inside the ``symmetry`` object returned whole)."""
     if name in record:
         return True
+    if depth == 0 and "." in name and _along(record, name.split(".")):
+        return True
     return depth < 4 and any(isinstance(v, dict) and _carries(v, name, depth + 1) for v in record.values())
+
+
+def _along(record: dict[str, Any], parts: list[str]) -> bool:
+    node: Any = record
+    for part in parts:
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
 
 
 def _valueless(records: list[dict[str, Any]]) -> list[str]:

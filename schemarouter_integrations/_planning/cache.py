@@ -14,9 +14,12 @@ from .need import Need
 from .ordering import Ordering
 from .reading import OrderingKey, Reading
 
-CallKey = tuple[str, Need, str, CallScope, bool, tuple[str, ...], tuple[str, ...]]
+CallKey = tuple[
+    str, Need, str, CallScope, bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]
+]
 """Route path, need (with its surfaces), arguments key, scope, preferred or not, missing ids,
-the query words no field surface read (they may name fields of the route)."""
+the query words no field surface read (they may name fields of the route), the need's
+semantic ids that do not narrow the answer and the fields standing in for the missing."""
 
 ReadingKey = tuple[str, str, tuple[str, ...] | None]
 """Query, arguments key, explicit fields."""

@@ -71,8 +71,10 @@ from .._bounded import BoundedCache
 from .._contracts.schemas import argument_problem, coerced_arguments
 from .._registry import Registry, Route
 from .arguments_tier import asked_words, broadest_first, build_arguments_tier, writes_a_value
+from .breadth import loose_sids, stand_ins
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
+from .need import Need
 from .ordering import RANK, Candidate, Ordering, build_ordering
 from .partial import build_partial
 from .reading import Reading, read_request
@@ -200,7 +202,10 @@ def compile_plan(
         chain.extend(_fallbacks(primary, pool, walk))
 
     unmatched = reading.unmatched_for(primary.route if primary is not None else None)
-    calls = [_cached_call(c, walk, scope, unmatched if scope == "primary" else ()) for c, scope in chain]
+    calls = [
+        _cached_call(c, walk, scope, reading.need, unmatched if scope == "primary" else ())
+        for c, scope in chain
+    ]
     if len(walk.rejected) > 1:
         walk.rejected.sort(key=closeness)  # stable: the walk's order within each kind
     need = primary.asked if primary is not None else reading.need.sids
@@ -331,19 +336,33 @@ def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Ca
 
 
 def _cached_call(
-    candidate: Candidate, walk: _Walk, scope: CallScope, unmatched: tuple[str, ...] = ()
+    candidate: Candidate, walk: _Walk, scope: CallScope, asked: Need, unmatched: tuple[str, ...] = ()
 ) -> ToolCall:
     """Compiled calls are immutable and depend only on these inputs, so they are reused.
 
     The candidate's need carries the surfaces as well as the semantic ids, since evidence
-    records them.
+    records them. *asked* is the reading's need (the surfaces of what the candidate misses);
+    which terms narrow the answer and what stands in for the missing are read here
+    (``breadth.py``), as they depend on the query's words.
     """
     need = candidate.need
-    preferred = candidate.tool in walk.request.preferred_tools
-    key = (candidate.route.path, need, walk.arguments_key, scope, preferred, candidate.missing, unmatched)
+    route = candidate.route
+    request = walk.request
+    loose = loose_sids(route, need, request.query, request.arguments) if need.sids else ()
+    surfaces = dict(asked.pairs())
+    standing = (
+        stand_ins(route, (f"{surfaces.get(sid, '')} {sid}" for sid in candidate.missing))
+        if candidate.missing
+        else ()
+    )
+    preferred = candidate.tool in request.preferred_tools
+    missing = candidate.missing
+    key = (route.path, need, walk.arguments_key, scope, preferred, missing, unmatched, loose, standing)
     call = walk.cache.calls.get(key)
     return (
         call
         if call is not None
-        else walk.cache.calls.put(key, tool_call(candidate, need, walk.request, scope, unmatched))
+        else walk.cache.calls.put(
+            key, tool_call(candidate, need, request, scope, unmatched, loose=loose, standing=standing)
+        )
     )

@@ -5,8 +5,10 @@ says which fields to select (the need's fields, the route's identity fields and 
 a list argument filters by name, ``elements=["Ga", "As"]`` selecting ``elements``, so the
 answer shows the constraint held, the fields whose name has a word of the query that no
 field surface read, "direct" selecting ``is_gap_direct``, and the fields a selected yes/no
-field's description names, ``is_stable`` bringing ``energy_above_hull``; or every field
-when the need is empty), which
+field's description names, ``is_stable`` bringing ``energy_above_hull``, the fields that
+stand in for what a partial answer misses and those the arguments constrain, a field inside
+a small object selected as that object; or every field when no term of the need narrows the
+answer: see ``breadth.py``), which
 server-side projection parameters ask for them, the
 evidence per semantic id (the field and the surface that matched), and a one-line
 explanation. The arguments were shaped and checked before (the planner's argument check
@@ -22,6 +24,7 @@ from .._contracts import FieldSpec
 from .._contracts.schemas import LIST_SEPARATOR, coerced_arguments
 from .._registry import STOP_WORDS, FieldMatch, Route, word_forms
 from .._text import name_words
+from .breadth import constrained_by, whole_records, whole_values
 from .models import CallScope, FieldEvidence, PlanRequest, ToolCall
 from .need import Need
 from .ordering import Candidate
@@ -33,26 +36,32 @@ def tool_call(
     request: PlanRequest,
     scope: CallScope,
     unmatched: tuple[str, ...] = (),
+    loose: tuple[str, ...] = (),
+    standing: tuple[str, ...] = (),
 ) -> ToolCall:
+    """The call of *candidate*; *loose*: the need's semantic ids that do not narrow the
+    answer, *standing*: the fields that stand in for what it misses (see ``breadth.py``)."""
     route = candidate.route
     endpoint = route.endpoint
     matches = _evidence(candidate, need)
-    if need.sids:
-        filtered = [
-            name
-            for name, value in request.arguments.items()
-            if isinstance(value, list) and name in route.field_names
-        ]
+    if any(sid not in loose for sid in need.sids):
+        filtered = constrained_by(route, request.arguments, request.query)
         named = named_by(route, unmatched)
         grounds = grounds_of(route, [m.field for m in matches.values()])
-        selected = list(
-            dict.fromkeys(
-                (*(m.field.name for m in matches.values()), *named, *route.identity, *filtered, *grounds)
-            )
+        selected = whole_values(
+            route,
+            (
+                *(m.field.name for m in matches.values()),
+                *standing,
+                *named,
+                *route.identity,
+                *filtered,
+                *grounds,
+            ),
         )
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     else:  # every field: asked for by name too, since a projecting server may send only ids unasked
-        selected = [f.name for f in endpoint.fields]
+        selected = whole_records(route)
         projection = endpoint.projection.parameters_for(selected) if endpoint.projection else {}
     evidence = {
         sid: FieldEvidence.model_construct(field=m.field.name, matched=m.matched, match_kind=m.kind)

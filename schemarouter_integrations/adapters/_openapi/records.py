@@ -28,7 +28,10 @@ first match wins:
    holds the records (``{total_count, workflow_runs}``, ``{materials, warnings}``); among
    several, a usual holder name wins (``items``, ``results``, ``records``, ...), else, in an
    envelope that carries a side member (it says it wraps a response), the array of objects
-   with the most properties, the first in the document on a tie;
+   with the most properties, the first in the document on a tie. When no array describes
+   objects, an array under a usual holder name whose items are left undescribed
+   (``items: {}``) holds the records of an envelope that carries a side member (OpenAQ's
+   ``{meta, results: [...]}``): they are read as they come, no fields declared;
 6. any other object is one record: a resource with arrays inside (a commit with its
    ``files`` and ``parents``, a team with ``members`` and ``projects``) stays one record.
 
@@ -178,7 +181,27 @@ def find_records(
         holders = [usual] if usual is not None else [widest] if widest is not None else []
     if len(holders) == 1:
         return Records((holders[0].name,), holders[0].items)
+    if not holders and any(_is_side(name) for name in members):
+        free = [a for a in arrays if a.name in _USUAL_HOLDERS and _free_items(resolver, members[a.name])]
+        if len(free) == 1:  # {meta, results: [any]}: the records are there, undescribed
+            return Records((free[0].name,), ())
     return Records(None, tuple(v for v in variants(resolver, node) if is_object_like(v)))
+
+
+def _free_items(resolver: SchemaResolver, member: Any) -> bool:
+    """Whether an array's items are left undescribed (no ``items``, or ``items: {}``)."""
+    for part in resolver.all_of(resolver.concrete(member)):
+        items = part.get("items")
+        if items is None:
+            continue
+        concrete = resolver.concrete(items) if isinstance(items, dict) else items
+        if (
+            not isinstance(concrete, dict)
+            or types_of(concrete)
+            or any(key in concrete for key in ("properties", "allOf", "anyOf", "oneOf", "enum", "const"))
+        ):
+            return False
+    return True
 
 
 def _object_branch(resolver: SchemaResolver, node: dict[str, Any]) -> dict[str, Any]:
