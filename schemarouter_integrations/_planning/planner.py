@@ -71,6 +71,7 @@ from .._bounded import BoundedCache
 from .._contracts.schemas import argument_problem, coerced_arguments
 from .._registry import Registry, Route
 from .arguments_tier import asked_words, build_arguments_tier, writes_a_value
+from .asked import foreign_asked, mentions, unasked_reason
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .ordering import Candidate, Ordering, build_ordering
@@ -104,6 +105,8 @@ class _Walk:
         self.arguments_key = request.arguments_key
         self.visited: set[str] = set()
         self.rejected: Rejections = []
+        self.asked: tuple[tuple[str, ...], ...] = ()
+        """Asked words foreign to every source: a route must mention one (``asked.py``)."""
 
     def first_passing(self, candidates: Iterable[Candidate], *, heads_chain: bool) -> Candidate | None:
         for candidate in candidates:
@@ -137,7 +140,10 @@ class _Walk:
             state = self.registry.binding_state(route.tool.name)
             if state != "ready":
                 return f"binding is {state}: bind an invoker to the current contract to use it"
-        return self.argument_problem(route)
+        problem = self.argument_problem(route)
+        if problem is None and self.asked and not mentions(route, self.asked):
+            return unasked_reason(self.asked)
+        return problem
 
     def argument_problem(self, route: Route) -> str | None:
         """Why *route* refuses the request's arguments (None: it takes them), remembered per
@@ -169,6 +175,7 @@ def compile_plan(
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
     walk = _Walk(request, registry, cooldown_left, executable_only)
     reading = _reading(request, walk)
+    walk.asked = _asked(reading, walk)
     ordering = reading.ordering or _ordering(reading, walk)
     preferred = request.preferred_tools
 
@@ -250,6 +257,14 @@ def _reading(request: PlanRequest, walk: _Walk) -> Reading:
             key, read_request(request, walk.registry.index, walk.registry.lexicon)
         )
     return reading
+
+
+def _asked(reading: Reading, walk: _Walk) -> tuple[tuple[str, ...], ...]:
+    if reading.explicit:
+        return ()
+    if reading.asked is None:
+        reading.asked = foreign_asked(walk.request.query, reading.words, walk.registry)
+    return reading.asked
 
 
 def _ordering(reading: Reading, walk: _Walk) -> Ordering:

@@ -56,6 +56,9 @@ class Reading:
     by_arguments: Ordering | None = None
     """The routes taking every argument given (``arguments_tier``), built when first needed."""
     unmatched: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    asked: tuple[tuple[str, ...], ...] | None = None
+    """The asked words when they are foreign to every source (``asked.foreign_asked``),
+    computed when first needed."""
 
     @property
     def ordering_key(self) -> OrderingKey:

@@ -1,0 +1,73 @@
+"""The asked phrase: what a question asks the value of, and whether a route says anything
+about it.
+
+The *asked phrase* of "X of Y" is the content words of X, the head phrase before the first
+"of" ("altmetric attention score of article 82141425" -> altmetric, attention, score), less
+the scope words the arguments already say (see ``reading.py``). A route *mentions* an asked
+word when a form of it is a word of the route's own texts (name, keywords, description) or
+of one of its fields (name, aliases, description).
+
+**Foreign asked phrases.** When more than half of the asked words are used by no registered
+source at all (no route's texts, no field's name, alias or description), the question asks
+for something outside every source's vocabulary. A route that then mentions none of the
+asked words would answer about the subject (the article, the drug named by the arguments)
+rather than about what was asked: it is no candidate, and without one the plan has no
+primary, so the refusal names the words no source exposes. A phrase whose words the sources
+mostly use ("molecular weight" beside a ``molecular_type`` field) may be a rewording of a
+field's name: its route still answers, and the answer says which words matched nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._registry import Registry, Route
+from .._registry.fieldwords import field_vocabulary
+from .._registry.words import meeting_forms
+from .arguments_tier import asked_words
+
+
+def foreign_asked(
+    query: str, words: Sequence[Sequence[str]], registry: Registry
+) -> tuple[tuple[str, ...], ...]:
+    """The forms of the asked words of *query* that are among its ranking *words* (the
+    content words that are not scope words) when more than half of them are used by no
+    registered source; ``()`` otherwise (the rule does not apply)."""
+    ranking = {forms[0] for forms in words}
+    asked = tuple(forms for forms in asked_words(query) if forms[0] in ranking)
+    if not asked:
+        return ()
+    foreign = sum(1 for forms in asked if not _known(forms, registry))
+    return asked if 2 * foreign > len(asked) else ()
+
+
+def mentions(route: Route, asked: Sequence[Sequence[str]]) -> bool:
+    """True when *route* mentions one of the *asked* words (see the module docstring)."""
+    for forms in asked:
+        if route.lexical.matches(forms):
+            return True
+        met = meeting_forms(forms[0])
+        for spec in route.endpoint.fields:
+            if met & field_vocabulary(spec.name, spec.description):
+                return True
+            if any(met & field_vocabulary(alias, "") for alias in spec.aliases):
+                return True
+    return False
+
+
+def unasked_reason(asked: Sequence[Sequence[str]]) -> str:
+    """The rejection reason of a route that mentions none of the *asked* words."""
+    phrase = " ".join(forms[0] for forms in asked)
+    return (
+        f"mentions nothing of {phrase!r}, which the question asks for and no source describes: "
+        "its records would answer about the subject, not about what was asked"
+    )
+
+
+def _known(forms: Sequence[str], registry: Registry) -> bool:
+    """True when a form of the word is in some route's texts or some field's words."""
+    lexicon = registry.lexicon
+    if any(next(iter(lexicon.paths_with(form)), None) is not None for form in forms):
+        return True
+    index = registry.index
+    return index.field_words.mentions(forms[0]) or any(index.semantic_ids(form) for form in forms)
