@@ -89,6 +89,7 @@ def resolve(call: ToolCall, registry: Registry) -> Step | Skip:
     return Step(call, spec, endpoint)
 
 
+NOTHING_MATCHES = "no field, endpoint name, description or keyword matches"
 ERROR_GROUPS = 5
 """Groups of rejections a ``NoRouteError`` message names (closest to an answer first)."""
 
@@ -112,12 +113,14 @@ def no_route_error(plan: Plan, availability: Availability, registry: Registry | 
     message = f"no eligible route for {plan.request.query!r}"
     if plan.need and plan.unmatched:  # a field was read, but other words name nothing at all
         named = ", ".join(map(repr, plan.unmatched_phrases()))
-        message += f"; no data source exposes {named} (no field, endpoint name, description or keyword matches)"
+        message += (
+            f"; no data source exposes {named} (no field, endpoint name, description or keyword matches)"
+        )
     phrases = plan.unmatched_phrases() if not plan.need else []
     answerable = answerable_fields(plan, registry, phrases) if phrases and registry is not None else []
     if phrases:
         named = ", ".join(map(repr, phrases))
-        message = f"no data source exposes {named} (no field, endpoint name, description or keyword matches)"
+        message = f"no data source exposes {named} ({NOTHING_MATCHES})"
         if answerable:
             message += f"; the sources can answer: {', '.join(answerable)}"
     if cooling:

@@ -7,41 +7,49 @@ the scope words the arguments already say (see ``reading.py``). A route *mention
 word when a form of it is a word of the route's own texts (name, keywords, description) or
 of one of its fields (name, aliases, description).
 
-**Foreign asked phrases.** When more than half of the asked words are used by no registered
-source at all (no route's texts, no field's name, alias or description), the question asks
-for something outside every source's vocabulary. A route that then mentions none of the
-asked words would answer about the subject (the article, the drug named by the arguments)
-rather than about what was asked: it is no candidate, and without one the plan has no
-primary, so the refusal names the words no source exposes. A phrase whose words the sources
-mostly use ("molecular weight" beside a ``molecular_type`` field) may be a rewording of a
-field's name: its route still answers, and the answer says which words matched nothing.
+**Foreign asked phrases.** When no asked word is read as a field (the partial-answer rules
+speak for those) and more than half of them are used by no registered source at all (no
+route's texts, no field's name, alias or description), the question asks for something
+outside every source's vocabulary. A route that then mentions none of the asked words
+would answer about the subject (the article, the drug the arguments name) rather than
+about what was asked: it is no candidate, and without one the plan has no primary, so the
+refusal names the words no source exposes. A phrase whose words the sources mostly use
+("molecular weight" beside a ``molecular_type`` field) may be a rewording of a field's
+name: its route still answers, and the answer says which words matched nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .._registry import Registry, Route
 from .._registry.fieldwords import field_vocabulary
 from .._registry.words import meeting_forms
 from .arguments_tier import asked_words
 
+Forms = tuple[str, ...]
+
 
 def foreign_asked(
-    query: str, words: Sequence[Sequence[str]], registry: Registry
-) -> tuple[tuple[str, ...], ...]:
-    """The forms of the asked words of *query* that are among its ranking *words* (the
-    content words that are not scope words) when more than half of them are used by no
-    registered source; ``()`` otherwise (the rule does not apply)."""
-    ranking = {forms[0] for forms in words}
-    asked = tuple(forms for forms in asked_words(query) if forms[0] in ranking)
+    query: str, rest: Sequence[Forms], scope: Callable[[str], bool], registry: Registry
+) -> tuple[Forms, ...]:
+    """The forms of the asked words of *query*, scope words (*scope*) left out, when the rule
+    applies: each is among *rest* (the content words no field covered) and more than half
+    of them are used by no registered source; ``()`` otherwise."""
+    uncovered = {forms[0] for forms in rest}
+    asked: list[Forms] = []
+    for forms in asked_words(query):
+        if forms[0] in uncovered:
+            asked.append(forms)
+        elif not scope(forms[0]):
+            return ()  # read as a field, or spelled otherwise in the reading: not foreign
     if not asked:
         return ()
     foreign = sum(1 for forms in asked if not _known(forms, registry))
-    return asked if 2 * foreign > len(asked) else ()
+    return tuple(asked) if 2 * foreign > len(asked) else ()
 
 
-def mentions(route: Route, asked: Sequence[Sequence[str]]) -> bool:
+def mentions(route: Route, asked: Sequence[Forms]) -> bool:
     """True when *route* mentions one of the *asked* words (see the module docstring)."""
     for forms in asked:
         if route.lexical.matches(forms):
@@ -55,7 +63,7 @@ def mentions(route: Route, asked: Sequence[Sequence[str]]) -> bool:
     return False
 
 
-def unasked_reason(asked: Sequence[Sequence[str]]) -> str:
+def unasked_reason(asked: Sequence[Forms]) -> str:
     """The rejection reason of a route that mentions none of the *asked* words."""
     phrase = " ".join(forms[0] for forms in asked)
     return (

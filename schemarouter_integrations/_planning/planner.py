@@ -34,6 +34,11 @@ value it is given, the routes taking every argument given and needing no other a
 tier (``arguments_tier.py``): ranked by their own words, then the broadest record; a word the
 question asks the value of ("lyrics of ...") that such a route does not mention rules it out.
 
+**Asked words no source uses.** When most words of the phrase a question asks the value of
+("altmetric attention score of article ...") are used by no registered source and none is
+read as a field, a route that mentions none of them is rejected in every tier
+(``asked.py``): it would answer about the subject, not about what was asked.
+
 The walk's rejections are ordered by closeness to an answer (``rejections.closeness``); the
 candidates the chain did not need follow, then the routes that do not serve the need.
 
@@ -76,7 +81,7 @@ from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .ordering import Candidate, Ordering, build_ordering
 from .partial import build_partial
-from .reading import Reading, read_request
+from .reading import Reading, read_request, scope_words
 from .reasons import reasons
 from .rejections import Rejections, Shown, closeness, not_preferred
 from .shape import server_hints, tool_call
@@ -263,7 +268,9 @@ def _asked(reading: Reading, walk: _Walk) -> tuple[tuple[str, ...], ...]:
     if reading.explicit:
         return ()
     if reading.asked is None:
-        reading.asked = foreign_asked(walk.request.query, reading.words, walk.registry)
+        arguments = walk.request.arguments
+        scope = lambda word: bool(scope_words(arguments, (word,)))  # noqa: E731
+        reading.asked = foreign_asked(walk.request.query, reading.rest, scope, walk.registry)
     return reading.asked
 
 

@@ -85,31 +85,41 @@ async def test_the_refusal_names_the_phrase_asked() -> None:
         return [{"title": "Deep learning", "doi": "10.1038/nature14539"}]
 
     router.bind("lib", answer)
-    request = PlanRequest(query="altmetric attention score of article 82141425", arguments={"coreId": "82141425"})
+    request = PlanRequest(
+        query="altmetric attention score of article 82141425", arguments={"coreId": "82141425"}
+    )
     with pytest.raises(NoRouteError) as caught:
         await router.invoke(request)
     assert "altmetric attention score" in caught.value.unmatched
 
 
 def test_an_asked_word_the_route_names_is_answered() -> None:
-    plan = library_router().plan(PlanRequest(query="title of article 82141425", arguments={"coreId": "82141425"}))
+    plan = library_router().plan(
+        PlanRequest(query="title of article 82141425", arguments={"coreId": "82141425"})
+    )
     assert plan.primary is not None and plan.primary.endpoint == "getArticleByCoreId"
 
 
 def test_a_question_for_the_whole_record_is_answered() -> None:
-    plan = library_router().plan(PlanRequest(query="details of article 82141425", arguments={"coreId": "82141425"}))
+    plan = library_router().plan(
+        PlanRequest(query="details of article 82141425", arguments={"coreId": "82141425"})
+    )
     assert plan.primary is not None and plan.primary.endpoint == "getArticleByCoreId"
 
 
 def test_metadata_the_route_describes_is_answered() -> None:
-    plan = library_router().plan(PlanRequest(query="metadata of article 82141425", arguments={"coreId": "82141425"}))
+    plan = library_router().plan(
+        PlanRequest(query="metadata of article 82141425", arguments={"coreId": "82141425"})
+    )
     assert plan.primary is not None and plan.primary.endpoint == "getArticleByCoreId"
 
 
 def test_a_phrase_the_sources_mostly_use_is_still_answered() -> None:
     """ "molecular" is a word of another route's field: "molecular weight" may be a rewording
     of a field's name (``full_mwt``), so the drug's record answers, naming what matched nothing."""
-    plan = library_router().plan(PlanRequest(query="molecular weight of the drug imatinib", arguments={"name": "imatinib"}))
+    plan = library_router().plan(
+        PlanRequest(query="molecular weight of the drug imatinib", arguments={"name": "imatinib"})
+    )
     assert plan.primary is not None and plan.primary.endpoint == "getDrugs"
     assert "weight" in plan.unmatched
 
