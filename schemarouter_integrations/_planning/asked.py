@@ -20,14 +20,28 @@ name: its route still answers, and the answer says which words matched nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
-from .._registry import Registry, Route
+from .._registry import STOP_WORDS, Registry, Route, is_content_word, word_forms
 from .._registry.fieldwords import field_vocabulary
 from .._registry.words import meeting_forms
-from .arguments_tier import asked_words
+from .._text import normalise
 
 Forms = tuple[str, ...]
+_WORDS = re.compile(r"\w+")
+_ASKING = frozenset({"of"})
+"""The word after which the question names what it is asked about: "the X *of* Y"."""
+
+
+def asked_words(query: str) -> tuple[Forms, ...]:
+    """The forms of the content words whose value *query* asks for: those of the head phrase
+    before the first "of" ("melting point of Si" -> melting, point); none without "of"."""
+    tokens = _WORDS.findall(normalise(query))
+    for at, token in enumerate(tokens):
+        if token in _ASKING:
+            return tuple(word_forms(w) for w in tokens[:at] if w not in STOP_WORDS and is_content_word(w))
+    return ()
 
 
 def foreign_asked(
@@ -49,17 +63,22 @@ def foreign_asked(
     return tuple(asked) if 2 * foreign > len(asked) else ()
 
 
-def mentions(route: Route, asked: Sequence[Forms]) -> bool:
+def mentions(route: Route, asked: Sequence[Sequence[str]]) -> bool:
     """True when *route* mentions one of the *asked* words (see the module docstring)."""
-    for forms in asked:
-        if route.lexical.matches(forms):
+    return any(mentions_word(route, forms) for forms in asked)
+
+
+def mentions_word(route: Route, forms: Sequence[str]) -> bool:
+    """True when a form of a word (its *forms*) is a word of *route*'s texts, one of its
+    field surfaces, or a word of a field's name, alias or description."""
+    if route.lexical.matches(forms) or any(form in route.matches for form in forms):
+        return True
+    met = meeting_forms(forms[0])
+    for spec in route.endpoint.fields:
+        if met & field_vocabulary(spec.name, spec.description):
             return True
-        met = meeting_forms(forms[0])
-        for spec in route.endpoint.fields:
-            if met & field_vocabulary(spec.name, spec.description):
-                return True
-            if any(met & field_vocabulary(alias, "") for alias in spec.aliases):
-                return True
+        if any(met & field_vocabulary(alias, "") for alias in spec.aliases):
+            return True
     return False
 
 

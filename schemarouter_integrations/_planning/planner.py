@@ -75,8 +75,8 @@ from collections.abc import Callable, Iterable
 from .._bounded import BoundedCache
 from .._contracts.schemas import argument_problem, coerced_arguments
 from .._registry import Registry, Route
-from .arguments_tier import asked_words, build_arguments_tier, writes_a_value
-from .asked import foreign_asked, mentions, unasked_reason
+from .arguments_tier import build_arguments_tier, writes_a_value
+from .asked import asked_words, foreign_asked, mentions, unasked_reason
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .ordering import Candidate, Ordering, build_ordering
@@ -299,16 +299,9 @@ def _by_arguments(reading: Reading, ordering: Ordering, walk: _Walk) -> Ordering
             reading.words,
             ordering.lexical,
             reading.given,
-            _unread(asked_words(walk.request.query), reading),
+            asked_words(walk.request.query),
         )
     return tier
-
-
-def _unread(asked: tuple[tuple[str, ...], ...], reading: Reading) -> tuple[tuple[str, ...], ...]:
-    """The *asked* words that name nothing: a word read as a field is a need, which the
-    arguments tier serves or leaves out, never a reason to rule a route out."""
-    rest = {forms[0] for forms in reading.rest}
-    return tuple(forms for forms in asked if forms[0] in rest)
 
 
 def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
