@@ -16,7 +16,8 @@ question *asks for its value*: a content word of the head phrase of "X of Y" ("l
 track 11dF...", "melting point of Si"). A route of this tier that does not mention such an
 asked word (in its own texts, or in its fields' names, aliases and descriptions:
 ``asked.mentions_word``; "gene id" is mentioned by a ``gene.gene_id`` field) is no
-candidate, so such questions keep their refusal naming the word.
+candidate, so such questions keep their refusal naming the word. A word read as a field
+(somewhere) is a need, not such a word: the tier serves it or leaves it out.
 Framing words ("describe", "details of") are stop words and never asked
 (``_registry/words.py``).
 
