@@ -16,8 +16,8 @@ question *asks for its value*: a content word of the head phrase of "X of Y" ("l
 track 11dF...", "melting point of Si"). A route of this tier that does not mention such an
 asked word (in its own texts, or in its fields' names, aliases and descriptions:
 ``asked.mentions_word``; "gene id" is mentioned by a ``gene.gene_id`` field) is no
-candidate, so such questions keep their refusal naming the word. A word read as a field
-(somewhere) is a need, not such a word: the tier serves it or leaves it out.
+candidate, so such questions keep their refusal naming the word. A word of fewer than 3
+letters (the "G" of "G_VRH") is too short to rule an operation out.
 Framing words ("describe", "details of") are stop words and never asked
 (``_registry/words.py``).
 
@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._registry import Registry
+from .._registry.words import QUERY_MIN_LETTERS
 from .._text import normalise
 from .argument_words import value_words
 from .asked import mentions_word
@@ -74,7 +75,7 @@ def build_arguments_tier(
         route = registry.route(path)
         if route is None or not takes_arguments(route, given):
             continue
-        if not all(mentions_word(route, forms) for forms in asked):
+        if not all(mentions_word(route, forms) for forms in asked if len(forms[0]) >= QUERY_MIN_LETTERS):
             continue  # the question asks for a value this operation does not mention
         explained = explain_partial(route, terms) if terms else None
         need = Need.of(explained.pairs) if explained is not None else Need()

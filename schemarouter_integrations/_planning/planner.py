@@ -299,16 +299,9 @@ def _by_arguments(reading: Reading, ordering: Ordering, walk: _Walk) -> Ordering
             reading.words,
             ordering.lexical,
             reading.given,
-            _unread(asked_words(walk.request.query), reading),
+            asked_words(walk.request.query),
         )
     return tier
-
-
-def _unread(asked: tuple[tuple[str, ...], ...], reading: Reading) -> tuple[tuple[str, ...], ...]:
-    """The *asked* words that no field surface read: a word read as a field is a need, which
-    the arguments tier serves or leaves out, never a reason to rule a route out."""
-    rest = {forms[0] for forms in reading.rest}
-    return tuple(forms for forms in asked if forms[0] in rest)
 
 
 def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:

@@ -10,9 +10,12 @@ operation. So they are scope words (see ``reading.py``): no need, no ranking wor
 unmatched.
 
 The rule: the request gives arguments, the question writes none of their values, and the
-phrase after its first "of" opens with a determiner or a referring word ("the", "that",
-"those", "their", ...); that phrase's words are the labels. A question that writes a value
-("band gap of the stable polymorph of Si" with ``formula="Si"``) keeps every word.
+phrase after its first "of" refers to them: it opens with a referring word ("that", "those",
+"their", ...), or it opens with "the" and says "one"/"ones" or a word an argument's name
+begins ("materials" for ``material_ids``); that phrase's words are the labels. A question
+that writes a value ("band gap of the stable polymorph of Si" with ``formula="Si"``), or
+whose phrase names something else ("titles of the pull requests" with ``owner`` and
+``repo``), keeps every word.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._registry import CONTRACT_MIN_LETTERS
 from .._text import normalise
-from .argument_words import value_words
+from .argument_words import name_words, value_words
 
 _WORDS = re.compile(r"\w+")
-_DETERMINERS = frozenset({"the", "that", "those", "these", "this", "their", "its", "his", "her", "our"})
+_REFERRING = frozenset({"that", "those", "these", "this", "their", "its", "his", "her", "our"})
+_ONE = frozenset({"one", "ones"})
 
 
 def referent_words(query: str, arguments: Mapping[str, Any]) -> frozenset[str]:
@@ -37,6 +42,14 @@ def referent_words(query: str, arguments: Mapping[str, Any]) -> frozenset[str]:
     if "of" not in tokens or not value_words(arguments).isdisjoint(tokens):
         return frozenset()
     at = tokens.index("of") + 1
-    if at >= len(tokens) or tokens[at] not in _DETERMINERS:
+    phrase = tokens[at:]
+    if not phrase:
         return frozenset()
-    return frozenset(tokens[at:])
+    if phrase[0] in _REFERRING:
+        return frozenset(phrase)
+    if phrase[0] != "the":
+        return frozenset()
+    stems = [w for name in arguments for w in name_words(name) if len(w) >= CONTRACT_MIN_LETTERS]
+    if any(w in _ONE or any(w.startswith(stem) for stem in stems) for w in phrase):
+        return frozenset(phrase)
+    return frozenset()

@@ -68,3 +68,8 @@ def test_a_question_writing_its_subject_keeps_every_word() -> None:
 def test_a_subject_without_a_determiner_keeps_its_words() -> None:
     plan = plan_for("band gaps of stable materials", material_ids="mp-1,mp-2")
     assert "is_stable" in plan.need
+
+
+def test_a_subject_naming_something_other_than_the_arguments_keeps_its_words() -> None:
+    plan = plan_for("band gaps of the stable materials", formula="Si")
+    assert "is_stable" in plan.need
