@@ -89,6 +89,7 @@ def resolve(call: ToolCall, registry: Registry) -> Step | Skip:
     return Step(call, spec, endpoint)
 
 
+NOTHING_MATCHES = "no field, endpoint name, description or keyword matches"
 ERROR_GROUPS = 5
 """Groups of rejections a ``NoRouteError`` message names (closest to an answer first)."""
 
@@ -97,7 +98,8 @@ def no_route_error(plan: Plan, availability: Availability, registry: Registry | 
     """The error of a plan without primary: which routes cool down, and why others were left out.
 
     When the query named nothing any route has (an empty need and unmatched words), the
-    message says so first, with the fields the routes taking the arguments can answer. The
+    message says so first, with the fields the routes taking the arguments can answer; when
+    it named a field but other words match nothing, the message names those words too. The
     other routes are named by reason, grouped, closest to an answer first (a route that
     serves the need but refuses the arguments before one that exposes no field for it), as
     ``Plan.rejected`` orders them.
@@ -109,11 +111,16 @@ def no_route_error(plan: Plan, availability: Availability, registry: Registry | 
             cooling[rejection.access_path] = left
     reopens = min(cooling.values()) if cooling else None
     message = f"no eligible route for {plan.request.query!r}"
+    if plan.need and plan.unmatched:  # a field was read, but other words name nothing at all
+        named = ", ".join(map(repr, plan.unmatched_phrases()))
+        message += (
+            f"; no data source exposes {named} (no field, endpoint name, description or keyword matches)"
+        )
     phrases = plan.unmatched_phrases() if not plan.need else []
     answerable = answerable_fields(plan, registry, phrases) if phrases and registry is not None else []
     if phrases:
         named = ", ".join(map(repr, phrases))
-        message = f"no data source exposes {named} (no field, endpoint name, description or keyword matches)"
+        message = f"no data source exposes {named} ({NOTHING_MATCHES})"
         if answerable:
             message += f"; the sources can answer: {', '.join(answerable)}"
     if cooling:

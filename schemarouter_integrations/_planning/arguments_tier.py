@@ -13,8 +13,11 @@ most fields answers "how many O2 polymorphs are there" with ``formula=O2``), the
 
 A word that names nothing anywhere is not a need (it rules no operation out) unless the
 question *asks for its value*: a content word of the head phrase of "X of Y" ("lyrics of
-track 11dF...", "melting point of Si"). A route of this tier whose own texts do not match
-such an asked word is no candidate, so such questions keep their refusal naming the word.
+track 11dF...", "melting point of Si"). A route of this tier that does not mention such an
+asked word (in its own texts, or in its fields' names, aliases and descriptions:
+``asked.mentions_word``; "gene id" is mentioned by a ``gene.gene_id`` field) is no
+candidate, so such questions keep their refusal naming the word. A word of fewer than 3
+letters (the "G" of "G_VRH") is too short to rule an operation out.
 Framing words ("describe", "details of") are stop words and never asked
 (``_registry/words.py``).
 
@@ -33,19 +36,17 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._registry import STOP_WORDS, Registry, Route, is_content_word, word_forms
+from .._registry import Registry
+from .._registry.words import QUERY_MIN_LETTERS
 from .._text import normalise
 from .argument_words import value_words
+from .asked import mentions_word
 from .need import Need
 from .ordering import Candidate, Ordering
 from .rank import Scored, rank_of, specialised_routes, takes_arguments
 from .terms import Term, explain_partial
 
 _WORDS = re.compile(r"\w+")
-_ASKING = frozenset({"of"})
-"""The word after which the question names what it is asked about: "the X *of* Y"."""
-
-
 _REFERRING = frozenset({"that", "those", "these", "this", "their", "its", "it", "them", "they"})
 """Words by which a question refers back to the values given ("provenance of that entry")."""
 
@@ -57,16 +58,6 @@ def writes_a_value(query: str, arguments: Mapping[str, Any]) -> bool:
     repository's ``owner`` and ``repo``)."""
     values = value_words(arguments) | _REFERRING
     return any(token in values for token in _WORDS.findall(normalise(query)))
-
-
-def asked_words(query: str) -> tuple[tuple[str, ...], ...]:
-    """The forms of the content words whose value *query* asks for: those of the head phrase
-    before the first "of" ("melting point of Si" -> melting, point); none without "of"."""
-    tokens = _WORDS.findall(normalise(query))
-    for at, token in enumerate(tokens):
-        if token in _ASKING:
-            return tuple(word_forms(w) for w in tokens[:at] if w not in STOP_WORDS and is_content_word(w))
-    return ()
 
 
 def build_arguments_tier(
@@ -84,7 +75,7 @@ def build_arguments_tier(
         route = registry.route(path)
         if route is None or not takes_arguments(route, given):
             continue
-        if any(not route.lexical.matches(forms) and not _field(route, forms) for forms in asked):
+        if not all(mentions_word(route, forms) for forms in asked if len(forms[0]) >= QUERY_MIN_LETTERS):
             continue  # the question asks for a value this operation does not mention
         explained = explain_partial(route, terms) if terms else None
         need = Need.of(explained.pairs) if explained is not None else Need()
@@ -106,8 +97,3 @@ def broadest_first(candidate: Candidate) -> tuple[object, ...]:
     and the evidence points: with no word to tell them apart, the broadest record answers."""
     r = candidate.rank
     return (r[0], r[1], r[2], r[3], -len(candidate.route.endpoint.fields), *r[4:])
-
-
-def _field(route: Route, forms: Sequence[str]) -> bool:
-    """True when a form of the word names one of *route*'s fields."""
-    return any(form in route.matches for form in forms)

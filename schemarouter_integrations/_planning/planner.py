@@ -34,6 +34,11 @@ value it is given, the routes taking every argument given and needing no other a
 tier (``arguments_tier.py``): ranked by their own words, then the broadest record; a word the
 question asks the value of ("lyrics of ...") that such a route does not mention rules it out.
 
+**Asked words no source uses.** When most words of the phrase a question asks the value of
+("altmetric attention score of article ...") are used by no registered source and none is
+read as a field, a route that mentions none of them is rejected in every tier
+(``asked.py``): it would answer about the subject, not about what was asked.
+
 The walk's rejections are ordered by closeness to an answer (``rejections.closeness``); the
 candidates the chain did not need follow, then the routes that do not serve the need.
 
@@ -70,14 +75,15 @@ from collections.abc import Callable, Iterable
 from .._bounded import BoundedCache
 from .._contracts.schemas import argument_problem, coerced_arguments
 from .._registry import Registry, Route
-from .arguments_tier import asked_words, broadest_first, build_arguments_tier, writes_a_value
+from .arguments_tier import broadest_first, build_arguments_tier, writes_a_value
+from .asked import asked_words, foreign_asked, mentions, unasked_reason
 from .breadth import loose_sids, stand_ins
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .need import Need
 from .ordering import RANK, Candidate, Ordering, build_ordering
 from .partial import build_partial
-from .reading import Reading, read_request
+from .reading import Reading, read_request, scope_words
 from .reasons import reasons
 from .rejections import Rejections, Shown, closeness, not_preferred
 from .shape import server_hints, tool_call
@@ -107,6 +113,8 @@ class _Walk:
         self.arguments_key = request.arguments_key
         self.visited: set[str] = set()
         self.rejected: Rejections = []
+        self.asked: tuple[tuple[str, ...], ...] = ()
+        """Asked words foreign to every source: a route must mention one (``asked.py``)."""
 
     def first_passing(self, candidates: Iterable[Candidate], *, heads_chain: bool) -> Candidate | None:
         for candidate in candidates:
@@ -140,7 +148,10 @@ class _Walk:
             state = self.registry.binding_state(route.tool.name)
             if state != "ready":
                 return f"binding is {state}: bind an invoker to the current contract to use it"
-        return self.argument_problem(route)
+        problem = self.argument_problem(route)
+        if problem is None and self.asked and not mentions(route, self.asked):
+            return unasked_reason(self.asked)
+        return problem
 
     def argument_problem(self, route: Route) -> str | None:
         """Why *route* refuses the request's arguments (None: it takes them), remembered per
@@ -172,6 +183,7 @@ def compile_plan(
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
     walk = _Walk(request, registry, cooldown_left, executable_only)
     reading = _reading(request, walk)
+    walk.asked = _asked(reading, walk)
     ordering = reading.ordering or _ordering(reading, walk)
     preferred = request.preferred_tools
 
@@ -257,6 +269,16 @@ def _reading(request: PlanRequest, walk: _Walk) -> Reading:
             key, read_request(request, walk.registry.index, walk.registry.lexicon)
         )
     return reading
+
+
+def _asked(reading: Reading, walk: _Walk) -> tuple[tuple[str, ...], ...]:
+    if reading.explicit:
+        return ()
+    if reading.asked is None:
+        arguments = walk.request.arguments
+        scope = lambda word: bool(scope_words(arguments, (word,)))  # noqa: E731
+        reading.asked = foreign_asked(walk.request.query, reading.rest, scope, walk.registry)
+    return reading.asked
 
 
 def _ordering(reading: Reading, walk: _Walk) -> Ordering:

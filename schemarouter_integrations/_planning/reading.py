@@ -5,11 +5,13 @@ stays unmatched.
 an argument value ("octocat", "Si", the symbols of ``elements=["Ga", "As"]``), a word of an
 argument name (split at camelCase and snake_case: "created" and "before" for
 ``createdBefore``), or a word that such a name word of 4 letters or more begins ("repository"
-when ``repo`` is given). Scope words are neither a need ("issues of a repository" with ``repo=`` does not
-ask for a ``repository`` field), nor ranking words, nor unmatched. A term of several words
-that ends in a word of an argument's name, written right before that argument's value, is
-the value's *label* ("UniProt accession P00533" with ``accession``): not a need either, though
-its other words still rank endpoints ("uniprot").
+when ``repo`` is given), or a word of a subject that refers back to the given values ("the
+similar materials" with ``material_ids``; see ``referents.py``). Scope words are neither a
+need ("issues of a repository" with ``repo=`` does not ask for a ``repository`` field), nor
+ranking words, nor unmatched. A term of several words that ends in a word of an argument's
+name, written right before that argument's value, is the value's *label* ("UniProt accession
+P00533" with ``accession``): not a need either, though its other words still rank endpoints
+("uniprot").
 
 ``Plan.unmatched`` lists the other content words of the query (no stop word, no number; see
 ``_registry/words.py``) that name no field of any route and do not match the chosen primary
@@ -32,6 +34,7 @@ from .argument_words import argument_words, name_words, value_words
 from .models import PlanRequest
 from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
+from .referents import referent_words
 from .subject import SubjectReading, labels_parameter
 from .terms import Term
 
@@ -66,6 +69,9 @@ class Reading:
     unmatched: dict[str, tuple[str, ...]] = field(default_factory=dict)
     subject: SubjectReading | None = None
     """What the argument values say of their subjects (``subject.py``), read when first needed."""
+    asked: tuple[tuple[str, ...], ...] | None = None
+    """The asked words when they are foreign to every source (``asked.foreign_asked``),
+    computed when first needed."""
 
     @property
     def ordering_key(self) -> OrderingKey:
@@ -93,7 +99,7 @@ class Reading:
 def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalIndex | None = None) -> Reading:
     """The :class:`Reading` of *request* against the registry's field surfaces (and, with
     *lexicon*, its operation words: see :func:`.need.read_query`)."""
-    spoken = argument_words(request.arguments)
+    spoken = argument_words(request.arguments) | referent_words(request.query, request.arguments)
     stems = _stems(request.arguments)
     operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
     query = read_query(request.query, index, lambda word: _says(word, spoken, stems), operation_word)

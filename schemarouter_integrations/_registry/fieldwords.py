@@ -229,6 +229,11 @@ class FieldWordIndex:
         """True when a form of *word* is a word of some registered field's name or alias."""
         return any(form in self._names for form in meeting_forms(word))
 
+    def mentions(self, word: str) -> bool:
+        """True when *word* meets (strongly) a word of some registered field's name, alias or
+        description."""
+        return any(form in self._by_form for form in meeting_forms(word))
+
     def _post(self, key: ProfileKey, profile: FieldProfile, *, add: bool) -> None:
         names = [form for forms in profile.name_forms for form in forms]
         if add:

@@ -36,7 +36,8 @@ word of 6+ letters with a British ending has its American spelling as a further 
 Both sides are spelled so, so a British question meets an American document and the
 reverse. A wrong form ("precise" -> "precize") meets no field word, and so does nothing.
 
-**Stop words** (:data:`STOP_WORDS`): English function words, question words, request verbs
+**Stop words** (:data:`STOP_WORDS`): English function words, question words ("what's" read as
+whats too), request verbs
 (show, give, list, find, describe, ...), generic nouns (data, value, record, ...), framing
 words that relate a constraint rather than name a value (between, containing, including,
 within, ...), plus the
@@ -57,7 +58,7 @@ CONTRACT_MIN_LETTERS = 4
 _STOP_TEXT = """
     a an the of for in on at to from by with without into about over under per as and or but not
     no nor vs versus than then so if
-    what which who whom whose when where why how
+    what which who whom whose when where why how whats whos wheres whens whys hows thats theres heres
     is are was were be been being am do does did done has have had having can could would will
     shall should may might must
     i me my mine we us our you your it its this that these those there here they them their

@@ -137,3 +137,37 @@ def test_arguments_the_question_does_not_write_are_context_not_evidence() -> Non
     plan = materials_router().plan(PlanRequest(query="melting point", arguments={"formula": "Si"}))
     assert plan.primary is None
     assert plan.unmatched == ["melting", "point"]
+
+
+def genes_router() -> SchemaRouter:
+    """A gene report by taxon and symbol (its id nested in ``gene``), and a gene by its id."""
+    router = SchemaRouter()
+    by_symbol = _input("symbols", "taxon")
+    router.register(
+        ToolSpec(
+            name="genes",
+            provider="genes",
+            access_mode="openapi",
+            endpoints=[
+                _endpoint(
+                    "gene_report_by_tax_and_symbol",
+                    "Get a gene report by taxon and symbol.",
+                    ["gene"],
+                    by_symbol,
+                    "gene.gene_id",
+                    "gene.symbol",
+                ),
+                _endpoint(
+                    "gene_by_id", "Get a gene by its id.", ["gene"], _input("gene_id"), "gene_id", "symbol"
+                ),
+            ],
+        )
+    )
+    return router
+
+
+def test_an_asked_word_a_nested_field_names_does_not_rule_out_the_route_taking_the_arguments() -> None:
+    assert (
+        chosen(genes_router(), "gene id of human TP53", symbols="TP53", taxon="human")
+        == "gene_report_by_tax_and_symbol"
+    )
