@@ -32,6 +32,9 @@ Forms = tuple[str, ...]
 _WORDS = re.compile(r"\w+")
 _ASKING = frozenset({"of"})
 """The word after which the question names what it is asked about: "the X *of* Y"."""
+_WHOLE_RECORD = frozenset({"metadata", "overview"})
+"""Asked words that ask for the subject's whole record ("metadata of DOI ..."), like the stop
+words "details" and "information": never foreign."""
 
 
 def asked_words(query: str) -> tuple[Forms, ...]:
@@ -53,6 +56,8 @@ def foreign_asked(
     uncovered = {forms[0] for forms in rest}
     asked: list[Forms] = []
     for forms in asked_words(query):
+        if forms[0] in _WHOLE_RECORD:
+            continue
         if forms[0] in uncovered:
             asked.append(forms)
         elif not scope(forms[0]):

@@ -65,7 +65,13 @@ def fallback_event() -> router_events.ToolFallbackEvent:
 # -- the event classes --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("event_type", sorted(EVENT_TYPES))
+BUILT_IN_TYPES = sorted(
+    name for name, cls in EVENT_TYPES.items() if cls.__module__.startswith("schemarouter_integrations")
+)
+"""The package's own event kinds (a test elsewhere declares one more, built when first sent)."""
+
+
+@pytest.mark.parametrize("event_type", BUILT_IN_TYPES)
 def test_every_router_event_type_has_an_instrumentation_event_with_its_payload(event_type: str) -> None:
     source = EVENT_TYPES[event_type]
     target = INSTRUMENTATION_EVENTS[event_type]

@@ -303,7 +303,7 @@ async def test_a_one_word_title_is_no_alias() -> None:
 
 
 async def test_a_record_schema_that_operations_share_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from schemarouter_integrations.adapters._openapi import records
+    from schemarouter_integrations.adapters._openapi import record_fields as records
 
     looked: list[Any] = []
     real_opens = records.opens

@@ -51,8 +51,9 @@ from .._fields import (
     with_identity_defaults,
 )
 from .._http import DEFAULT_MAX_RESPONSE_BYTES
-from .._openapi.contract import without_unusable_patterns
-from .._openapi.records import find_records, record_properties
+from .._openapi.patterns import without_unusable_patterns
+from .._openapi.record_fields import record_properties
+from .._openapi.records import find_records
 from .._openapi.schema import SchemaResolver
 from .._options import McpOptions, check_options
 from .answers import AnswerReading, raw_result

@@ -16,7 +16,6 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec
-from ..._contracts.patterns import pattern_problem, patterns_in
 from ..._contracts.schemas import ARGUMENT_ROLE, PAGING
 from ...errors import RegistrationError
 from .._fields import (
@@ -40,7 +39,9 @@ from .filter_names import with_filter_aliases
 from .invoker import Location, Operation, Parameter
 from .operations import OperationRecord, parameter_key, parameter_schema
 from .parameters import parameter_notes, text_path_names
-from .records import RecordProperty, find_records, record_properties, records_at
+from .patterns import without_unusable_patterns
+from .record_fields import record_properties
+from .records import RecordProperty, find_records, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
 from .servers import server_base
@@ -370,32 +371,3 @@ class ContractBuilder:
 def _nested(prop: RecordProperty) -> bool:
     """Whether *prop* sits inside one of its record's objects (``gene.chromosomes``)."""
     return "." in prop.name and len(prop.path) > 1
-
-
-def without_unusable_patterns(schema: dict[str, Any]) -> dict[str, Any]:
-    """*schema* without the ``pattern``s that cannot be matched in linear time (see
-    ``_contracts/patterns.py``): a remote document's regex is a check the server also makes,
-    so the argument is left to the server instead of refusing the whole operation."""
-    if all(pattern_problem(pattern) is None for _, pattern in patterns_in(schema)):
-        return schema
-
-    def clean(node: Any) -> Any:
-        if isinstance(node, dict):
-            out = {k: clean(v) for k, v in node.items()}
-            pattern = node.get("pattern")
-            if isinstance(pattern, str) and pattern_problem(pattern) is not None:
-                del out["pattern"]
-            keyed = out.get("patternProperties")
-            if isinstance(keyed, dict):
-                kept = {k: v for k, v in keyed.items() if pattern_problem(k) is None}
-                if kept:
-                    out["patternProperties"] = kept
-                else:
-                    del out["patternProperties"]
-            return out
-        if isinstance(node, list):
-            return [clean(item) for item in node]
-        return node
-
-    cleaned: dict[str, Any] = clean(schema)
-    return cleaned
