@@ -45,7 +45,8 @@ def tool_call(
     endpoint = route.endpoint
     matches = _evidence(candidate, need)
     if any(sid not in loose for sid in need.sids):
-        filtered = constrained_by(route, request.arguments, request.query)
+        # fields the caller listed are the answer's shape: no constrained field is added to them
+        filtered = () if request.fields else constrained_by(route, request.arguments, request.query)
         named = named_by(route, unmatched)
         grounds = grounds_of(route, [m.field for m in matches.values()])
         selected = whole_values(

@@ -28,10 +28,6 @@ from tests.support.science_routers import DOCUMENTS, OPEN_METEO, chosen, registe
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
 WRONG_TODAY: dict[str, str] = {
-    "opentargets: details of the drug": (
-        "getDrugByID declares a required query 'drug_id' beside the path 'DRUG_ID'; "
-        "NoRouteError: arguments do not fit its input schema"
-    ),
     "openaq: latest PM2.5 measurements in Delhi": (
         "'measurements' is a field of the projects listing only (the latest listing's results items have "
         "no type, so it exposes only meta/results): NoRouteError, one need word too many"
@@ -57,19 +53,11 @@ WRONG_TODAY: dict[str, str] = {
     "openaq: daily average PM10 in Chile": (
         "'daily', 'average' match nothing (the averages listing's texts are its operation id): NoRouteError"
     ),
-    "rgd: annotations of this RGD object": (
-        "responses are '*/*' (Swagger 2 produces), read as no fields; getTermAccIdsUsingGET "
-        "outranks getAnnotationsByRgdIdUsingGET"
-    ),
     "rgd: QTLs in this region of chromosome 1": (
         "'qtls' stays unmatched (3-letter stem 'qtl' is not inflected); getGenesInRegionUsingGET chosen"
     ),
     "rgd: which gene types are available": (
         "'gene' reported unmatched; getSpeciesTypesUsingGET outranks getGeneTypesUsingGET"
-    ),
-    "monarch: genes expressed in the heart": (
-        "'expressed', 'heart' unmatched; the UBERON id is not read as an anatomy; "
-        "get_disease_gene_associations chosen"
     ),
     "monarch: what substances treat this disease": (
         "the document's summary of /bioentity/substance/{id}/treats says 'Returns substances associated "

@@ -27,6 +27,10 @@ from cookbook.services.uvicorn_thread import LOOPBACK, free_port
 SCRIPT = Path(__file__).resolve().parent / "mp_server.py"
 
 
+BIND_ATTEMPTS = 3
+"""Starts tried when the picked port was taken while the server was being built."""
+
+
 class MPServer:
     """The real MP API server, started once and stopped at the end."""
 
@@ -48,6 +52,17 @@ class MPServer:
             return ""
 
     def start(self) -> MPServer:
+        """Start the server on a free port; the port is picked before the app is built (about
+        20 s), so when another server took it meanwhile, start again on another one."""
+        for attempt in range(BIND_ATTEMPTS):
+            try:
+                return self._start()
+            except RuntimeError as exc:
+                if "address already in use" not in str(exc) or attempt == BIND_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _start(self) -> MPServer:
         python = self.python or mp_python()
         self.port = free_port()
         self.url = f"http://{LOOPBACK}:{self.port}"
