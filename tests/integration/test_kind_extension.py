@@ -65,7 +65,8 @@ async def test_a_question_is_answered_through_the_new_kind(api: Running) -> None
     server, requests = api
     router = await registered(server)
     result = await router.invoke(PlanRequest(query="band gap of materials", arguments={"formula": "GaN"}))
-    assert result.records == [{"material_id": "mp-804", "formula": "GaN", "band_gap": 1.73}]  # names its subject
+    # the record names its subject (the formula it was asked by)
+    assert result.records == [{"material_id": "mp-804", "formula": "GaN", "band_gap": 1.73}]
     assert requests[-1]["variables"] == {"formula": "GaN"}
 
 

@@ -78,7 +78,8 @@ async def test_each_mcp_tool_is_an_endpoint_and_only_the_applications_word_class
     assert "server hints, untrusted: readOnlyHint=true" in plan.explain()
     result = await router.invoke(plan)
     # the tool's summary names its records "band gap and identifier of materials": the whole record
-    assert result.records == [{"band_gap": 0.61, "formula": "Si", "material_id": "mp-149", "source": "inproc"}]
+    whole = {"band_gap": 0.61, "formula": "Si", "material_id": "mp-149", "source": "inproc"}
+    assert result.records == [whole]
     await router.aclose()
 
 
