@@ -8,25 +8,18 @@ the model as text."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.bridge_hosts import BRIDGE_CASES, run_host
 from tests.support.environments import ROOT, crewai_python, environment_or_skip
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]  # the first test may build the environment
 
 SCRIPT = ROOT / "tests" / "hosts" / "crewai_langchain.py"
-SI = {"query": "band gap of Si", "formula": "Si"}
-CASES = {
-    "answered": {"arguments": SI},
-    "fallback": {"down": ["mp_api"], "arguments": SI},
-    "all_down": {"down": ["mp_api", "mp_optimade", "mp_python", "oqmd_api"], "arguments": SI},
-    "bad": {"arguments": {"query": "band gap of Si", "limit": 0}},
-}
+CASES = BRIDGE_CASES
 CALLING = ("react", "native")
 
 
@@ -35,18 +28,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     python = environment_or_skip(crewai_python, "the crewai environment")
     out = tmp_path_factory.mktemp("crewai") / "out.json"
     cases = [{**case, "calling": calling} for calling in CALLING for case in CASES.values()]
-    done = subprocess.run(
-        [str(python), str(SCRIPT), str(out), *(json.dumps(case) for case in cases)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "HOME": str(out.parent),
-        },  # crewai writes its storage there
-        cwd=ROOT,
+    done = run_host(  # crewai writes its storage under HOME
+        python, SCRIPT, cases, leading=[str(out)], timeout=300, env={"HOME": str(out.parent)}
     )
     assert done.returncode == 0, done.stderr[-3000:]
     result: dict[str, Any] = json.loads(Path(out).read_text())

@@ -7,43 +7,23 @@ down and bad arguments, each read back by the model as ADK's function response."
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from typing import Any
 
 import pytest
 
+from tests.support.bridge_hosts import BRIDGE_CASES, host_results
 from tests.support.environments import ROOT, environment_or_skip, google_adk_python
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]  # the first test may build the environment
 
 SCRIPT = ROOT / "tests" / "hosts" / "google_adk_langchain.py"
-SI = {"query": "band gap of Si", "formula": "Si"}
-CASES = {
-    "answered": {"arguments": SI},
-    "fallback": {"down": ["mp_api"], "arguments": SI},
-    "all_down": {"down": ["mp_api", "mp_optimade", "mp_python", "oqmd_api"], "arguments": SI},
-    "bad": {"arguments": {"query": "band gap of Si", "limit": 0}},
-    "no_query": {"arguments": {"formula": "Si"}},
-}
+CASES = {**BRIDGE_CASES, "no_query": {"arguments": {"formula": "Si"}}}
 
 
 @pytest.fixture(scope="module")
 def session() -> dict[str, Any]:
     python = environment_or_skip(google_adk_python, "the google-adk environment")
-    done = subprocess.run(
-        [str(python), str(SCRIPT), *(json.dumps(case) for case in CASES.values())],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr
-    out: dict[str, Any] = json.loads(done.stdout)
-    out["results"] = dict(zip(CASES, out.pop("calls"), strict=True))
-    return out
+    return host_results(python, SCRIPT, CASES, timeout=300)
 
 
 def response(session: dict[str, Any], case: str) -> dict[str, Any]:

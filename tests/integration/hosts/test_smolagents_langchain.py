@@ -5,43 +5,23 @@ fallback, every route down and bad arguments, each as text for the model."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from typing import Any
 
 import pytest
 
+from tests.support.bridge_hosts import BRIDGE_CASES, host_results
 from tests.support.environments import ROOT, environment_or_skip, smolagents_python
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]  # the first test may build the environment
 
 SCRIPT = ROOT / "tests" / "hosts" / "smolagents_langchain.py"
-SI = {"query": "band gap of Si", "formula": "Si"}
-CASES = {
-    "answered": {"arguments": SI},
-    "fallback": {"down": ["mp_api"], "arguments": SI},
-    "all_down": {"down": ["mp_api", "mp_optimade", "mp_python", "oqmd_api"], "arguments": SI},
-    "bad": {"arguments": {"query": "band gap of Si", "limit": 0}},
-}
+CASES = BRIDGE_CASES
 
 
 @pytest.fixture(scope="module")
 def session() -> dict[str, Any]:
     python = environment_or_skip(smolagents_python, "the smolagents environment")
-    done = subprocess.run(
-        [str(python), str(SCRIPT), *(json.dumps(case) for case in CASES.values())],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr
-    out: dict[str, Any] = json.loads(done.stdout)
-    out["results"] = dict(zip(CASES, out.pop("calls"), strict=True))
-    return out
+    return host_results(python, SCRIPT, CASES, timeout=120)
 
 
 def test_smolagents_accepts_the_inputs_each_with_a_plain_type(session: dict[str, Any]) -> None:
