@@ -11,12 +11,12 @@ from ._execution.answers import AnswerService
 from ._planning import Plan, PlanRequest, ToolCall, compile_plan
 from ._ratelimit import RateGate
 from .errors import ConfigurationError
-from .stores import AnswerCache, RateLimiterBackend
+from .stores import RateLimiterBackend
 
 if TYPE_CHECKING:
     from ._availability import Availability
-    from ._execution import Executor
     from ._registry import Registry
+    from ._settings import SchemaRouterSettings
     from .stores import AvailabilityStore
 
 
@@ -33,17 +33,11 @@ class AnswerSettings:
     clock: Callable[[], float]
     availability_store: AvailabilityStore
     registry: Registry
-    _executor: Executor
     _availability: Availability
 
-    def _setup_answers(self, cache: AnswerCache | None, limiter: RateLimiterBackend | None) -> None:
-        """The answer cache and the rate gate, handed to the executor (``_caching``, ``_ratelimit``)."""
-        if cache is not None and not isinstance(cache, AnswerCache):
-            raise ConfigurationError(f"answer_cache must be an AnswerCache, got {type(cache).__name__}")
-        if limiter is not None and not isinstance(limiter, RateLimiterBackend):
-            raise ConfigurationError(
-                f"rate_limiter must be a RateLimiterBackend, got {type(limiter).__name__}"
-            )
+    def _setup_answers(self, settings: SchemaRouterSettings) -> None:
+        """The answer cache and the rate gate, made before the executor that is given them."""
+        cache, limiter = settings.answer_cache, settings.rate_limiter  # checked by the settings
         self.answer_cache = cache
         self.cache_policies = PolicyBook()
         self._answers: AnswerService | None = None
@@ -59,8 +53,7 @@ class AnswerSettings:
             from .stores import RedisRateLimiter
 
             limiter = RedisRateLimiter(store._url, store.namespace)  # type: ignore[attr-defined]
-        self.rate_gate = RateGate(limiter, self._executor.sleep, self.clock)
-        self._executor.attach(self._answers, self.rate_gate)
+        self.rate_gate = RateGate(limiter, settings.sleep, self.clock)
 
     def _healthy_plan(self, request: PlanRequest) -> Plan:
         """The chain as if every route were healthy (stale answers may come from any of it)."""

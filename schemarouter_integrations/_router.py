@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import os
 import random
-import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 import anyio
 
 from ._answer_settings import AnswerSettings
 from ._availability import Availability, CooldownTracker
-from ._availability.settings import check_settings
 from ._contracts import CooldownPolicy, ToolSpec
 from ._document_cache import DocumentCache
 from ._execution import Executor, RunBudget, RunContext, Sleep
@@ -22,17 +19,18 @@ from ._execution.executor import RUN_EVENTS_ATTRIBUTE, plan_source
 from ._execution.hops import DEFAULT_MAX_HOPS
 from ._execution.scopes import InvocationScope
 from ._execution.sinks import EventBus, EventSink
-from ._health import Probe
 from ._health.background import Background
 from ._health.pending import PendingRoutes
 from ._health.service import HealthService
+from ._health_controls import HealthControls
 from ._inspection import DocumentsSnapshot, RouterSnapshot, router_snapshot
 from ._planning import Plan, PlanRequest, planned
 from ._planning.requests import as_request
-from ._registry import BindingState, Invoker, Registry, RouteRef
+from ._registry import BindingState, Invoker, Registry
+from ._settings import DEFAULT_MAX_RESPONSE_BYTES, Clock, Resolver, SchemaRouterSettings
 from ._sources import DataSources
 from ._sync import run_sync
-from .errors import ConfigurationError, RegistrationError, SchemaRouterError
+from .errors import ConfigurationError, SchemaRouterError
 from .events import GatherResult, RouterEvent, RunEndEvent, RunErrorEvent, RunStartEvent, ToolResult
 from .stores import AnswerCache, AvailabilityStore, MemoryAvailabilityStore, RateLimiterBackend
 
@@ -43,13 +41,11 @@ if TYPE_CHECKING:
     from .adapters._network import NetworkPolicy
     from .config import RouterConfig
 
-Clock = Callable[[], float]
-Resolver = Callable[[str], Awaitable[Sequence[str]]]
 SINK_GRACE_SECONDS = 5.0
 """How long sinks may take to hear ``run.error`` of a cancelled run before it is abandoned."""
 
 
-class SchemaRouter(AnswerSettings, DataSources):
+class SchemaRouter(AnswerSettings, DataSources, HealthControls):
     """One dependable data tool over many access paths.
 
     ``cooldown`` bounds how long failed paths stay out of planning; ``clock`` (monotonic
@@ -66,6 +62,15 @@ class SchemaRouter(AnswerSettings, DataSources):
     (an async ``host -> [IP address strings]``, default the system's) answers the check.
     ``answer_cache`` and ``rate_limiter``: see :class:`._answer_settings.AnswerSettings`;
     ``max_hops``: how many routers a call may have passed through (:mod:`._execution.hops`).
+
+    The keywords become one frozen :class:`~schemarouter_integrations.config.SchemaRouterSettings`
+    (``router.settings``, :mod:`._settings`); ``settings=`` gives that object instead of them,
+    as :meth:`from_config` does. The methods live by job in the classes this one joins:
+    ``add_url``, ``add_optimade_federation``, ``add_callable`` and ``add_mcp`` in
+    :class:`._sources.DataSources`; ``set_cache_policy``, ``cache_policy`` and
+    ``set_rate_limit`` in :class:`._answer_settings.AnswerSettings`; the marks, probes, the
+    health monitor, ``async with`` and ``aclose`` in :class:`._health_controls.HealthControls`;
+    registration, planning, execution and ``inspect`` here.
     """
 
     def __init__(
@@ -76,7 +81,7 @@ class SchemaRouter(AnswerSettings, DataSources):
         *,
         sleep: Sleep | None = None,
         rng: random.Random | None = None,
-        max_response_bytes: int = 10 * 1024 * 1024,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         http_client: httpx.AsyncClient | None = None,
         allow_private_networks: bool = False,
         resolver: Resolver | None = None,
@@ -84,42 +89,57 @@ class SchemaRouter(AnswerSettings, DataSources):
         answer_cache: AnswerCache | None = None,
         rate_limiter: RateLimiterBackend | None = None,
         max_hops: int = DEFAULT_MAX_HOPS,
+        settings: SchemaRouterSettings | None = None,
     ) -> None:
-        check_settings(
-            cooldown, clock, availability_store, sleep, max_response_bytes, allow_private_networks, resolver
-        )
-        if document_cache is not None and not isinstance(document_cache, str | os.PathLike):
-            kind = type(document_cache).__name__
-            raise ConfigurationError(f"document_cache must be a folder path, got {kind}")
-        self.document_cache = DocumentCache(document_cache) if document_cache is not None else None
-        self.clock: Clock = clock or time.monotonic
-        self.availability_store = availability_store or MemoryAvailabilityStore()
+        keywords = SchemaRouterSettings.from_keywords(
+            cooldown, clock, sleep, availability_store=availability_store, rng=rng,
+            max_response_bytes=max_response_bytes, http_client=http_client,
+            allow_private_networks=allow_private_networks, resolver=resolver,
+            document_cache=document_cache, answer_cache=answer_cache, rate_limiter=rate_limiter,
+            max_hops=max_hops,
+        )  # fmt: skip
+        if settings is not None and not isinstance(settings, SchemaRouterSettings):
+            raise ConfigurationError(f"settings must be SchemaRouterSettings, got {type(settings).__name__}")
+        if settings is not None and keywords != SchemaRouterSettings():
+            raise ConfigurationError("give the settings object or keyword settings, not both")
+        self.settings: SchemaRouterSettings = settings or keywords
+        """Every setting of this router, frozen (:mod:`._settings`)."""
+        self._build(self.settings)
+
+    def _build(self, settings: SchemaRouterSettings) -> None:
+        """The router's services, each given its settings when it is made."""
+        folder = settings.document_cache
+        self.document_cache = DocumentCache(folder) if folder is not None else None
+        self.clock: Clock = settings.clock
+        self.availability_store = settings.availability_store or MemoryAvailabilityStore()
         self.availability_store.attach(self.clock)
         self.registry = Registry()
-        self.cooldowns = CooldownTracker(cooldown or CooldownPolicy(), self.availability_store, self.clock)
+        self.cooldowns = CooldownTracker(settings.cooldown, self.availability_store, self.clock)
         self.events = EventBus()
-        self.max_response_bytes = max_response_bytes
+        self.max_response_bytes = settings.max_response_bytes
         self._availability = Availability(self.cooldowns, self.registry.origin_of, self.registry.paths_on)
+        self._setup_answers(settings)
         self._executor = Executor(
             self.registry,
             self._availability,
-            sleep=sleep or anyio.sleep,
-            rng=rng,
+            sleep=settings.sleep,
+            rng=settings.rng,
             late_events=self.events.publish,
+            answers=self._answers,
+            gate=self.rate_gate,
         )
         self._health = HealthService(self.registry, self._availability, self.events, self.clock)
-        self._pending = PendingRoutes(sleep=self._executor.sleep, rng=rng)
+        self._pending = PendingRoutes(sleep=settings.sleep, rng=settings.rng)
         self._background = Background(
-            self.availability_store, self._health, sleep=self._executor.sleep, pending=self._pending
+            self.availability_store, self._health, sleep=settings.sleep, pending=self._pending
         )
-        self._given_http_client = http_client
+        self._given_http_client = settings.http_client
         self._http_clients: HttpClients | None = None
-        self.allow_private_networks = allow_private_networks
-        self._resolver = resolver
+        self.allow_private_networks = settings.allow_private_networks
+        self._resolver = settings.resolver
         self._network: NetworkPolicy | None = None
         self._closers: list[Callable[[], Awaitable[None]]] = []  # adapters' sessions, run by aclose()
-        self._setup_answers(answer_cache, rate_limiter)
-        self._setup_hops(max_hops)
+        self._setup_hops(settings.max_hops)
 
     @classmethod
     async def from_config(
@@ -161,34 +181,9 @@ class SchemaRouter(AnswerSettings, DataSources):
         return self.registry.binding_state(name)
 
     @property
-    def http_client(self) -> httpx.AsyncClient:
-        """The router's pooled HTTP client for the running event loop (created on first use)."""
-        return self._http.current()
-
-    @property
-    def _http(self) -> HttpClients:
-        """The per-loop HTTP clients; the HTTP adapter is imported on first use only."""
-        if self._http_clients is None:
-            from .adapters._clients import HttpClients
-
-            self._http_clients = HttpClients(self._given_http_client, network=self.network_policy)
-        return self._http_clients
-
-    @property
-    def network_policy(self) -> NetworkPolicy:
-        """Where this router may connect (the adapter is imported on first use only)."""
-        if self._network is None:
-            from .adapters._network import NetworkPolicy
-
-            self._network = NetworkPolicy(
-                allow_private_networks=self.allow_private_networks, resolver=self._resolver
-            )
-        return self._network
-
-    @property
     def sleep(self) -> Sleep:
         """The sleep used between retries and by the health monitor (injectable for tests)."""
-        return self._executor.sleep
+        return self.settings.sleep
 
     # -- planning --------------------------------------------------------------------
     def plan(self, request: PlanRequest | str) -> Plan:
@@ -299,54 +294,6 @@ class SchemaRouter(AnswerSettings, DataSources):
         attempt, in the invoker's task (:mod:`._execution.scopes`); returns its remover."""
         return self._executor.scopes.add(scope)
 
-    # -- health ----------------------------------------------------------------------
-    def mark_access_unavailable(
-        self, tool: str, endpoint: str, *, seconds: float | None = None, reason: str | None = None
-    ) -> None:
-        """Take ``tool.endpoint`` out of planning for *seconds* (default: the base cooldown).
-
-        The application's word is kept as given: *seconds* may exceed the cooldown policy's
-        ``max_seconds``, which bounds only the growth the router decides on its own (failed
-        invocations, Retry-After hints, failed probes). Say a known one-hour outage with
-        ``seconds=3600``; the path reopens then, or earlier through
-        :meth:`mark_access_available` or a successful health probe. The mark replaces any
-        running mark of the path, and later failures never shorten it.
-
-        Raises :class:`~schemarouter_integrations.errors.ConfigurationError` (a ``ValueError``)
-        when *seconds* is NaN, infinite or negative (every mark expires), and
-        :class:`RegistrationError` for an unknown access path.
-        """
-        route = self._route(tool, endpoint)
-        reason = reason or "marked by application"
-        self.events.publish_sync(self._availability.marked_unavailable(route, seconds=seconds, reason=reason))
-
-    def mark_access_available(self, tool: str, endpoint: str) -> None:
-        """Reopen ``tool.endpoint`` at once and reset its cooldown growth."""
-        reopened = self._availability.reopened(self._route(tool, endpoint), reason="marked by application")
-        if reopened is not None:
-            self.events.publish_sync(reopened)
-
-    def register_health_probe(self, tool: str, endpoint: str, probe: Probe) -> None:
-        """Attach a trusted ``() -> bool`` probe (async, or sync run in a worker thread) to a
-        read_only=True access path."""
-        self._health.register_probe(tool, endpoint, probe)
-
-    async def start_health_monitor(
-        self,
-        interval_seconds: float = 30,
-        probe_timeout_seconds: float = 5,
-        max_concurrency: int = 4,
-    ) -> None:
-        """Run probes at once, then every *interval_seconds*, until stopped."""
-        await self._background.start_monitor(
-            interval_seconds=interval_seconds,
-            probe_timeout_seconds=probe_timeout_seconds,
-            max_concurrency=max_concurrency,
-        )
-
-    async def stop_health_monitor(self) -> None:
-        await self._background.stop_monitor()
-
     def inspect(self) -> RouterSnapshot:
         """Bindings, cooldowns, tools, health, pending routes and documents, as plain data."""
         cache = self.document_cache
@@ -362,38 +309,3 @@ class SchemaRouter(AnswerSettings, DataSources):
             pending=self._pending.snapshot(),
             documents=documents,
         ).model_copy(update=self._answers_snapshot())
-
-    # -- lifecycle -------------------------------------------------------------------
-    async def __aenter__(self) -> SchemaRouter:
-        await self._background.open()  # the router's background task group; starts the store
-        await self._start_answers()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        """Stop the monitor and background services, close the HTTP client and MCP sessions."""
-        # The background task group was entered in this task: it is exited here directly,
-        # not inside a new cancel scope (anyio requires it to be the innermost scope).
-        self._executor.hedger.cancel_detached()
-        try:
-            await self._background.close()
-        finally:
-            with anyio.CancelScope(shield=True):
-                if self._http_clients is not None:
-                    await self._http_clients.aclose()
-                for close in self._closers:  # sessions reopen on use; each aclose() closes them
-                    await close()
-                await self._close_answers()
-
-    def _route(self, tool: str, endpoint: str) -> RouteRef:
-        spec = self.registry.tool(tool)
-        if spec is None or spec.endpoint(endpoint) is None:
-            raise RegistrationError(f"{tool}.{endpoint} is not a registered access path")
-        return self.registry.identity(tool, endpoint)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ._contracts import CachePolicy, RateLimit, ToolSpec
 from ._document_cache import DocumentCache, using
-from ._execution.hops import check_max_hops, new_hop_id
+from ._execution.hops import new_hop_id
 from ._registry import Invoker
 
 if TYPE_CHECKING:
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     import httpx
 
     from ._registry.reports import FederationReport
+    from ._settings import Resolver
+    from .adapters._clients import HttpClients
     from .adapters._mcp.session import McpTarget
     from .adapters._network import NetworkPolicy
     from .adapters._optimade.federation import FederationRouter
@@ -29,12 +31,18 @@ __all__ = ["DataSources"]
 
 
 class DataSources:
-    """``add_url``, ``add_optimade_federation``, ``add_callable`` and ``add_mcp``."""
+    """``add_url``, ``add_optimade_federation``, ``add_callable`` and ``add_mcp``, and the
+    connections they use: ``http_client`` and ``network_policy``."""
 
     max_response_bytes: int
     document_cache: DocumentCache | None
     """Documents read while adding a source go through it (see :mod:`._document_cache`)."""
     _closers: list[Callable[[], Awaitable[None]]]
+    _given_http_client: httpx.AsyncClient | None
+    _http_clients: HttpClients | None
+    _network: NetworkPolicy | None
+    _resolver: Resolver | None
+    allow_private_networks: bool
     max_hops: int
     """How many routers a call may have passed through before this router's MCP server
     refuses it (``SchemaRouter(max_hops=...)``; :mod:`._execution.hops`)."""
@@ -49,15 +57,34 @@ class DataSources:
 
         def set_cache_policy(self, route: str, policy: CachePolicy | None) -> None: ...
 
-        @property
-        def http_client(self) -> httpx.AsyncClient: ...
-
-        @property
-        def network_policy(self) -> NetworkPolicy: ...
-
     def _setup_hops(self, max_hops: int) -> None:
-        self.max_hops = check_max_hops(max_hops)
+        self.max_hops = max_hops  # checked by SchemaRouterSettings
         self.hop_id = new_hop_id()
+
+    @property
+    def http_client(self) -> httpx.AsyncClient:
+        """The router's pooled HTTP client for the running event loop (created on first use)."""
+        return self._http.current()
+
+    @property
+    def _http(self) -> HttpClients:
+        """The per-loop HTTP clients; the HTTP adapter is imported on first use only."""
+        if self._http_clients is None:
+            from .adapters._clients import HttpClients
+
+            self._http_clients = HttpClients(self._given_http_client, network=self.network_policy)
+        return self._http_clients
+
+    @property
+    def network_policy(self) -> NetworkPolicy:
+        """Where this router may connect (the adapter is imported on first use only)."""
+        if self._network is None:
+            from .adapters._network import NetworkPolicy
+
+            self._network = NetworkPolicy(
+                allow_private_networks=self.allow_private_networks, resolver=self._resolver
+            )
+        return self._network
 
     async def add_url(
         self,

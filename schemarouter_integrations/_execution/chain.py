@@ -57,6 +57,8 @@ class ChainRunner:
         rng: random.Random | None,
         hedger: Hedger | None = None,
         scopes: InvocationScopes | None = None,
+        answers: AnswerService | None = None,
+        gate: RateGate | None = None,
     ) -> None:
         self.registry = registry
         self.scopes = scopes if scopes is not None else InvocationScopes()
@@ -64,9 +66,9 @@ class ChainRunner:
         self.sleep = sleep
         self.rng = rng
         self.hedger = hedger
-        self.answers: AnswerService | None = None
+        self.answers = answers
         """The answer cache (``_execution/answers.py``); None: the router has none."""
-        self.gate: RateGate | None = None
+        self.gate = gate
         """Rate limits (``_ratelimit``); None: the router keeps none."""
 
     async def run(

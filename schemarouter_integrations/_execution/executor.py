@@ -66,24 +66,29 @@ class Executor:
         sleep: Sleep,
         rng: random.Random | None = None,
         late_events: LateSink | None = None,
+        answers: AnswerService | None = None,
+        gate: RateGate | None = None,
     ) -> None:
-        """*late_events* hears what a hedged call that lost the race reports after its run ended."""
+        """*late_events* hears what a hedged call that lost the race reports after its run ended;
+        *answers* is the router's answer cache, *gate* its rate limits (either may be None)."""
         self.registry = registry
         self.availability = availability
         self.sleep = sleep
         self.hedger = Hedger(late_events or _ignore, availability.cooldown_left)
         self.scopes = InvocationScopes()
+        self.answers = answers
         self._chain = ChainRunner(
-            registry, availability, sleep=sleep, rng=rng, hedger=self.hedger, scopes=self.scopes
+            registry,
+            availability,
+            sleep=sleep,
+            rng=rng,
+            hedger=self.hedger,
+            scopes=self.scopes,
+            answers=answers,
+            gate=gate,
         )
         self.gatherer = Gatherer(registry, availability, self._chain)
         self._preflights: BoundedCache[tuple[int, ...], _Preflighted] = BoundedCache(64)
-        self.answers: AnswerService | None = None
-
-    def attach(self, answers: AnswerService | None, gate: RateGate | None) -> None:
-        """Give runs the router's answer cache and rate limits (either may be None)."""
-        self.answers = self._chain.answers = answers
-        self._chain.gate = gate
 
     def _preflight(self, plan: Plan) -> tuple[list[Step], list[Pruned]]:
         """:func:`.preflight.preflight`, remembered for a chain of calls that runs again.

@@ -28,7 +28,6 @@ from ..adapters._kinds import Kind, kind_named
 from ..adapters._requests import EntryContext
 from ..adapters._url_entries import add_url_entry
 from ..errors import ConfigurationError, RegistrationError, SchemaRouterError
-from ..stores import MemoryAnswerCache
 from ._loader import LandscapeError, load_config
 from ._models import RouterConfig
 
@@ -43,13 +42,7 @@ async def build_router(
 ) -> R:
     """A router made by *factory* (``SchemaRouter``) with everything *source* declares."""
     config = source if isinstance(source, RouterConfig) else load_config(source)
-    store = config.router_store()  # [router] store: also the answer cache and the rate limiter
-    router = factory(
-        cooldown=config.cooldown,
-        availability_store=config.availability.build() if store is None else store,
-        answer_cache=_answer_cache(config, store),
-        **config.router_options(),
-    )
+    router = factory(settings=config.settings())
     target: Any = router
     target.cache_policy = config.tool.cache
     for provider, limit in config.rate_limits.items():
@@ -105,19 +98,6 @@ def _route_secrets(config: RouterConfig, route: RouteEntry) -> tuple[str, ...]:
     places = target if isinstance(target, list) else [target]
     secrets += [value for value in config.substituted_values if any(value in place for place in places)]
     return tuple(secrets)
-
-
-def _answer_cache(config: RouterConfig, store: Any) -> Any:
-    """``[answer_cache]``, else the answers of ``[router] store``, else a memory cache when any
-    cache policy is declared, else none."""
-    if config.answer_cache is not None:
-        return config.answer_cache.build()
-    if store is not None:
-        return store.answers
-    declared = config.tool.cache is not None or any(
-        isinstance(route, _Route) and route.cache is not None for route in config.routes.values()
-    )
-    return MemoryAnswerCache() if declared else None
 
 
 async def _register(router: Any, config: RouterConfig, name: str, route: RouteEntry) -> None:

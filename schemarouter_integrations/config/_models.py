@@ -29,6 +29,7 @@ from .._contracts import CachePolicy, CooldownPolicy, HedgePolicy, RateLimit
 from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
+from .._settings import SchemaRouterSettings
 from ..adapters._entries import (
     HttpRouteEntry,
     McpRoute,
@@ -37,9 +38,10 @@ from ..adapters._entries import (
     OptimadeRoute,
     PythonRoute,
     RouteEntry,
+    _Route,
 )
 from ..adapters._kinds import kinds, table_version
-from ..stores import AvailabilityStore
+from ..stores import AnswerCache, AvailabilityStore, MemoryAnswerCache
 from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings, _Model, build_store
 
 __all__ = [
@@ -196,6 +198,34 @@ class RouterConfig(_Model):
             return None
         base = self._source.parent if self._source is not None else Path.cwd()
         return (base / Path(folder).expanduser()).resolve()
+
+    def settings(self) -> SchemaRouterSettings:
+        """The router's settings this file declares: ``[router]``, ``[availability]``,
+        ``[cooldown]`` and ``[answer_cache]`` (``SchemaRouter(settings=...)``; equal to the
+        settings the same values given as keywords make). The stores it names are built on
+        each call; a memory availability store is left to the router (``None``)."""
+        store = self.router_store()  # [router] store: also the answer cache and the rate limiter
+        cooldowns = store
+        if store is None and self.availability.store != "memory":  # [availability] on Redis
+            cooldowns = self.availability.build()
+        return SchemaRouterSettings(
+            cooldown=self.cooldown,
+            availability_store=cooldowns,
+            answer_cache=self._answer_cache(store),
+            **self.router_options(),
+        )
+
+    def _answer_cache(self, store: Any) -> AnswerCache | None:
+        """``[answer_cache]``, else the answers of ``[router] store``, else a memory cache when
+        any cache policy is declared, else none."""
+        if self.answer_cache is not None:
+            return self.answer_cache.build()
+        if store is not None:
+            return store.answers  # type: ignore[no-any-return]  # SqliteStore, RedisStore
+        declared = self.tool.cache is not None or any(
+            isinstance(route, _Route) and route.cache is not None for route in self.routes.values()
+        )
+        return MemoryAnswerCache() if declared else None
 
     def router_options(self) -> dict[str, Any]:
         """Keyword settings for ``SchemaRouter(**options)`` from ``[router]`` (and the
