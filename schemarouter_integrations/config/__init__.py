@@ -1,10 +1,16 @@
 """Landscape files: a whole router declared in TOML.
 
 ``load_config(path) -> RouterConfig`` reads and checks a file (``[router]`` holds the
-``SchemaRouter(...)`` settings ``allow_private_networks`` and ``document_cache``); ``await
-SchemaRouter.from_config(path_or_config)`` builds the router it declares (the store, the
-cooldown policy, every route and its probe). The tool settings (``config.tool``) feed the CLI
-and the framework tools (``SchemaRouterTool(router=router, **config.tool.framework_options())``).
+``SchemaRouter(...)`` settings ``allow_private_networks``, ``document_cache``, ``max_hops`` and
+``store``); ``await SchemaRouter.from_config(path_or_config)`` builds the router it declares
+(the store, the cooldown policy, every route and its probe).
+
+:class:`SchemaRouterSettings` is every router setting in one frozen, checked object:
+``config.settings()`` gives it from a file's ``[router]``, ``[availability]``, ``[cooldown]``
+and ``[answer_cache]`` sections, ``SchemaRouter(...)`` keywords give an equal one
+(``router.settings``), and ``SchemaRouter(settings=...)`` takes it. The tool settings
+(``config.tool``) feed the CLI and the framework tools
+(``SchemaRouterTool(router=router, **config.tool.framework_options())``).
 
 A file that cannot be used raises :class:`LandscapeError` (a ``ConfigurationError``) whose
 message starts ``file:line: key:``. ``"${VAR}"`` anywhere in a string reads the environment;
@@ -22,6 +28,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
+    from .._settings import SchemaRouterSettings
     from ._build import build_router, resolve_target
     from ._loader import LandscapeError, load_config, parse_config
     from ._models import (
@@ -46,6 +53,7 @@ __all__ = [
     "RouteConfig",
     "RouterConfig",
     "RouterSettings",
+    "SchemaRouterSettings",
     "ToolSettings",
     "build_router",
     "load_config",
@@ -58,6 +66,7 @@ __getattr__, __dir__ = _lazy_attributes(
     {
         "._build": ("build_router", "resolve_target"),
         "._loader": ("LandscapeError", "load_config", "parse_config"),
+        ".._settings": ("SchemaRouterSettings",),
         "._models": (
             "AvailabilitySettings",
             "OpenApiRoute",
