@@ -1,4 +1,9 @@
-"""``SchemaRouter``: the facade that ties contracts, planning, execution and health together."""
+"""``SchemaRouter``: the facade that ties contracts, planning, execution and health together.
+
+Registration, planning, execution and ``inspect`` are here; ``add_url`` and the other sources
+in ``_sources.py``; cache and rate limits in ``_answer_settings.py``; marks, probes, the health
+monitor and the lifecycle in ``_health_controls.py``; the settings in ``_settings.py``.
+"""
 
 from __future__ import annotations
 
