@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from schemarouter_integrations import CooldownPolicy, SchemaRouter
-from schemarouter_integrations._cli._run import with_state
 from schemarouter_integrations.config import SchemaRouterSettings, load_config, parse_config
 from schemarouter_integrations.errors import ConfigurationError, InvalidCallbackError
 from schemarouter_integrations.stores import SqliteStore
@@ -111,8 +110,9 @@ def test_a_document_cache_given_as_text_is_the_same_setting_as_a_path() -> None:
     )
 
 
-def test_the_cli_state_option_reaches_the_settings_as_the_store_of_everything(tmp_path: Path) -> None:
-    config = with_state(load_config(landscape(tmp_path, "")), tmp_path / "state.db")
+def test_a_router_store_is_the_settings_store_of_cooldowns_and_answers(tmp_path: Path) -> None:
+    """``[router] store``, which the CLI's ``--state FILE`` sets through ``with_router``."""
+    config = load_config(landscape(tmp_path, "")).with_router(store=f"sqlite:///{tmp_path / 'state.db'}")
     settings = config.settings()
     assert isinstance(settings.availability_store, SqliteStore)
     assert settings.answer_cache is settings.availability_store.answers
