@@ -25,7 +25,7 @@ from .._registry import Invoker, Registry
 from ..errors import AllRoutesUnavailableError
 from ..events import RoutePrunedEvent, RouterEvent, ToolFallbackEvent
 from .answers import AnswerService
-from .attempts import GATHER_MAX_ATTEMPTS, CallAttempts, falls_back, retries_left
+from .attempts import GATHER_MAX_ATTEMPTS, CallAttempts, Verdict, falls_back, retries_left
 from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
@@ -277,16 +277,17 @@ class ChainRunner:
         for start in ctx.heard(attempts.start):
             yield start
         while True:
-            verdict = await attempts.once(invoker)
-            for event in verdict.events:
+            ended = await attempts.once(invoker)
+            for event in ended.events:
                 yield event
-            if verdict.delay is None:
+            if type(ended) is Answered:
+                yield await more_pages(step, invoker, meter, ctx, ended)
+                return
+            assert isinstance(ended, Verdict)
+            if ended.delay is None:
                 break
-            await self.sleep(verdict.delay)
-        outcome = verdict.settle()
-        yield (
-            await more_pages(step, invoker, meter, ctx, outcome) if isinstance(outcome, Answered) else outcome
-        )
+            await self.sleep(ended.delay)
+        yield ended.settle()
 
     async def _settled(
         self, step: Step, invoker: Invoker, meter: BudgetMeter, ctx: RunContext
@@ -295,12 +296,10 @@ class ChainRunner:
         awaited without an async generator."""
         attempts = CallAttempts(self, step, meter, ctx)
         while True:
-            verdict = await attempts.once(invoker)
-            if verdict.delay is None:
-                outcome = verdict.settle()
-                return (
-                    await more_pages(step, invoker, meter, ctx, outcome)
-                    if isinstance(outcome, Answered)
-                    else outcome
-                )
-            await self.sleep(verdict.delay)
+            ended = await attempts.once(invoker)
+            if type(ended) is Answered:
+                return await more_pages(step, invoker, meter, ctx, ended)
+            assert isinstance(ended, Verdict)
+            if ended.delay is None:
+                return ended.settle()
+            await self.sleep(ended.delay)

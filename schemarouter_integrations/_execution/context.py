@@ -7,8 +7,10 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from pydantic_core import PydanticUndefined
+
 from .._planning import Plan, ToolCall
-from .._settling import LAZY, leave_for_later
+from .._settling import LAZY
 from .._trusted import Trusted
 from ..errors import AttemptRecord
 from ..events import (
@@ -44,7 +46,33 @@ def _builder(cls: type[E]) -> Trusted[E]:
 
 trusted_result: Trusted[ToolResult] = Trusted(ToolResult)
 """Builds a run's :class:`ToolResult` from its own bookkeeping without validating it again."""
+_RESULT_DEFAULTS = {
+    name: None if info.default is PydanticUndefined else info.default
+    for name, info in ToolResult.model_fields.items()
+    if name != "events"
+}
+"""A quiet run's result without its events (immutable defaults: ``Trusted``'s template)."""
+_set_state = object.__setattr__
 
+
+def _unsettled_result(values: dict[str, Any], events: Callable[[], list[RouterEvent]]) -> ToolResult:
+    """What ``trusted_result.of({**values, "events": ...})`` and ``leave_for_later(built,
+    "events", events)`` build, in one step: *values* are the run's own, every required
+    field but ``events`` among them."""
+    built = _new(ToolResult)
+    _set_state(built, "__dict__", {**_RESULT_DEFAULTS, **values})
+    _set_state(built, "__pydantic_fields_set__", {*values, "events"})
+    _set_state(built, "__pydantic_extra__", None)
+    _set_state(built, "__pydantic_private__", {LAZY: ("events", events)})
+    return built
+
+
+_new = object.__new__
+
+
+_FIRST_ANSWERED: dict[str, AttemptRecord] = {}
+"""Access path -> the (frozen) record of a first attempt that answered, shared by runs."""
+_KEPT_RECORDS = 4096
 
 _FINAL: frozenset[type[RouterEvent]] = frozenset({RunEndEvent, RunErrorEvent})
 """Built at once even in a quiet run: the caller reads the run's result or error from them."""
@@ -153,13 +181,13 @@ class RunContext:
         self.events.append(record)
         return record  # type: ignore[return-value]  # a quiet run only passes it along
 
-    def result(self, **values: Any) -> ToolResult:
-        """The run's :class:`ToolResult` with its events so far (built on first read when quiet)."""
+    def result(self, values: dict[str, Any]) -> ToolResult:
+        """The run's :class:`ToolResult` of *values* (this call's own dict) with its events so
+        far (built on first read when quiet)."""
         if not self.quiet:
-            return trusted_result.of({**values, "events": list(self.events)})
-        built = trusted_result.of({**values, "events": []})
-        leave_for_later(built, "events", _Records(tuple(self.events)))
-        return built
+            values["events"] = list(self.events)
+            return trusted_result.of(values)
+        return _unsettled_result(values, _Records(tuple(self.events)))
 
     def built_events(self) -> list[RouterEvent]:
         """The run's events so far, built from their records in a quiet run."""
@@ -174,7 +202,16 @@ class RunContext:
         return count
 
     def attempt(self, path: str, number: int, error: BaseException | None = None) -> None:
-        """Record attempt *number* on *path*, failed with *error* when given."""
+        """Record attempt *number* on *path*, failed with *error* when given (the record of a
+        first attempt that answered is immutable and the same for every run: one is kept)."""
+        if error is None and number == 1:
+            record = _FIRST_ANSWERED.get(path)
+            if record is None:
+                record = AttemptRecord.of(path, 1)
+                if len(_FIRST_ANSWERED) < _KEPT_RECORDS:
+                    _FIRST_ANSWERED[path] = record
+            self.attempts.append(record)
+            return
         self.attempts.append(AttemptRecord.of(path, number, error))
 
     def failed_attempts(self) -> list[AttemptRecord]:
