@@ -149,7 +149,12 @@ class ChainRunner:
             invoker = self._ready_invoker(step)
             if not isinstance(invoker, Skip):
                 self._enter(step, meter, ctx, _START)
-                outcome = await self._settled(step, invoker, meter, ctx)
+                attempts = CallAttempts(self, step, meter, ctx)
+                ended = await attempts.once(invoker)
+                if type(ended) is Answered and not (ended.more or ended.total is not None):
+                    won(ctx, step.call, ended)  # answered whole at the first attempt
+                    return
+                outcome = await self._settled(step, invoker, meter, ctx, attempts, ended)
                 if isinstance(outcome, Answered):
                     won(ctx, step.call, outcome)
                     return
@@ -290,16 +295,25 @@ class ChainRunner:
         yield ended.settle()
 
     async def _settled(
-        self, step: Step, invoker: Invoker, meter: BudgetMeter, ctx: RunContext
+        self,
+        step: Step,
+        invoker: Invoker,
+        meter: BudgetMeter,
+        ctx: RunContext,
+        attempts: CallAttempts | None = None,
+        ended: Answered | Verdict | None = None,
     ) -> Answered | Unavailable:
         """:meth:`_call` for a quiet run, which reads the outcome only: the same attempts,
-        awaited without an async generator."""
-        attempts = CallAttempts(self, step, meter, ctx)
-        while True:
+        awaited without an async generator (from *attempts* after its attempt *ended*,
+        when the caller made the first one)."""
+        if attempts is None or ended is None:
+            attempts = CallAttempts(self, step, meter, ctx)
             ended = await attempts.once(invoker)
+        while True:
             if type(ended) is Answered:
                 return await more_pages(step, invoker, meter, ctx, ended)
             assert isinstance(ended, Verdict)
             if ended.delay is None:
                 return ended.settle()
             await self.sleep(ended.delay)
+            ended = await attempts.once(invoker)

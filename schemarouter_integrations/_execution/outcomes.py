@@ -13,9 +13,10 @@ from ..events import Provenance, RouterEvent
 FallbackReason = Literal["unavailable", "binding_unavailable", "rate_limited", "loop"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Answered:
-    """The call succeeded: its records, validated and projected to canonical names."""
+    """The call succeeded: its records, validated and projected to canonical names (built
+    once per answered attempt, so not frozen: nothing changes it after it is built)."""
 
     records: list[dict[str, Any]]
     provenance: Provenance | None = None
