@@ -3,14 +3,12 @@
 :class:`CallAttempts` runs one attempt at a time. An answered attempt is one object, its
 :class:`Answered` (records, counts and the events it produced); any other end is a
 :class:`Verdict`: the events, then an :class:`Unavailable` outcome, an error that ends the
-run, or the delay before the next attempt. The invoker's notes (:mod:`.notes`) are set only
-for an invoker that reads them (``takes_notes``: it relays another router's answer). How an error is treated
-is :func:`falls_back`: an :class:`InvocationUnavailableError` from the invoker is retried
-while the endpoint's ``RetryPolicy`` allows, then cools the route down; any other error
-ends the run. Every event is handed on through the run's one emitter (``ctx.heard`` /
-``ctx.emit``: nothing in a quiet run, which only records them); the chain (:mod:`.chain`)
-drives the attempts, streaming the verdicts' events, or only awaiting the outcome when
-nobody reads them.
+run, or the delay before the next attempt. How an error is treated is :func:`falls_back`:
+an :class:`InvocationUnavailableError` from the invoker is retried while the endpoint's
+``RetryPolicy`` allows, then cools the route down; any other error ends the run. Every
+event is handed on through the run's one emitter (``ctx.heard`` / ``ctx.emit``: nothing in
+a quiet run, which only records them); the chain (:mod:`.chain`) drives the attempts,
+streaming their events, or only awaiting the outcome when nobody reads them.
 """
 
 from __future__ import annotations
@@ -145,21 +143,19 @@ class CallAttempts:
     async def once(self, invoker: Invoker) -> Answered | Verdict:
         """Run the next attempt: its :class:`Answered` (the one object of an answered attempt),
         or the :class:`Verdict` on how it failed."""
-        call, notes = self.step.call, None
+        call, notes = self.step.call, CallNotes()
         try:
             if self.gate is not None:
                 await self.gate.admit(call)  # waits for its turn, or raises RateLimitedError
-            scopes = self.runner.scopes
-            if getattr(invoker, "takes_notes", False):  # it relays another router's answer
-                notes = CallNotes()
-                with noting(notes):
-                    raw = await _answer(invoker, call, scopes, self.start)
-            elif scopes.active:
-                raw = await _answer(invoker, call, scopes, self.start)
-            else:
-                raw = invoker(call)
-                if inspect.isawaitable(raw):
-                    raw = await raw
+            with noting(notes):
+                scopes = self.runner.scopes
+                if scopes.active:
+                    with scopes.entered(self.start):
+                        raw = await _answer(invoker, call)
+                else:
+                    raw = invoker(call)
+                    if inspect.isawaitable(raw):
+                        raw = await raw
         except Exception as exc:
             return self._failed(exc)
         return self._answered(raw, notes)
@@ -215,7 +211,7 @@ class CallAttempts:
     def _origin_cooled(self, origin: str | None) -> bool:
         return self.runner.availability.origin_cooling(origin) is not None
 
-    def _answered(self, raw: Any, notes: CallNotes | None) -> Answered | Verdict:
+    def _answered(self, raw: Any, notes: CallNotes) -> Answered | Verdict:
         """The records of an answer, the route marked available again, and ``tool.end``."""
         step, ctx, attempt = self.step, self.ctx, self.attempt
         call, path = step.call, step.call.access_path
@@ -232,9 +228,7 @@ class CallAttempts:
         route = call.ref
         reopened = self.runner.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
         events: tuple[RouterEvent, ...] = () if reopened is None else (reopened,)
-        provenance = None
-        if notes is not None:  # the other router's fallbacks: events, never tool.fallback
-            provenance = notes.provenance
+        if notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
             fields = route.fields()
             events += tuple(
                 ctx.event(RouteInnerFallbackEvent, **fields, **inner.model_dump())
@@ -248,17 +242,14 @@ class CallAttempts:
             duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
         )
         total, more = listing_count(raw, step.endpoint.records_path)
-        return Answered(records, provenance, hints, total, more, ctx.heard(*events, end))
+        return Answered(records, notes.provenance, hints, total, more, ctx.heard(*events, end))
 
 
-async def _answer(invoker: Invoker, call: Any, scopes: InvocationScopes, start: ToolStartEvent) -> Any:
-    """*invoker*'s answer to *call*, inside the invocation scopes when any is active."""
-    if scopes.active:
-        with scopes.entered(start):
-            raw = invoker(call)
-            return (await raw) if inspect.isawaitable(raw) else raw
+async def _answer(invoker: Invoker, call: Any) -> Any:
     raw = invoker(call)
-    return (await raw) if inspect.isawaitable(raw) else raw
+    if inspect.isawaitable(raw):
+        raw = await raw
+    return raw
 
 
 def _crashed(path: str, exc: Exception) -> InvokerCrashedError:

@@ -52,7 +52,7 @@ _RESULT_DEFAULTS = {
     if name != "events"
 }
 """A quiet run's result without its events (immutable defaults: ``Trusted``'s template)."""
-_set_state = object.__setattr__
+_new, _set_state = object.__new__, object.__setattr__
 
 
 def _unsettled_result(values: dict[str, Any], events: Callable[[], list[RouterEvent]]) -> ToolResult:
@@ -67,12 +67,8 @@ def _unsettled_result(values: dict[str, Any], events: Callable[[], list[RouterEv
     return built
 
 
-_new = object.__new__
-
-
 _FIRST_ANSWERED: dict[str, AttemptRecord] = {}
 """Access path -> the (frozen) record of a first attempt that answered, shared by runs."""
-_KEPT_RECORDS = 4096
 
 _FINAL: frozenset[type[RouterEvent]] = frozenset({RunEndEvent, RunErrorEvent})
 """Built at once even in a quiet run: the caller reads the run's result or error from them."""
@@ -208,7 +204,7 @@ class RunContext:
             record = _FIRST_ANSWERED.get(path)
             if record is None:
                 record = AttemptRecord.of(path, 1)
-                if len(_FIRST_ANSWERED) < _KEPT_RECORDS:
+                if len(_FIRST_ANSWERED) < 4096:  # bounded: paths beyond it build their own
                     _FIRST_ANSWERED[path] = record
             self.attempts.append(record)
             return

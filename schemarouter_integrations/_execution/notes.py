@@ -2,10 +2,9 @@
 
 An invoker that relays another router's answer (an MCP route to a router's MCP server)
 knows where that answer came from and which fallbacks the other router took. It reports
-them on the :func:`call_notes` of the call it serves, when its ``takes_notes`` is true
-(the others have no notes: no context variable is set for their calls); the chain then
-puts the provenance on the :class:`~..events.ToolResult` and each inner fallback in the
-run's events (``route.inner_fallback``), never as a ``tool.fallback`` of this router.
+them on the :func:`call_notes` of the call it serves; the chain then puts the provenance on
+the :class:`~..events.ToolResult` and each inner fallback in the run's events
+(``route.inner_fallback``), never as a ``tool.fallback`` of this router.
 """
 
 from __future__ import annotations

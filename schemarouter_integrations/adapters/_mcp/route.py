@@ -84,9 +84,6 @@ DEFAULT_TIMEOUT_SECONDS = 30.0
 class McpInvoker:
     """A trusted invoker that calls the MCP tool behind each endpoint over one session."""
 
-    takes_notes = True
-    """It reports the relayed answer's provenance on :func:`call_notes` (set for it only)."""
-
     def __init__(
         self,
         session: McpSession,
