@@ -147,15 +147,18 @@ class CallAttempts:
         try:
             if self.gate is not None:
                 await self.gate.admit(call)  # waits for its turn, or raises RateLimitedError
-            with noting(notes):
-                scopes = self.runner.scopes
-                if scopes.active:
-                    with scopes.entered(self.start):
+            scopes = self.runner.scopes
+            if scopes.active or _may_relay(invoker):
+                with noting(notes):
+                    if scopes.active:
+                        with scopes.entered(self.start):
+                            raw = await _answer(invoker, call)
+                    else:
                         raw = await _answer(invoker, call)
-                else:
-                    raw = invoker(call)
-                    if inspect.isawaitable(raw):
-                        raw = await raw
+            else:  # an in-process function or an HTTP target: no notes to take
+                raw = invoker(call)
+                if inspect.isawaitable(raw):
+                    raw = await raw
         except Exception as exc:
             return self._failed(exc)
         return self._answered(raw, notes)
@@ -243,6 +246,18 @@ class CallAttempts:
         )
         total, more = listing_count(raw, step.endpoint.records_path)
         return Answered(records, notes.provenance, hints, total, more, ctx.heard(*events, end))
+
+
+_KEEPS_NO_NOTES = ("python:", "http://", "https://")
+"""How the answer scopes of invokers that never relay another router's answer begin: the
+in-process functions' (``python:...``) and the HTTP targets' (their origin)."""
+
+
+def _may_relay(invoker: Invoker) -> bool:
+    """Whether *invoker* may report a relayed answer on its call's notes (:mod:`.notes`): any
+    invoker but those whose declared answer scope says they never do."""
+    scope = getattr(invoker, "answer_scope", None)
+    return not (isinstance(scope, str) and scope.startswith(_KEEPS_NO_NOTES))
 
 
 async def _answer(invoker: Invoker, call: Any) -> Any:
