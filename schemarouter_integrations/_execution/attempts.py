@@ -1,14 +1,14 @@
 """One call's attempts: what each attempt's end means, decided in one place.
 
-:class:`CallAttempts` runs one attempt at a time and turns its end into a :class:`Verdict`:
-the events it produced, then either an outcome (:class:`Answered`, :class:`Unavailable`),
-an error that ends the run, or the delay before the next attempt. How an error is treated
-is :func:`falls_back`: an :class:`InvocationUnavailableError` from the invoker is retried
-while the endpoint's ``RetryPolicy`` allows, then cools the route down; any other error
-ends the run. Every event is handed on through the run's one emitter (``ctx.heard`` /
-``ctx.emit``: nothing in a quiet run, which only records them); the chain (:mod:`.chain`)
-drives the attempts, streaming the verdicts' events, or only awaiting the outcome when
-nobody reads them.
+:class:`CallAttempts` runs one attempt at a time. An answered attempt is one object, its
+:class:`Answered` (records, counts and the events it produced); any other end is a
+:class:`Verdict`: the events, then an :class:`Unavailable` outcome, an error that ends the
+run, or the delay before the next attempt. How an error is treated is :func:`falls_back`:
+an :class:`InvocationUnavailableError` from the invoker is retried while the endpoint's
+``RetryPolicy`` allows, then cools the route down; any other error ends the run. Every
+event is handed on through the run's one emitter (``ctx.heard`` / ``ctx.emit``: nothing in
+a quiet run, which only records them); the chain (:mod:`.chain`) drives the attempts,
+streaming their events, or only awaiting the outcome when nobody reads them.
 """
 
 from __future__ import annotations
@@ -88,15 +88,16 @@ def retries_left(
 
 @dataclass(slots=True)
 class Verdict:
-    """How one attempt ended: its *events* (those a listener hears), then an *outcome*, an
-    *error* ending the run, or the *delay* before the next attempt."""
+    """How one attempt that did not answer ended: its *events* (those a listener hears),
+    then an *outcome* (:class:`Unavailable`), an *error* ending the run, or the *delay*
+    before the next attempt. An answered attempt is its :class:`Answered` alone."""
 
     events: tuple[RouterEvent, ...] = ()
-    outcome: Answered | Unavailable | None = None
+    outcome: Unavailable | None = None
     error: BaseException | None = None
     delay: float | None = None
 
-    def settle(self) -> Answered | Unavailable:
+    def settle(self) -> Unavailable:
         """The outcome, or the error raised."""
         if self.error is not None:
             raise self.error
@@ -139,21 +140,25 @@ class CallAttempts:
         self.failed: InvocationUnavailableError | None = None  # the attempt a retry follows
         self.held_back = False  # the route's rate limit held back a retry of *failed*
 
-    async def once(self, invoker: Invoker) -> Verdict:
-        """Run the next attempt and judge how it ended."""
+    async def once(self, invoker: Invoker) -> Answered | Verdict:
+        """Run the next attempt: its :class:`Answered` (the one object of an answered attempt),
+        or the :class:`Verdict` on how it failed."""
         call, notes = self.step.call, CallNotes()
         try:
             if self.gate is not None:
                 await self.gate.admit(call)  # waits for its turn, or raises RateLimitedError
-            with noting(notes):
-                scopes = self.runner.scopes
-                if scopes.active:
-                    with scopes.entered(self.start):
+            scopes = self.runner.scopes
+            if scopes.active or _may_relay(invoker):
+                with noting(notes):
+                    if scopes.active:
+                        with scopes.entered(self.start):
+                            raw = await _answer(invoker, call)
+                    else:
                         raw = await _answer(invoker, call)
-                else:
-                    raw = invoker(call)
-                    if inspect.isawaitable(raw):
-                        raw = await raw
+            else:  # an in-process function or an HTTP target: no notes to take
+                raw = invoker(call)
+                if inspect.isawaitable(raw):
+                    raw = await raw
         except Exception as exc:
             return self._failed(exc)
         return self._answered(raw, notes)
@@ -209,7 +214,7 @@ class CallAttempts:
     def _origin_cooled(self, origin: str | None) -> bool:
         return self.runner.availability.origin_cooling(origin) is not None
 
-    def _answered(self, raw: Any, notes: CallNotes) -> Verdict:
+    def _answered(self, raw: Any, notes: CallNotes) -> Answered | Verdict:
         """The records of an answer, the route marked available again, and ``tool.end``."""
         step, ctx, attempt = self.step, self.ctx, self.attempt
         call, path = step.call, step.call.access_path
@@ -240,9 +245,19 @@ class CallAttempts:
             duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
         )
         total, more = listing_count(raw, step.endpoint.records_path)
-        return Verdict(
-            ctx.heard(*events, end), outcome=Answered(records, notes.provenance, hints, total, more)
-        )
+        return Answered(records, notes.provenance, hints, total, more, ctx.heard(*events, end))
+
+
+_KEEPS_NO_NOTES = ("python:", "http://", "https://")
+"""How the answer scopes of invokers that never relay another router's answer begin: the
+in-process functions' (``python:...``) and the HTTP targets' (their origin)."""
+
+
+def _may_relay(invoker: Invoker) -> bool:
+    """Whether *invoker* may report a relayed answer on its call's notes (:mod:`.notes`): any
+    invoker but those whose declared answer scope says they never do."""
+    scope = getattr(invoker, "answer_scope", None)
+    return not (isinstance(scope, str) and scope.startswith(_KEEPS_NO_NOTES))
 
 
 async def _answer(invoker: Invoker, call: Any) -> Any:

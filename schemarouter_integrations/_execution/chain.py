@@ -25,7 +25,7 @@ from .._registry import Invoker, Registry
 from ..errors import AllRoutesUnavailableError
 from ..events import RoutePrunedEvent, RouterEvent, ToolFallbackEvent
 from .answers import AnswerService
-from .attempts import GATHER_MAX_ATTEMPTS, CallAttempts, falls_back, retries_left
+from .attempts import GATHER_MAX_ATTEMPTS, CallAttempts, Verdict, falls_back, retries_left
 from .budget import BudgetMeter
 from .context import RunContext
 from .hedge import Hedger
@@ -151,7 +151,12 @@ class ChainRunner:
             invoker = self._ready_invoker(step)
             if not isinstance(invoker, Skip):
                 self._enter(step, meter, ctx, _START)
-                outcome = await self._settled(step, invoker, meter, ctx)
+                attempts = CallAttempts(self, step, meter, ctx)
+                ended = await attempts.once(invoker)
+                if type(ended) is Answered and not (ended.more or ended.total is not None):
+                    won(ctx, step.call, ended)  # answered whole at the first attempt
+                    return
+                outcome = await self._settled(step, invoker, meter, ctx, attempts, ended)
                 if isinstance(outcome, Answered):
                     won(ctx, step.call, outcome)
                     return
@@ -279,30 +284,38 @@ class ChainRunner:
         for start in ctx.heard(attempts.start):
             yield start
         while True:
-            verdict = await attempts.once(invoker)
-            for event in verdict.events:
+            ended = await attempts.once(invoker)
+            for event in ended.events:
                 yield event
-            if verdict.delay is None:
+            if type(ended) is Answered:
+                yield await more_pages(step, invoker, meter, ctx, ended)
+                return
+            assert isinstance(ended, Verdict)
+            if ended.delay is None:
                 break
-            await self.sleep(verdict.delay)
-        outcome = verdict.settle()
-        yield (
-            await more_pages(step, invoker, meter, ctx, outcome) if isinstance(outcome, Answered) else outcome
-        )
+            await self.sleep(ended.delay)
+        yield ended.settle()
 
     async def _settled(
-        self, step: Step, invoker: Invoker, meter: BudgetMeter, ctx: RunContext
+        self,
+        step: Step,
+        invoker: Invoker,
+        meter: BudgetMeter,
+        ctx: RunContext,
+        attempts: CallAttempts | None = None,
+        ended: Answered | Verdict | None = None,
     ) -> Answered | Unavailable:
         """:meth:`_call` for a quiet run, which reads the outcome only: the same attempts,
-        awaited without an async generator."""
-        attempts = CallAttempts(self, step, meter, ctx)
+        awaited without an async generator (from *attempts* after its attempt *ended*,
+        when the caller made the first one)."""
+        if attempts is None or ended is None:
+            attempts = CallAttempts(self, step, meter, ctx)
+            ended = await attempts.once(invoker)
         while True:
-            verdict = await attempts.once(invoker)
-            if verdict.delay is None:
-                outcome = verdict.settle()
-                return (
-                    await more_pages(step, invoker, meter, ctx, outcome)
-                    if isinstance(outcome, Answered)
-                    else outcome
-                )
-            await self.sleep(verdict.delay)
+            if type(ended) is Answered:
+                return await more_pages(step, invoker, meter, ctx, ended)
+            assert isinstance(ended, Verdict)
+            if ended.delay is None:
+                return ended.settle()
+            await self.sleep(ended.delay)
+            ended = await attempts.once(invoker)

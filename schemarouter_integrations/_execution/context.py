@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import os
+import random
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from pydantic_core import PydanticUndefined
+
 from .._planning import Plan, ToolCall
-from .._settling import LAZY, leave_for_later
+from .._settling import LAZY
 from .._trusted import Trusted
 from ..errors import AttemptRecord
 from ..events import (
@@ -44,7 +46,29 @@ def _builder(cls: type[E]) -> Trusted[E]:
 
 trusted_result: Trusted[ToolResult] = Trusted(ToolResult)
 """Builds a run's :class:`ToolResult` from its own bookkeeping without validating it again."""
+_RESULT_DEFAULTS = {
+    name: None if info.default is PydanticUndefined else info.default
+    for name, info in ToolResult.model_fields.items()
+    if name != "events"
+}
+"""A quiet run's result without its events (immutable defaults: ``Trusted``'s template)."""
+_new, _set_state = object.__new__, object.__setattr__
 
+
+def _unsettled_result(values: dict[str, Any], events: Callable[[], list[RouterEvent]]) -> ToolResult:
+    """What ``trusted_result.of({**values, "events": ...})`` and ``leave_for_later(built,
+    "events", events)`` build, in one step: *values* are the run's own, every required
+    field but ``events`` among them."""
+    built = _new(ToolResult)
+    _set_state(built, "__dict__", {**_RESULT_DEFAULTS, **values})
+    _set_state(built, "__pydantic_fields_set__", {*values, "events"})
+    _set_state(built, "__pydantic_extra__", None)
+    _set_state(built, "__pydantic_private__", {LAZY: ("events", events)})
+    return built
+
+
+_FIRST_ANSWERED: dict[str, AttemptRecord] = {}
+"""Access path -> the (frozen) record of a first attempt that answered, shared by runs."""
 
 _FINAL: frozenset[type[RouterEvent]] = frozenset({RunEndEvent, RunErrorEvent})
 """Built at once even in a quiet run: the caller reads the run's result or error from them."""
@@ -153,13 +177,13 @@ class RunContext:
         self.events.append(record)
         return record  # type: ignore[return-value]  # a quiet run only passes it along
 
-    def result(self, **values: Any) -> ToolResult:
-        """The run's :class:`ToolResult` with its events so far (built on first read when quiet)."""
+    def result(self, values: dict[str, Any]) -> ToolResult:
+        """The run's :class:`ToolResult` of *values* (this call's own dict) with its events so
+        far (built on first read when quiet)."""
         if not self.quiet:
-            return trusted_result.of({**values, "events": list(self.events)})
-        built = trusted_result.of({**values, "events": []})
-        leave_for_later(built, "events", _Records(tuple(self.events)))
-        return built
+            values["events"] = list(self.events)
+            return trusted_result.of(values)
+        return _unsettled_result(values, _Records(tuple(self.events)))
 
     def built_events(self) -> list[RouterEvent]:
         """The run's events so far, built from their records in a quiet run."""
@@ -174,7 +198,16 @@ class RunContext:
         return count
 
     def attempt(self, path: str, number: int, error: BaseException | None = None) -> None:
-        """Record attempt *number* on *path*, failed with *error* when given."""
+        """Record attempt *number* on *path*, failed with *error* when given (the record of a
+        first attempt that answered is immutable and the same for every run: one is kept)."""
+        if error is None and number == 1:
+            record = _FIRST_ANSWERED.get(path)
+            if record is None:
+                record = AttemptRecord.of(path, 1)
+                if len(_FIRST_ANSWERED) < 4096:  # bounded: paths beyond it build their own
+                    _FIRST_ANSWERED[path] = record
+            self.attempts.append(record)
+            return
         self.attempts.append(AttemptRecord.of(path, number, error))
 
     def failed_attempts(self) -> list[AttemptRecord]:
@@ -242,12 +275,15 @@ def events_of(result: ToolResult, kind: type[E]) -> list[E]:
 
 
 def _uuid4_hex() -> str:
-    """``uuid.uuid4().hex`` without building a UUID object: 16 random bytes, version 4 and the
-    RFC 4122 variant set."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40
-    raw[8] = (raw[8] & 0x3F) | 0x80
-    return raw.hex()
+    """``uuid.uuid4().hex`` without building a UUID object or a system call: 128 random bits
+    (``random``, reseeded in a forked child), version 4 and the RFC 4122 variant set. A run
+    id only tells runs apart; it is no secret."""
+    return f"{_random_bits(128) & _UUID_CLEAR | _UUID4:032x}"
+
+
+_random_bits = random.getrandbits
+_UUID_CLEAR = ~((0xF << 76) | (0x3 << 62))
+_UUID4 = (0x4 << 76) | (0x2 << 62)
 
 
 def compiled_event(plan: Plan, ctx: RunContext) -> PlanCompiledEvent:

@@ -217,16 +217,20 @@ def _result_of(call: ToolCall, plan: Plan, ctx: RunContext, **extra: Any) -> Too
     """The run's :class:`ToolResult`: answered by *call*, under *plan*, from *ctx*'s bookkeeping;
     its records cut at the request's ``max_records``."""
     kept, bounds = bounded_records(ctx, plan.request.max_records)
-    return ctx.result(
-        tool=call.tool,
-        endpoint=call.endpoint,
-        provider=call.provider,
-        access_mode=call.access_mode,
-        records=kept,
-        attempts=list(ctx.attempts),
-        route=list(ctx.route),
-        plan=plan,
-        **served_fields(ctx),
-        **bounds,
-        **extra,
-    )
+    values: dict[str, Any] = {
+        "tool": call.tool,
+        "endpoint": call.endpoint,
+        "provider": call.provider,
+        "access_mode": call.access_mode,
+        "records": kept,
+        "attempts": list(ctx.attempts),
+        "route": list(ctx.route),
+        "plan": plan,
+    }
+    if ctx.served is not None:
+        values.update(served_fields(ctx))
+    if bounds:
+        values.update(bounds)
+    if extra:
+        values.update(extra)
+    return ctx.result(values)

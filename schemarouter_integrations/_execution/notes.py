@@ -29,7 +29,8 @@ _current: ContextVar[CallNotes | None] = ContextVar("schemarouter_call_notes", d
 
 
 def call_notes() -> CallNotes | None:
-    """The notes of the call the current invoker serves (None outside a router call)."""
+    """The notes of the call the current invoker serves (None outside a router call, and for
+    in-process functions and HTTP targets, which never relay: ``attempts._may_relay``)."""
     return _current.get()
 
 

@@ -8,14 +8,15 @@ from typing import Any, Literal
 from .._caching import CacheHints
 from .._planning import ToolCall
 from ..errors import InvocationUnavailableError, RateLimitedError, RoutingLoopError
-from ..events import Provenance
+from ..events import Provenance, RouterEvent
 
 FallbackReason = Literal["unavailable", "binding_unavailable", "rate_limited", "loop"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Answered:
-    """The call succeeded: its records, validated and projected to canonical names."""
+    """The call succeeded: its records, validated and projected to canonical names (built
+    once per answered attempt, so not frozen: nothing changes it after it is built)."""
 
     records: list[dict[str, Any]]
     provenance: Provenance | None = None
@@ -26,6 +27,9 @@ class Answered:
     """The source's count of matching records, when its answer reports one."""
     more: bool = False
     """The source said it holds more records than it sent."""
+    events: tuple[RouterEvent, ...] = ()
+    """What listeners hear of the attempt that answered (``tool.end`` last; none in a quiet
+    run): the answered attempt is this one object, no verdict around it."""
 
 
 @dataclass(frozen=True, slots=True)

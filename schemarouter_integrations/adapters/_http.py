@@ -9,17 +9,14 @@ body, and maps every failure through :func:`~.http_errors.http_failure`.
 
 from __future__ import annotations
 
-import json
-import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
 import anyio
 import httpx
 
-from .._caching import CacheHints, http_cache_hints
 from .._contracts.origins import origin_of as contract_origin_of
 from ..errors import (
     InvocationUnavailableError,
@@ -27,8 +24,12 @@ from ..errors import (
     NonRetryableInvocationError,
     SchemaValidationError,
 )
-from ._decoding import ACCEPT_ENCODING, BodyDecoder
-from ._http_errors import http_failure, mapped_http_errors
+from ._decoding import ACCEPT_ENCODING
+from ._http_body import Fetched as Fetched
+from ._http_body import decode_json as decode_json
+from ._http_body import decoded, oversized, what_of
+from ._http_body import with_hints as with_hints
+from ._http_errors import http_failure
 
 ClientSource = httpx.AsyncClient | Callable[[], httpx.AsyncClient]
 """A shared client, or a callable that returns the current shared client."""
@@ -98,19 +99,6 @@ class RequestParts(TypedDict, total=False):
 
 
 @dataclass(frozen=True, slots=True)
-class Fetched:
-    """A successful (2xx) response, fully read."""
-
-    status_code: int
-    content_type: str
-    body: bytes
-    validators: Mapping[str, str] = field(default_factory=dict)
-    """The response's ``etag`` and ``last-modified`` (for a later conditional request)."""
-    caching: Mapping[str, str] = field(default_factory=dict)
-    """The response's ``cache-control``, ``expires`` and ``date`` (they bound the answer's TTL)."""
-
-
-@dataclass(frozen=True, slots=True)
 class HttpTarget:
     """Where one route's requests may go, what they carry and how long they may take.
 
@@ -124,6 +112,14 @@ class HttpTarget:
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     timeout_seconds: float = 10.0
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    _timeout: httpx.Timeout = field(init=False, repr=False, compare=False)
+    """The route's timeout as httpx takes it (built once, not per request)."""
+    _own: str = field(init=False, repr=False, compare=False)
+    """``origin + "/"``: a URL string beginning with it is on the origin (read as written)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_timeout", httpx.Timeout(self.timeout_seconds))
+        object.__setattr__(self, "_own", f"{self.origin}/")
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -154,13 +150,14 @@ class HttpTarget:
         **parts: Unpack[RequestParts],
     ) -> Fetched:
         """Send one request to this target's origin and read the whole (bounded) body."""
-        what = _what(method, url)
+        on_origin = isinstance(url, str) and url.startswith(self._own)  # else: parsed and compared
         try:
             url = httpx.URL(url) if isinstance(url, str) else url
         except httpx.InvalidURL as exc:  # e.g. a model's argument longer than a URL may be
-            raise _unfit(what, exc) from None
+            raise _unfit(what_of(method, url), exc) from None
+        what = f"{method.upper()} {url.path}"
         headers = parts.get("headers")
-        if not self.allows(url):
+        if not on_origin and not self.allows(url):
             raise NonRetryableInvocationError(
                 f"refused to send {what} to {_safe_origin(url)}: this route may only reach {self.origin}"
             )
@@ -169,10 +166,11 @@ class HttpTarget:
             raise NonRetryableInvocationError(f"{what}: the router's HTTP client is closed")
         sent = {"accept": accept, **(headers or {}), **self.headers, "accept-encoding": ACCEPT_ENCODING}
         capacity = local_capacity(client)
-        acquired = False
-        with anyio.move_on_after(LOCAL_CAPACITY_WAIT_SECONDS):
-            await capacity.acquire()
+        try:  # a free slot is taken at once; only a full pool waits (under a deadline)
+            capacity.acquire_nowait()
             acquired = True
+        except anyio.WouldBlock:
+            acquired = await _acquired(capacity)
         if not acquired:
             raise LocalCapacityError(
                 f"{what}: no connection of the router's HTTP pool became free within "
@@ -202,7 +200,7 @@ class HttpTarget:
                 params=httpx.QueryParams(list(params)) if params else None,
                 headers=sent,
                 json=parts.get("json_body"),
-                timeout=httpx.Timeout(self.timeout_seconds),
+                timeout=self._timeout,
             )
         except httpx.InvalidURL as exc:
             raise _unfit(what, exc) from None
@@ -212,14 +210,16 @@ class HttpTarget:
             ) from None
         try:
             with anyio.fail_after(self.timeout_seconds):
-                with mapped_http_errors(what):
-                    # never follow: a redirect could take the secret headers to another origin
+                try:  # never follow: a redirect could take the secret headers to another origin
                     response = await client.send(request, stream=True, follow_redirects=False)
+                except httpx.HTTPError as exc:
+                    raise http_failure(what, exc=exc, phase="send") from exc
                 try:
                     return await self._read(response, what)
                 finally:
-                    with anyio.CancelScope(shield=True):
-                        await response.aclose()
+                    if not response.is_closed:  # a body read to its end is closed already
+                        with anyio.CancelScope(shield=True):
+                            await response.aclose()
         except TimeoutError:
             raise InvocationUnavailableError(
                 f"{what} timed out after {self.timeout_seconds:g}s", transport=True
@@ -238,7 +238,7 @@ class HttpTarget:
             )
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_response_bytes:
-            raise _oversized(what, self.max_response_bytes)
+            raise oversized(what, self.max_response_bytes)
         body = await self._body(response, what, self.max_response_bytes, truncate=False)
         headers = response.headers
         validators = {k: headers[k] for k in ("etag", "last-modified") if k in headers}
@@ -251,15 +251,16 @@ class HttpTarget:
         chunks: list[bytes] = []
         size = 0
         try:
-            with mapped_http_errors(what, phase="body"):
-                async for chunk in _decoded(response):
-                    size += len(chunk)
-                    if size > limit:
-                        if truncate:
-                            chunks.append(chunk[: len(chunk) - (size - limit)])
-                            return b"".join(chunks)
-                        raise _oversized(what, limit)
-                    chunks.append(chunk)
+            async for chunk in decoded(response):
+                size += len(chunk)
+                if size > limit:
+                    if truncate:
+                        chunks.append(chunk[: len(chunk) - (size - limit)])
+                        return b"".join(chunks)
+                    raise oversized(what, limit)
+                chunks.append(chunk)
+        except httpx.HTTPError as exc:
+            raise http_failure(what, exc=exc, phase="body") from exc
         except ValueError as exc:
             if truncate:  # an error body we cannot decode: the status still says what happened
                 return b"".join(chunks)
@@ -267,37 +268,12 @@ class HttpTarget:
         return b"".join(chunks)
 
 
-def decode_json(fetched: Fetched, method: str, url: str | httpx.URL) -> Any:
-    """The JSON body of *fetched* (``None`` for a 204); anything else is non-retryable."""
-    if not fetched.body.strip():
-        if fetched.status_code == 204:
-            return None
-        raise NonRetryableInvocationError(
-            f"{_what(method, url)} answered {fetched.status_code} with an empty body"
-        )
-    try:
-        return json.loads(fetched.body)
-    except RecursionError:
-        raise NonRetryableInvocationError(
-            f"{_what(method, url)} answered {fetched.status_code} with JSON nested too deeply to read"
-        ) from None
-    except ValueError:
-        kind = fetched.content_type or "no content type"
-        raise NonRetryableInvocationError(
-            f"{_what(method, url)} answered {fetched.status_code} but the body is not valid "
-            f"JSON ({kind}, {len(fetched.body)} bytes)"
-        ) from None
-
-
-async def _decoded(response: httpx.Response) -> AsyncIterator[bytes]:
-    """The body in bounded decoded pieces (see :mod:`.decoding`)."""
-    if response.is_stream_consumed:  # built in memory (a mock transport): httpx decoded it already
-        yield response.content
-        return
-    decoder = BodyDecoder(response.headers.get("content-encoding", ""))
-    async for raw in response.aiter_raw():
-        for piece in decoder.decode(raw):
-            yield piece
+async def _acquired(capacity: anyio.CapacityLimiter) -> bool:
+    """Wait for a slot of *capacity* (False: none came in time)."""
+    with anyio.move_on_after(LOCAL_CAPACITY_WAIT_SECONDS):
+        await capacity.acquire()
+        return True
+    return False
 
 
 def _unfit(what: str, exc: httpx.InvalidURL) -> SchemaValidationError:
@@ -306,32 +282,8 @@ def _unfit(what: str, exc: httpx.InvalidURL) -> SchemaValidationError:
     )
 
 
-def _oversized(what: str, limit: int) -> NonRetryableInvocationError:
-    return NonRetryableInvocationError(
-        f"{what}: the response is larger than the limit of {limit} bytes (max_response_bytes)"
-    )
-
-
-def _what(method: str, url: str | httpx.URL) -> str:
-    try:
-        path = (httpx.URL(url) if isinstance(url, str) else url).path
-    except (httpx.InvalidURL, TypeError, ValueError):
-        path = "<invalid URL>"
-    return f"{method.upper()} {path}"
-
-
 def _safe_origin(url: str | httpx.URL) -> str:
     try:
         return origin_of(url)
     except ValueError:
         return public_url(url)
-
-
-def with_hints(document: Any, fetched: Fetched) -> Any:
-    """*document* in :class:`CacheHints` when *fetched* carried caching headers."""
-    if not fetched.caching:
-        return document
-    hints = http_cache_hints(fetched.caching, time.time())
-    if hints is None:
-        return document
-    return CacheHints(document, max_age_seconds=hints[0], no_store=hints[1])
