@@ -40,9 +40,3 @@ async def test_the_operation_returning_what_is_asked_beats_one_about_it() -> Non
     plan = router.plan(PlanRequest(query="literary works of Tolkien", arguments={"id": "OL26320A"}))
     assert plan.primary is not None and plan.primary.endpoint == "getAuthorWorks"
     assert plan.reasons[0].startswith("rank/returns: mp_api.getAuthorWorks over mp_api.getWorkAuthors")
-
-
-async def test_a_question_saying_what_the_other_returns_goes_there() -> None:
-    router = await router_of(catalog())
-    plan = router.plan(PlanRequest(query="authors of the literary work", arguments={"id": "OL66554W"}))
-    assert plan.primary is not None and plan.primary.endpoint == "getWorkAuthors"
