@@ -23,13 +23,16 @@ they would say the answer ignored them. So they join the *scope words* of ``read
 4. **The subject's class nouns** (:data:`SUBJECT_NOUNS`: "materials", "compounds",
    "structure", ...), when a word of rule 1 or 2 names the subject and the noun is not what
    the question asks the value of (it is not in the head phrase before "of": "the structure
-   of SnO2" asks for the structure; "the authors of the Si structure" does not).
+   of SnO2" asks for the structure; "the authors of the Si structure" does not). Outside the
+   subject phrase (after "of") such a noun may name what is returned ("structures most like
+   GaAs"): it is the subject's only when no registered source uses it ("materials" beside
+   OPTIMADE's structures).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .._registry import STOP_WORDS
@@ -61,9 +64,12 @@ def without_possessives(query: str) -> str:
     return _OWNER.sub("", query) if "'" in query or "\u2019" in query else query
 
 
-def subject_words(query: str, arguments: Mapping[str, Any]) -> frozenset[str]:
+def subject_words(
+    query: str, arguments: Mapping[str, Any], known: Callable[[str], bool] | None = None
+) -> frozenset[str]:
     """The normalised words of *query* that name the subject its *arguments* give (see the
-    module docstring); empty without arguments."""
+    module docstring); empty without arguments. *known* says whether a registered source uses
+    a word (a class noun outside the subject phrase is the subject's only when none does)."""
     if not arguments:
         return frozenset()
     written = _TOKENS.findall(query)
@@ -79,7 +85,12 @@ def subject_words(query: str, arguments: Mapping[str, Any]) -> frozenset[str]:
         if chemical or named:
             out.add(words[at])
     if out:
-        out.update(w for at, w in enumerate(words) if w in SUBJECT_NOUNS and at not in asked)
+        after = _after_of(words)
+        out.update(
+            w
+            for at, w in enumerate(words)
+            if w in SUBJECT_NOUNS and at not in asked and (at in after or known is None or not known(w))
+        )
     said = _value_forms(arguments)
     out.update(w for w in words if len(w) >= _MIN_FORM and not meeting_forms(w).isdisjoint(said))
     return frozenset(out)
@@ -97,6 +108,11 @@ def _proper_name(token: str) -> bool:
     ("Pitbull", "FBN1"; not "2D")."""
     bare = _POSSESSIVE.sub("", token)
     return bare[:1].isupper() or (bare[:1].isalpha() and _DIGIT.search(bare) is not None)
+
+
+def _after_of(words: list[str]) -> set[int]:
+    """The positions of the subject phrase: after the first "of"."""
+    return set(range(words.index("of") + 1, len(words))) if "of" in words else set()
 
 
 def _asked_head(words: list[str]) -> set[int]:

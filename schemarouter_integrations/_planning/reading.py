@@ -105,7 +105,7 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     spoken = (
         argument_words(request.arguments)
         | referent_words(request.query, request.arguments)
-        | subject_words(request.query, request.arguments)
+        | subject_words(request.query, request.arguments, _known(index, lexicon))
     )
     stems = _stems(request.arguments)
     operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
@@ -141,6 +141,18 @@ COUNT_QUESTION = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
 COUNT_WORDS: tuple[tuple[str, ...], ...] = (("count", "counts", "number", "statistics", "stats"),)
 """The ranking word a question asking *how many* adds: the nouns API documents name counts by
 ("Get task count of a project", "Returns the number of associations")."""
+
+
+def _known(index: SurfaceIndex, lexicon: LexicalIndex | None) -> Callable[[str], bool]:
+    """Whether a registered source uses a word: its texts, a field's words or surfaces."""
+
+    def known(word: str) -> bool:
+        forms = word_forms(word)
+        if lexicon is not None and any(next(iter(lexicon.paths_with(f)), None) is not None for f in forms):
+            return True
+        return index.field_words.mentions(word) or any(index.semantic_ids(f) for f in forms)
+
+    return known
 
 
 def _pronoun_words(query: str) -> tuple[tuple[str, ...], ...]:
