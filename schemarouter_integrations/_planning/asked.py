@@ -18,9 +18,9 @@ refusal names the words no source exposes. A phrase whose words the sources most
 name: its route still answers, and the answer says which words matched nothing.
 
 **Foreign modifiers.** Otherwise, the words before the head noun of the phrase right before
-the first "of", "in" or "for" ("*pollen* count in Berlin", "*Raman* spectrum of Si") that no
-source uses ask for a kind of that head no source describes: a route must mention one of them
-(``foreign_modifiers``), else the refusal names them.
+the first "of", "in" or "for" ("*pollen* count in Berlin", "*Raman* spectrum of Si"), a head
+read as a field, that no source uses ask for a kind of that head no source describes: a route
+must mention one of them (``foreign_modifiers``), else the refusal names them.
 """
 
 from __future__ import annotations
@@ -80,9 +80,10 @@ def foreign_asked(
 def foreign_modifiers(query: str, uncovered: set[str], registry: Registry) -> tuple[Forms, ...]:
     """The modifiers of the asked head noun that no source uses: in the run of content words
     right before the question's first "of", "in" or "for" ("pollen count in Berlin", "Raman
-    spectrum of Si"), the words before the last (the head) of 4 letters or more that no field
-    covered and no registered source uses. The question asks for a kind of the head no
-    source describes ("count" alone would answer with a city's count of stations)."""
+    spectrum of Si"), when its last word (the head) is read as a field, the words before it
+    of 4 letters or more that no field covered and no registered source uses. The question
+    asks for a kind of the head no source describes ("count" alone would answer with a city's
+    count of stations)."""
     tokens = _WORDS.findall(normalise(without_possessives(query)))
     end = next((at for at, token in enumerate(tokens) if token in _PHRASE_ENDS), None)
     if end is None:
@@ -92,6 +93,8 @@ def foreign_modifiers(query: str, uncovered: set[str], registry: Registry) -> tu
         if token in STOP_WORDS or not is_content_word(token):
             break
         run.insert(0, token)
+    if len(run) < 2 or run[-1] in uncovered:
+        return ()  # no head noun read as a field: nothing answers it with another kind
     return tuple(
         forms
         for word in run[:-1]
