@@ -16,11 +16,6 @@ about what was asked: it is no candidate, and without one the plan has no primar
 refusal names the words no source exposes. A phrase whose words the sources mostly use
 ("molecular weight" beside a ``molecular_type`` field) may be a rewording of a field's
 name: its route still answers, and the answer says which words matched nothing.
-
-**Foreign modifiers.** Otherwise, the words before the head noun of the phrase right before
-the first "of", "in" or "for" ("*pollen* count in Berlin", "*Raman* spectrum of Si"), a head
-read as a field, that no source uses ask for a kind of that head no source describes: a route
-must mention one of them (``foreign_modifiers``), else the refusal names them.
 """
 
 from __future__ import annotations
@@ -38,9 +33,6 @@ Forms = tuple[str, ...]
 _WORDS = re.compile(r"\w+")
 _ASKING = frozenset({"of"})
 """The word after which the question names what it is asked about: "the X *of* Y"."""
-_PHRASE_ENDS = frozenset({"of", "in", "for"})
-"""Words after which a question names its subject or scope: "count *in* Berlin"."""
-_MODIFIER_MIN_LETTERS = 4
 _WHOLE_RECORD = frozenset({"metadata", "overview"})
 """Asked words that ask for the subject's whole record ("metadata of DOI ..."), like the stop
 words "details" and "information": never foreign."""
@@ -70,38 +62,11 @@ def foreign_asked(
         if forms[0] in uncovered:
             asked.append(forms)
         elif not scope(forms[0]):
-            return foreign_modifiers(query, uncovered, registry)  # read as a field: its modifiers?
+            return ()  # read as a field, or spelled otherwise in the reading: not foreign
     if not asked:
-        return foreign_modifiers(query, uncovered, registry)
+        return ()
     foreign = sum(1 for forms in asked if not _known(forms, registry))
     return tuple(asked) if 2 * foreign > len(asked) else ()
-
-
-def foreign_modifiers(query: str, uncovered: set[str], registry: Registry) -> tuple[Forms, ...]:
-    """The modifiers of the asked head noun that no source uses: in the run of content words
-    right before the question's first "of", "in" or "for" ("pollen count in Berlin", "Raman
-    spectrum of Si"), when its last word (the head) is read as a field, the words before it
-    of 4 letters or more that no field covered and no registered source uses. The question
-    asks for a kind of the head no source describes ("count" alone would answer with a city's
-    count of stations)."""
-    tokens = _WORDS.findall(normalise(without_possessives(query)))
-    end = next((at for at, token in enumerate(tokens) if token in _PHRASE_ENDS), None)
-    if end is None:
-        return ()
-    run: list[str] = []
-    for token in reversed(tokens[:end]):
-        if token in STOP_WORDS or not is_content_word(token):
-            break
-        run.insert(0, token)
-    if len(run) < 2 or run[-1] in uncovered:
-        return ()  # no head noun read as a field: nothing answers it with another kind
-    return tuple(
-        forms
-        for word in run[:-1]
-        if len(word) >= _MODIFIER_MIN_LETTERS
-        and word in uncovered
-        and not _known(forms := word_forms(word), registry)
-    )
 
 
 def mentions(route: Route, asked: Sequence[Sequence[str]]) -> bool:
