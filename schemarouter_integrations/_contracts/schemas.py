@@ -33,6 +33,13 @@ application may still pass it (planning checks arguments against the input schem
 PATH_SEGMENT = "x-path-segment"
 """A path parameter's note: the literal path segment before it (``disease`` of
 ``/bioentity/disease/{id}/phenotypes``), the kind of subject its value names."""
+FILTER_NAMES = "x-filter-names"
+"""A text argument's note: it is a filter expression whose lower-case names outside quotes
+are names of the records' fields (OPTIMADE's ``filter``); a route whose fields lack one cannot
+take it (``_planning/filter_names.py``)."""
+PATH_TAIL = "x-path-tail"
+"""The last path parameter's note: the literal segments after it (``ortholog/diseases`` of
+``/bioentity/gene/{id}/ortholog/diseases``), what the operation returns of that subject."""
 PAGING = "x-paging"
 """A pagination argument's note: how it pages a listing. ``"offset"``: how many matching
 records to skip; ``"page"``: the number of the page; ``"size"``: how many records a page

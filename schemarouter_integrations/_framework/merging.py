@@ -6,11 +6,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .._contracts.schemas import PATH_SEGMENT
+from .._contracts.schemas import FILTER_NAMES, PATH_SEGMENT, PATH_TAIL
 
 __all__ = ["argument_description", "merge_schemas"]
 
-_NOTES = frozenset({"description", "title", "examples", PATH_SEGMENT})
+_NOTES = frozenset({"description", "title", "examples", PATH_SEGMENT, PATH_TAIL, FILTER_NAMES})
 """What one endpoint says of its own argument: left out of the merged schema."""
 
 

@@ -41,9 +41,10 @@ from .._registry.words import QUERY_MIN_LETTERS
 from .._text import normalise
 from .argument_words import value_words
 from .asked import mentions_word
+from .named import subject_words
 from .need import Need
 from .ordering import Candidate, Ordering
-from .rank import Scored, rank_of, specialised_routes, takes_arguments
+from .rank import Scored, rank_of, said_forms, specialised_routes, takes_arguments
 from .terms import Term, explain_partial
 
 _WORDS = re.compile(r"\w+")
@@ -52,11 +53,12 @@ _REFERRING = frozenset({"that", "those", "these", "this", "their", "its", "it", 
 
 
 def writes_a_value(query: str, arguments: Mapping[str, Any]) -> bool:
-    """True when *query* writes a value of *arguments* ("task 1204" with ``parent="1204"``):
-    or refers back to them ("provenance of that entry", "their structures"): the arguments are
-    what it is about, not only its context ("melting point" asked with a
-    repository's ``owner`` and ``repo``)."""
-    values = value_words(arguments) | _REFERRING
+    """True when *query* writes a value of *arguments* ("task 1204" with ``parent="1204"``),
+    names it otherwise ("gallium" with ``elements=["Ga"]``: ``named.py``), or refers back to
+    them ("provenance of that entry", "their structures"): the arguments are what it is
+    about, not only its context ("melting point" asked with a repository's ``owner`` and
+    ``repo``)."""
+    values = value_words(arguments) | _REFERRING | subject_words(query, arguments)
     return any(token in values for token in _WORDS.findall(normalise(query)))
 
 
@@ -71,6 +73,7 @@ def build_arguments_tier(
     """The ranking of the routes taking every argument *given* (see the
     module docstring); the planner's checks still run on each."""
     found: list[Candidate] = []
+    spoken = said_forms(words, frozenset())
     for path in sorted(registry.paths_taking(given)):
         route = registry.route(path)
         if route is None or not takes_arguments(route, given):
@@ -81,13 +84,13 @@ def build_arguments_tier(
         need = Need.of(explained.pairs) if explained is not None else Need()
         evidence = dict(explained.evidence) if explained is not None else {}
         points = explained.points if explained is not None else 0
-        rank = rank_of(Scored(route, points, lexical.get(path, 0.0)), given, False)
+        rank = rank_of(Scored(route, points, lexical.get(path, 0.0)), given, False, spoken=spoken)
         found.append(Candidate(route, evidence, need, rank=rank))
     specialised = specialised_routes(((c.route, len(c.need.sids)) for c in found if c.route.identity), words)
     for candidate in found:
         if candidate.route.path in specialised:
             r = candidate.rank
-            candidate.rank = (r[0], r[1], 1, r[3], r[4], r[5], r[6], r[7])
+            candidate.rank = (r[0], r[1], 1, *r[3:])
     found.sort(key=broadest_first)
     return Ordering(ranked=found, lexical=lexical)
 
@@ -96,4 +99,4 @@ def broadest_first(candidate: Candidate) -> tuple[object, ...]:
     """The rank, with the route's record size (more fields first) between the operation words
     and the evidence points: with no word to tell them apart, the broadest record answers."""
     r = candidate.rank
-    return (r[0], r[1], r[2], r[3], -len(candidate.route.endpoint.fields), *r[4:])
+    return (*r[:5], -len(candidate.route.endpoint.fields), *r[5:])

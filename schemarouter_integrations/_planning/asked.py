@@ -27,6 +27,7 @@ from .._registry import STOP_WORDS, Registry, Route, is_content_word, word_forms
 from .._registry.fieldwords import field_vocabulary
 from .._registry.words import meeting_forms
 from .._text import normalise
+from .named import without_possessives
 
 Forms = tuple[str, ...]
 _WORDS = re.compile(r"\w+")
@@ -40,7 +41,7 @@ words "details" and "information": never foreign."""
 def asked_words(query: str) -> tuple[Forms, ...]:
     """The forms of the content words whose value *query* asks for: those of the head phrase
     before the first "of" ("melting point of Si" -> melting, point); none without "of"."""
-    tokens = _WORDS.findall(normalise(query))
+    tokens = _WORDS.findall(normalise(without_possessives(query)))
     for at, token in enumerate(tokens):
         if token in _ASKING:
             return tuple(word_forms(w) for w in tokens[:at] if w not in STOP_WORDS and is_content_word(w))

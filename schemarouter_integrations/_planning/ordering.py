@@ -19,14 +19,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from .._registry import FieldMatch, Registry, Route, surface_key
+from .._registry import FieldMatch, Registry, Route
 from .need import Need
 from .rank import Family, Rank, name_penalty, said_forms, subject_ranks
+from .reach import by_one_field, first_matches, points_of, possible_paths, specific
+from .returns import returns_part
 from .terms import Term, explain
 
 _NO_NEED = Need()
 RANK = attrgetter("rank")
-_NO_RANK: Rank = (0, 0, 0, 0.0, 0, 0.0, "", "")
+_NO_RANK: Rank = (0, 0, 0, 0, 0.0, 0, 0.0, "", "")
 Refusal = tuple[int, str, str, str]
 """How far a route is from serving the reading (semantic ids it lacks; more for no word at
 all), its tool, endpoint and reason."""
@@ -81,7 +83,7 @@ class Candidate:
     def evidence(self) -> dict[str, FieldMatch]:
         """Semantic id -> the route's best match for it (by its semantic id key)."""
         if self._evidence is None:
-            self._evidence = _first_matches(self.route.matches, self._keys)
+            self._evidence = first_matches(self.route.matches, self._keys)
         return self._evidence
 
 
@@ -100,6 +102,8 @@ class Ordering:
     """The lexical score of every route with one (a partial search ranks by it too)."""
     said: frozenset[str] = frozenset()
     """The forms of the request's words (``rank.said_forms``; a partial search ranks by them too)."""
+    spoken: frozenset[str] = frozenset()
+    """The forms of the question's own words, argument names left out (``returns.py``)."""
     partial: list[Ordering] | None = None
     """The partial answers' tiers, best first (see ``partial.build_partial``; built on first need)."""
     _not_serving: list[tuple[str, str, str]] | None = None
@@ -187,8 +191,8 @@ def build_ordering(
     restrict = restrict and bool(words)
     ordering = Ordering(lexical=lexical)
     last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
-    taking = _specific(registry, given) if given and restrict else set()
-    possible = _possible(registry, terms, lexical, restrict)
+    taking = specific(registry, given) if given and restrict else set()
+    possible = possible_paths(registry, terms, lexical, restrict)
     if possible is not None and not terms:
         possible |= taking
     subjects: list[Candidate] = []  # candidates with identity fields, searched by filters (rule 3)
@@ -202,10 +206,11 @@ def build_ordering(
         ordering.unseen_count = lambda: (
             registry.route_count() - sum(1 for path in possible if registry.route(path) is not None)
         )
-    simple = _by_one_field(terms)
+    simple = by_one_field(terms)
     keys, simple_pairs = simple if simple is not None else ((), ())
     one_key = keys[0][1] if len(keys) == 1 else None
     said = ordering.said = said_forms(words, given)
+    spoken = ordering.spoken = said_forms(words, frozenset())
     penalties: dict[str, float] = {}  # endpoint name -> rule 4's penalty (names repeat across tools)
     for route in routes:
         score = lexical.get(route.path, 0.0) if lexical else 0.0
@@ -217,7 +222,7 @@ def build_ordering(
             match = route.matches.get(one_key)
             points = None if match is None else 1 if match.kind == "alias" else 2
         else:
-            points = _points(route.matches, keys) if simple is not None else None
+            points = points_of(route.matches, keys) if simple is not None else None
         evidence: dict[str, FieldMatch] | None = None
         if points is not None:  # its fields serve every term: the same explanation, built lazily
             pairs = simple_pairs
@@ -243,6 +248,7 @@ def build_ordering(
             route.deprecated,
             0 if fits else 1,
             0,
+            returns_part(route, spoken),
             penalty - score,
             -(route.projection_bonus + points),
             endpoint.cost_units,
@@ -263,7 +269,7 @@ def build_ordering(
             part = parts.get(candidate.route.path)
             if part is not None:
                 r = candidate.rank
-                candidate.rank = (r[0], r[1], part, r[3], r[4], r[5], r[6], r[7])
+                candidate.rank = (r[0], r[1], part, *r[3:])
     ordering.ranked.sort(key=RANK)
     return ordering
 
@@ -279,92 +285,6 @@ def _family(registry: Registry, needs: dict[str, tuple[str, ...]]) -> Family:
         return others, needs.get(route.path, ())
 
     return family
-
-
-SPECIFIC_SHARE = 0.25
-"""Arguments taken by at most this share of the registered routes are specific evidence."""
-
-
-def _specific(registry: Registry, given: frozenset[str]) -> set[str]:
-    """The routes taking every argument *given*, when few routes do (else none)."""
-    taking = registry.paths_taking(given)
-    return taking if len(taking) <= SPECIFIC_SHARE * registry.route_count() else set()
-
-
-_OneField = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
-"""Per term ``(sid, match key)``, and the need pairs ``(sid, term key)`` (see :func:`_by_one_field`)."""
-
-
-def _by_one_field(terms: Sequence[Term]) -> _OneField | None:
-    """The terms' keys when each term has one semantic id (the common case), else None."""
-    if not terms or any(len(term.sid_keys) != 1 for term in terms):
-        return None
-    return tuple(term.sid_keys[0] for term in terms), tuple((term.sids[0], term.key) for term in terms)
-
-
-def _points(matches: dict[str, FieldMatch], keys: tuple[tuple[str, str], ...]) -> int | None:
-    """The evidence points of a route whose fields serve every one-id term (as
-    :func:`~.terms.explain` counts them), or None when a term is not served by a field (the
-    general walk then decides: a resource reading, or what is missing)."""
-    seen: set[str] = set()
-    points = 0
-    for sid, key in keys:
-        match = matches.get(key)
-        if match is None:
-            return None
-        if sid not in seen:
-            seen.add(sid)
-            points += 1 if match.kind == "alias" else 2
-    return points
-
-
-def _first_matches(
-    matches: dict[str, FieldMatch], keys: tuple[tuple[str, str], ...]
-) -> dict[str, FieldMatch]:
-    """Semantic id -> the match of its first term (the evidence :func:`~.terms.explain` builds)."""
-    evidence: dict[str, FieldMatch] = {}
-    for sid, key in keys:
-        evidence.setdefault(sid, matches[key])
-    return evidence
-
-
-def _possible(
-    registry: Registry, terms: Sequence[Term], lexical: dict[str, float], restrict: bool
-) -> set[str] | None:
-    """The paths that can serve the reading at all (None: every route may).
-
-    A route explains a term by its fields (it holds the term's match keys: the field index
-    knows which routes do) or as its resource (then a word of the term is one of its words:
-    the lexical postings know which routes hold it), or, for a term read through a field's
-    words, by its own fields for the term's words (the routes holding a word's match keys).
-    Routes outside this set are ruled out
-    without being looked at, so a cold plan costs the routes that could answer, not the
-    registry's size.
-    """
-    index = registry.index
-    if not terms:
-        return set(lexical) if restrict else None
-    possible: set[str] | None = None
-    for term in terms:
-        by_fields: set[str] | None = None
-        for _, key in term.sid_keys:
-            paths = index.routes_by_key.get(key, set())
-            by_fields = set(paths) if by_fields is None else by_fields & paths
-        serving = by_fields or set()
-        for sid in term.alternatives:
-            serving.update(index.routes_by_key.get(surface_key(sid), ()))
-        for part in term.parts:
-            if part.key and len(term.parts) > 1:  # a word naming a field alone: that route's own reading
-                serving.update(index.routes_by_key.get(part.key, ()))
-            for form in part.forms:
-                serving.update(registry.lexicon.paths_with(form))
-            if term.by_words:
-                for _, key in part.sid_keys:
-                    serving.update(index.routes_by_key.get(key, ()))
-        possible = serving if possible is None else possible & serving
-        if not possible:
-            break
-    return possible
 
 
 def _no_field(route: Route, missing: list[str]) -> Refusal:

@@ -50,6 +50,7 @@ def build_partial(
     lexical: dict[str, float],
     given: frozenset[str] = frozenset(),
     said: frozenset[str] | None = None,
+    spoken: frozenset[str] = frozenset(),
 ) -> list[Ordering]:
     """The routes that serve part of the field *terms*, in tiers of equal weight, best first.
 
@@ -79,7 +80,7 @@ def build_partial(
         explained = explain_partial(route, terms) if route is not None else None
         if route is None or explained is None:
             continue
-        rank = rank_of(Scored(route, explained.points, lexical.get(path, 0.0)), given, False, said)
+        rank = rank_of(Scored(route, explained.points, lexical.get(path, 0.0)), given, False, said, spoken)
         need = needs.get(explained.pairs)
         if need is None:
             need = needs[explained.pairs] = Need.of(explained.pairs)

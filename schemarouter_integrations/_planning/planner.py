@@ -70,107 +70,26 @@ few dictionary look-ups plus schema checks of the routes that end up in, or just
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
-from .._bounded import BoundedCache
-from .._contracts.schemas import argument_problem, coerced_arguments
-from .._registry import Registry, Route
+from .._registry import Registry
 from .arguments_tier import broadest_first, build_arguments_tier, writes_a_value
-from .asked import asked_words, foreign_asked, mentions, unasked_reason
+from .asked import asked_words, foreign_asked
 from .breadth import loose_sids, stand_ins
-from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .need import Need
 from .ordering import RANK, Candidate, Ordering, build_ordering
 from .partial import build_partial
 from .reading import Reading, read_request, scope_words
 from .reasons import reasons
-from .rejections import Rejections, Shown, closeness, not_preferred
-from .shape import server_hints, tool_call
+from .rejections import Shown, closeness, not_preferred
+from .shape import tool_call
 from .subject import SubjectReading, by_subject, read_subject
+from .walk import CooldownView, Walk
 
 logger = logging.getLogger("schemarouter_integrations.planning")
 
-CooldownView = Callable[[str], float | None]
-"""Seconds of cooldown left for an access path, or ``None`` when it is available."""
-
-
-class _Walk:
-    """State of one compilation: what was visited, chosen and rejected."""
-
-    def __init__(
-        self,
-        request: PlanRequest,
-        registry: Registry,
-        cooldown_left: CooldownView,
-        executable_only: bool,
-    ) -> None:
-        self.request = request
-        self.registry = registry
-        self.cache = registry.derived(PlanningCache)
-        self.cooldown_left = cooldown_left
-        self.executable_only = executable_only
-        self.arguments_key = request.arguments_key
-        self.visited: set[str] = set()
-        self.rejected: Rejections = []
-        self.asked: tuple[tuple[str, ...], ...] = ()
-        """Asked words foreign to every source: a route must mention one (``asked.py``)."""
-
-    def first_passing(self, candidates: Iterable[Candidate], *, heads_chain: bool) -> Candidate | None:
-        for candidate in candidates:
-            if candidate.route.path in self.visited:
-                continue
-            self.visited.add(candidate.route.path)
-            problem = self.problem(candidate.route, heads_chain=heads_chain)
-            if problem is None:
-                return candidate
-            self.rejected.append((candidate.tool, candidate.route.endpoint.name, problem))
-        return None
-
-    def problem(self, route: Route, *, heads_chain: bool) -> str | None:
-        request = self.request
-        read_only = route.endpoint.read_only
-        automatic = request.fallback_scope != "disabled"
-        chosen = heads_chain and route.tool.name in request.preferred_tools
-        if read_only is not True and (automatic or not chosen):
-            label = "mutating (read_only=False)" if read_only is False else "unclassified (read_only unset)"
-            label += server_hints(route.endpoint.description)
-            rule = (
-                "every call of an automatic fallback chain must be read_only=True"
-                if automatic
-                else "only read_only=True routes are chosen unless named in preferred_tools"
-            )
-            return f"{label}: {rule}"
-        left = self.cooldown_left(route.path)
-        if left is not None:
-            return f"unavailable: in cooldown for another {left:.1f}s"
-        if self.executable_only:
-            state = self.registry.binding_state(route.tool.name)
-            if state != "ready":
-                return f"binding is {state}: bind an invoker to the current contract to use it"
-        problem = self.argument_problem(route)
-        if problem is None and self.asked and not mentions(route, self.asked):
-            return unasked_reason(self.asked)
-        return problem
-
-    def argument_problem(self, route: Route) -> str | None:
-        """Why *route* refuses the request's arguments (None: it takes them), remembered per
-        route and arguments until the contracts change."""
-        verdicts = ARGUMENT_VERDICTS.get(route.endpoint_fingerprint)
-        if verdicts is None:
-            verdicts = ARGUMENT_VERDICTS.put(route.endpoint_fingerprint, BoundedCache(256))
-        key = self.arguments_key
-        if key in verdicts:
-            return verdicts[key]
-        return verdicts.put(key, self._judge_arguments(route))
-
-    def _judge_arguments(self, route: Route) -> str | None:
-        arguments = coerced_arguments(route.endpoint.input_schema, self.request.arguments)
-        dropped = sorted(set(arguments) - route.argument_names)
-        if dropped:
-            return f"does not accept argument(s) {dropped}; dropping them would answer another question"
-        problem = argument_problem(route.argument_validator(), arguments)
-        return f"arguments do not fit its input schema ({problem})" if problem else None
+__all__ = ["CooldownView", "compile_plan"]
 
 
 def compile_plan(
@@ -181,7 +100,7 @@ def compile_plan(
     executable_only: bool = False,
 ) -> Plan:
     """Compile *request* against *registry* without I/O. Same inputs, same plan."""
-    walk = _Walk(request, registry, cooldown_left, executable_only)
+    walk = Walk(request, registry, cooldown_left, executable_only)
     reading = _reading(request, walk)
     walk.asked = _asked(reading, walk)
     ordering = reading.ordering or _ordering(reading, walk)
@@ -194,7 +113,7 @@ def compile_plan(
         tiers = ordering.partial
         if tiers is None:
             built = build_partial(
-                walk.registry, reading.terms, ordering.lexical, reading.given, ordering.said
+                walk.registry, reading.terms, ordering.lexical, reading.given, ordering.said, ordering.spoken
             )
             tiers = ordering.partial = [by_subject(t, _subject(reading, walk), RANK) for t in built]
         for tier in tiers:
@@ -241,12 +160,12 @@ def compile_plan(
     )
 
 
-def _reasons(primary: Candidate, pool: Ordering, walk: _Walk) -> Callable[[], list[str]]:
+def _reasons(primary: Candidate, pool: Ordering, walk: Walk) -> Callable[[], list[str]]:
     """``Plan.reasons``, built when first read (most plans are invoked, not explained)."""
     return lambda: reasons(primary, pool, walk.request, walk.visited, walk.rejected)
 
 
-def _warnings(request: PlanRequest, walk: _Walk) -> list[str]:
+def _warnings(request: PlanRequest, walk: Walk) -> list[str]:
     """A warning per preferred tool that is not registered (it cannot be preferred), logged
     once per set of such names until the contracts change."""
     registry = walk.registry
@@ -260,7 +179,7 @@ def _warnings(request: PlanRequest, walk: _Walk) -> list[str]:
     return out
 
 
-def _reading(request: PlanRequest, walk: _Walk) -> Reading:
+def _reading(request: PlanRequest, walk: Walk) -> Reading:
     fields = tuple(request.fields) if request.fields is not None else None
     key = (request.query, walk.arguments_key, fields)
     reading = walk.cache.readings.get(key)
@@ -271,17 +190,17 @@ def _reading(request: PlanRequest, walk: _Walk) -> Reading:
     return reading
 
 
-def _asked(reading: Reading, walk: _Walk) -> tuple[tuple[str, ...], ...]:
+def _asked(reading: Reading, walk: Walk) -> tuple[tuple[str, ...], ...]:
     if reading.explicit:
         return ()
     if reading.asked is None:
-        arguments = walk.request.arguments
-        scope = lambda word: bool(scope_words(arguments, (word,)))  # noqa: E731
+        arguments, query = walk.request.arguments, walk.request.query
+        scope = lambda word: bool(scope_words(arguments, (word,), query))  # noqa: E731
         reading.asked = foreign_asked(walk.request.query, reading.rest, scope, walk.registry)
     return reading.asked
 
 
-def _ordering(reading: Reading, walk: _Walk) -> Ordering:
+def _ordering(reading: Reading, walk: Walk) -> Ordering:
     key = reading.ordering_key
     ordering = walk.cache.orderings.get(key)
     if ordering is None:
@@ -293,7 +212,7 @@ def _ordering(reading: Reading, walk: _Walk) -> Ordering:
     return reading.ordering
 
 
-def _subject(reading: Reading, walk: _Walk) -> SubjectReading:
+def _subject(reading: Reading, walk: Walk) -> SubjectReading:
     """What the request's argument values say of their subjects (``subject.py``), read once."""
     if reading.subject is None:
         reading.subject = read_subject(walk.request.query, walk.request.arguments)
@@ -304,7 +223,7 @@ def _about_arguments(reading: Reading, request: PlanRequest) -> bool:
     return bool(reading.given) and not reading.explicit and writes_a_value(request.query, request.arguments)
 
 
-def _by_arguments(reading: Reading, ordering: Ordering, walk: _Walk) -> Ordering:
+def _by_arguments(reading: Reading, ordering: Ordering, walk: Walk) -> Ordering:
     tier = reading.by_arguments
     if tier is None:
         tier = reading.by_arguments = build_arguments_tier(
@@ -319,7 +238,7 @@ def _by_arguments(reading: Reading, ordering: Ordering, walk: _Walk) -> Ordering
     return tier
 
 
-def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Candidate, CallScope]]:
+def _fallbacks(primary: Candidate, pool: Ordering, walk: Walk) -> list[tuple[Candidate, CallScope]]:
     """The fallbacks of *primary* from its *pool* (the full candidates, or its partial tier):
     candidates that read the query as the same need and lack the same semantic ids, so each
     serves what the primary serves."""
@@ -358,7 +277,7 @@ def _fallbacks(primary: Candidate, pool: Ordering, walk: _Walk) -> list[tuple[Ca
 
 
 def _cached_call(
-    candidate: Candidate, walk: _Walk, scope: CallScope, asked: Need, unmatched: tuple[str, ...] = ()
+    candidate: Candidate, walk: Walk, scope: CallScope, asked: Need, unmatched: tuple[str, ...] = ()
 ) -> ToolCall:
     """Compiled calls are immutable and depend only on these inputs, so they are reused.
 

@@ -26,7 +26,10 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
    which the electronic-structure resource reads as a field too). A needed field that has
    an operation of its own under the specialised resource names it too, and puts it before
    the broad record (part -1: see :func:`names_sub_resource`).
-4. ``operation words`` — the lexical score of the question's words over the operation's own
+4. ``returns`` — an operation whose path returns something the question does not say, while
+   a question word names another segment of its path (``/function/{id}/genes`` for "GO
+   functions of FBN1"), comes after the others: see ``returns.py``.
+5. ``operation words`` — the lexical score of the question's words over the operation's own
    texts (BM25F, see ``_registry/lexicon.py``), less :data:`UNREQUESTED_WEIGHT` per word of
    the operation's name that the request says neither in its words nor in its argument
    names (``getTaskCountsForProject`` for "tasks in project 1331" with ``project_gid``:
@@ -34,10 +37,10 @@ candidate gets a key, and lower keys come first. The key's parts, in order, are 
    parameter fits (its examples' shape, the word labelling it: see ``subject.py``); higher
    first. Each operation's name is read on its own: registering another operation never
    changes this part of its rank.
-5. ``field similarity`` — evidence points: 2 per term served by semantic id, name or as the
+6. ``field similarity`` — evidence points: 2 per term served by semantic id, name or as the
    route's resource, 1 per alias-only match, +1 when the endpoint projects fields
    server-side; higher first.
-6. ``cost`` — ``cost_units``, lower first; then tool and endpoint name (a stable tie-break).
+7. ``cost`` — ``cost_units``, lower first; then tool and endpoint name (a stable tie-break).
 
 :func:`.reasons.reasons` compares the chosen primary with the other candidates of its pool and says,
 for each, the first rule that tells them apart: that is ``Plan.reasons``.
@@ -52,14 +55,17 @@ from typing import NamedTuple
 from .._registry import Route, text_words, word_forms
 from .._registry.words import camel_runs
 from .argument_words import name_words
+from .returns import returns_part
 
-Rank = tuple[int, int, int, float, int, float, str, str]
-"""deprecated, arguments, broad record, -operation words, -field similarity, cost, tool, endpoint."""
+Rank = tuple[int, int, int, int, float, int, float, str, str]
+"""deprecated, arguments, broad record, returns, -operation words, -field similarity, cost, tool,
+endpoint."""
 
 RULES = (
     "deprecated",
     "arguments",
     "broad record",
+    "returns",
     "operation words",
     "field similarity",
     "cost",
@@ -125,16 +131,22 @@ def _name_runs(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def rank_of(
-    scored: Scored, given: frozenset[str], specialised: bool, said: frozenset[str] | None = None
+    scored: Scored,
+    given: frozenset[str],
+    specialised: bool,
+    said: frozenset[str] | None = None,
+    spoken: frozenset[str] = frozenset(),
 ) -> Rank:
     """The ranking key of one candidate (see the module docstring); without *said* (the
-    request's words, see :func:`said_forms`) its name words take nothing off."""
+    request's words, see :func:`said_forms`) its name words take nothing off; *spoken* (the
+    forms of the question's own words) are what rule 4 reads."""
     route = scored.route
     penalty = name_penalty(route.endpoint.name, said) if said is not None else 0.0
     return (
         route.deprecated,
         0 if takes_arguments(route, given) else 1,
         1 if specialised else 0,
+        returns_part(route, spoken),
         penalty - scored.lexical,
         -(route.projection_bonus + scored.points),
         route.endpoint.cost_units,
@@ -286,6 +298,11 @@ def _why(index: int, ours: object, theirs: object) -> str:
         if isinstance(ours, int) and ours < 0:
             return "the question names its resource: a needed field has an operation of its own under it"
         return "it is the subject's broad record; the other is a specialised one the question does not name"
+    if rule == "returns":
+        return (
+            "the other's path returns something the question does not ask for "
+            "(the question names another segment of that path)"
+        )
     if rule == "operation words":
         assert isinstance(ours, float) and isinstance(theirs, float)
         return (

@@ -6,7 +6,9 @@ an argument value ("octocat", "Si", the symbols of ``elements=["Ga", "As"]``), a
 argument name (split at camelCase and snake_case: "created" and "before" for
 ``createdBefore``), or a word that such a name word of 4 letters or more begins ("repository"
 when ``repo`` is given), or a word of a subject that refers back to the given values ("the
-similar materials" with ``material_ids``; see ``referents.py``). Scope words are neither a
+similar materials" with ``material_ids``; see ``referents.py``), or a word naming the
+subject the arguments give ("iron" with ``elements=["Fe"]``, "FBN1" with ``id="HGNC:3603"``;
+see ``named.py``). Scope words are neither a
 need ("issues of a repository" with ``repo=`` does not ask for a ``repository`` field), nor
 ranking words, nor unmatched. A term of several words that ends in a word of an argument's
 name, written right before that argument's value, is the value's *label* ("UniProt accession
@@ -32,6 +34,7 @@ from .._registry import CONTRACT_MIN_LETTERS, LexicalIndex, Route, SurfaceIndex,
 from .._text import normalise
 from .argument_words import argument_words, name_words, value_words
 from .models import PlanRequest
+from .named import subject_words, without_possessives
 from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
 from .referents import referent_words
@@ -99,10 +102,15 @@ class Reading:
 def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalIndex | None = None) -> Reading:
     """The :class:`Reading` of *request* against the registry's field surfaces (and, with
     *lexicon*, its operation words: see :func:`.need.read_query`)."""
-    spoken = argument_words(request.arguments) | referent_words(request.query, request.arguments)
+    spoken = (
+        argument_words(request.arguments)
+        | referent_words(request.query, request.arguments)
+        | subject_words(request.query, request.arguments, _known(index, lexicon))
+    )
     stems = _stems(request.arguments)
     operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
-    query = read_query(request.query, index, lambda word: _says(word, spoken, stems), operation_word)
+    said = lambda word: _says(word, spoken, stems)  # noqa: E731
+    query = read_query(without_possessives(request.query), index, said, operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
     words = tuple(word_forms(w) for w in query.words if w not in scope) + _pronoun_words(request.query)
     if request.fields is not None:
@@ -135,6 +143,18 @@ COUNT_WORDS: tuple[tuple[str, ...], ...] = (("count", "counts", "number", "stati
 ("Get task count of a project", "Returns the number of associations")."""
 
 
+def _known(index: SurfaceIndex, lexicon: LexicalIndex | None) -> Callable[[str], bool]:
+    """Whether a registered source uses a word: its texts, a field's words or surfaces."""
+
+    def known(word: str) -> bool:
+        forms = word_forms(word)
+        if lexicon is not None and any(next(iter(lexicon.paths_with(f)), None) is not None for f in forms):
+            return True
+        return index.field_words.mentions(word) or any(index.semantic_ids(f) for f in forms)
+
+    return known
+
+
 def _pronoun_words(query: str) -> tuple[tuple[str, ...], ...]:
     """The ranking words *query*'s pronouns and question words add: :data:`SPEAKER_WORDS`
     when it speaks in the first person ("my playlists"), :data:`PERSON_WORDS` when it asks
@@ -149,9 +169,10 @@ def _pronoun_words(query: str) -> tuple[tuple[str, ...], ...]:
     return words
 
 
-def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset[str]:
-    """The query *words* the request's *arguments* already say (see the module docstring)."""
-    spoken = argument_words(arguments)
+def scope_words(arguments: Mapping[str, Any], words: Iterable[str], query: str = "") -> frozenset[str]:
+    """The query *words* the request's *arguments* already say (see the module docstring);
+    with *query*, the words naming the subject they give too (``named.py``)."""
+    spoken = argument_words(arguments) | subject_words(query, arguments)
     stems = _stems(arguments)
     return frozenset(w for w in words if _says(w, spoken, stems))
 

@@ -221,6 +221,7 @@ def by_subject(ordering: Ordering, reading: SubjectReading, key: SortKey) -> Ord
         unseen_count=ordering.unseen_count,
         lexical=ordering.lexical,
         said=ordering.said,
+        spoken=ordering.spoken,
     )
 
 
@@ -228,7 +229,7 @@ def _with_bonus(candidate: Candidate, bonus: float) -> Candidate:
     """A copy of *candidate* whose operation-words part of the rank is *bonus* better."""
     moved = copy.copy(candidate)
     r = candidate.rank
-    moved.rank = (r[0], r[1], r[2], r[3] - bonus, r[4], r[5], r[6], r[7])
+    moved.rank = (r[0], r[1], r[2], r[3], r[4] - bonus, *r[5:])
     return moved
 
 

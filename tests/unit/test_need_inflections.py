@@ -107,7 +107,13 @@ def test_argument_values_are_not_unmatched() -> None:
 
 
 def test_element_symbols_of_a_list_argument_are_not_unmatched() -> None:
-    assert unmatched("band gap of Ga As compounds", BAND_GAP, elements=["Ga", "As"]) == ["compounds"]
+    assert unmatched("band gap of Ga As crystals with defects", BAND_GAP, elements=["Ga", "As"]) == [
+        "defects"
+    ]
+
+
+def test_the_class_noun_of_a_subject_named_by_its_elements_is_not_unmatched() -> None:
+    assert unmatched("band gap of Ga As compounds", BAND_GAP, elements=["Ga", "As"]) == []
 
 
 def test_element_symbols_of_a_formula_argument_are_not_unmatched() -> None:

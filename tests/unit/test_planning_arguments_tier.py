@@ -116,11 +116,11 @@ def test_routes_taking_the_argument_rank_by_their_own_words() -> None:
 
 def test_a_word_naming_nothing_is_no_refusal_when_the_question_writes_a_given_value() -> None:
     plan = materials_router().plan(
-        PlanRequest(query="how many O2 polymorphs are there", arguments={"formula": "O2"})
+        PlanRequest(query="how many O2 allotropes are there", arguments={"formula": "O2"})
     )
     assert plan.primary is not None
     assert plan.primary.endpoint == "search_summary"  # no word tells them apart: the broadest record
-    assert plan.unmatched == ["polymorphs"]
+    assert plan.unmatched == ["allotropes"]  # ("polymorphs", a class noun, names the subject: named.py)
 
 
 def test_a_question_referring_back_to_the_given_value_is_about_it() -> None:

@@ -13,6 +13,8 @@ OMIM:605543, DOID:678" says that its ``id`` names a disease.
   A schema that already has ``examples`` keeps them.
 - :data:`~..._contracts.schemas.PATH_SEGMENT`: the literal segment before a path parameter
   (``disease`` in ``/bioentity/disease/{id}/phenotypes``).
+- :data:`~..._contracts.schemas.PATH_TAIL`: for the last path parameter, the literal segments
+  after it (``phenotypes``): what the operation returns of the subject the value names.
 - ``type``: a path parameter declared as a number that another operation of the document
   declares as text under the same name (CORE's ``/articles/search/{query}`` types its search
   text as an integer; ``/search/{query}`` as a string) takes text as well: the document
@@ -25,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from ..._contracts.schemas import PATH_SEGMENT
+from ..._contracts.schemas import PATH_SEGMENT, PATH_TAIL
 from .._fields import short_description
 from .operations import OperationRecord, parameter_schema
 
@@ -56,6 +58,9 @@ def parameter_notes(
         segment = segment_before(path, str(param.get("name")))
         if segment:
             out[PATH_SEGMENT] = segment
+        tail = tail_after(path, str(param.get("name")))
+        if tail:
+            out[PATH_TAIL] = tail
         if param.get("name") in text_names and out.get("type") in _NUMBERS:
             out["type"] = [out["type"], "string"]
     return out
@@ -81,6 +86,19 @@ def segment_before(path: str, name: str) -> str | None:
             before = parts[at - 1]
             return None if "{" in before else before
     return None
+
+
+def tail_after(path: str, name: str) -> str | None:
+    """The literal segments after ``{name}`` in *path*, joined by "/", when no parameter
+    follows it (None: another parameter follows, or nothing does)."""
+    parts = [p for p in path.split("/") if p]
+    marker = "{" + name + "}"
+    if marker not in parts:
+        return None
+    rest = parts[parts.index(marker) + 1 :]
+    if not rest or any("{" in part for part in rest):
+        return None
+    return "/".join(rest)
 
 
 def _examples(param: Mapping[str, Any], schema: Mapping[str, Any]) -> Iterator[Any]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec
-from ..._contracts.schemas import ARGUMENT_ROLE
+from ..._contracts.schemas import ARGUMENT_ROLE, FILTER_NAMES
 from .._fields import complete_projection, short_description
 from .._options import OptimadeOptions
 from .._route import RouteBuilder
@@ -152,7 +152,11 @@ def input_schema(
         which = "Least" if operator == ">=" else "Greatest"
         field = argument.rsplit("_", 1)[0]
         schema[argument] = {"type": "number", "description": f"{which} {field} (sent as {wire}{operator})"}
-    schema["filter"] = {"type": "string", "description": "Raw OPTIMADE filter, AND-ed with the rest"}
+    schema["filter"] = {
+        "type": "string",
+        "description": "Raw OPTIMADE filter, AND-ed with the rest",
+        FILTER_NAMES: True,  # its property names are the entry's fields (_planning/filter_names.py)
+    }
     schema["sort"] = SORT_SCHEMA
     schema["page_limit"] = {
         "type": "integer",
