@@ -163,7 +163,11 @@ class FieldProfile:
         lacked = met.count(0)
         forms = frozenset().union(*(meeting_forms(w) for w in window))
         described_lacked = sum(1 for f in self.described_forms if not f & forms)
-        if not self._by_name(lacked, fresh) and (not self.described or described_lacked):
+        if (
+            not self._by_name(lacked, fresh)
+            and (not self.described or described_lacked)
+            and not self._named_and_described(met, fresh)
+        ):
             return None
         return (-len(window), lacked, -strong, described_lacked, self.first_sid())
 
@@ -179,6 +183,20 @@ class FieldProfile:
 
     def _by_name(self, lacked: int, fresh: Sequence[str]) -> bool:
         return len(self.names) - lacked > lacked and any(self.meets_name(w) for w in fresh)
+
+    def _named_and_described(self, met: list[int], fresh: Sequence[str]) -> bool:
+        """The name is a one-letter symbol and words (``e_ionic``), the window meets every
+        word and each of its *fresh* words is a word of the description: the question names
+        the field as its description says ("ionic dielectric constant" for ``e_ionic``,
+        described "Ionic contribution to dielectric constant"), and no question writes the
+        symbol's letter. (A name the window meets whole was named by the exact surface.)"""
+        whole = [kind for name, kind in zip(self.names, met, strict=True) if len(name) > 1]
+        return (
+            0 < len(whole) < len(self.names)
+            and all(whole)
+            and bool(fresh)
+            and all(meeting_forms(w) & self.all_described for w in fresh)
+        )
 
 
 class FieldWordIndex:

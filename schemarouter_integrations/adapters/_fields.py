@@ -94,9 +94,31 @@ LABEL_NAMES = frozenset({
 """Field names that name a record's subject for people: ``label=True`` by default."""
 
 
+LABEL_WORDS = frozenset({"formula", "name", "title", "label", "symbol"})
+"""Name words of a field that names its record's subject when no field is named as a label
+(``targets_formula_s`` of a synthesis recipe, ``artist_name``)."""
+
+
 def is_label_name(name: str) -> bool:
     """The default label rule: a field named as in :data:`LABEL_NAMES` (any case)."""
     return name.casefold() in LABEL_NAMES
+
+
+def _names_subject(field: FieldSpec) -> bool:
+    """A top-level field of text or a list of texts whose name has a word of
+    :data:`LABEL_WORDS`: a label of a record that has none named as :data:`LABEL_NAMES`."""
+    words = {w.removesuffix("s") for w in name_words(field.name)}  # "formulas": formula
+    if len(field.wire_path) != 1 or LABEL_WORDS.isdisjoint(words):
+        return False
+    schema = field.json_schema or {}
+    options = schema.get("anyOf") or schema.get("oneOf") or [schema]
+    kinds = [o.get("items") if o.get("type") == "array" else o for o in options if isinstance(o, dict)]
+    kinds = [k for k in kinds if not (isinstance(k, dict) and k.get("type") == "null")]
+    return bool(kinds) and all(_text_like(k) for k in kinds)
+
+
+def _text_like(schema: Any) -> bool:
+    return isinstance(schema, dict) and schema.get("type") in ("string", None) and "properties" not in schema
 
 
 def with_identity_defaults(
@@ -105,6 +127,8 @@ def with_identity_defaults(
     """*fields* with ``identity=True`` where :func:`is_identity_name` says so, and
     ``label=True`` where :func:`is_label_name` does (for scalar fields; a given value is kept).
 
+    A record with no field named as a label takes as labels its top-level text fields whose
+    name has a word of :data:`LABEL_WORDS` (a recipe's ``targets_formula_s``).
     A field whose ``identity`` was given explicitly (``FieldSpec(..., identity=False)``) keeps
     it; only the default is filled in. A field whose values are arrays or objects is never an
     identity by default (``elements`` named by an argument tells records apart by nothing).
@@ -126,7 +150,10 @@ def with_identity_defaults(
         if not field.label and "label" not in field.model_fields_set and scalar and is_label_name(field.name):
             field = field.model_copy(update={"label": True})
         out.append(field)
-    return out
+    if any(f.label or "label" in f.model_fields_set for f in out):
+        return out
+    # no field named as a label: the fields whose name has a label word name the subject
+    return [f.model_copy(update={"label": True}) if _names_subject(f) else f for f in out]
 
 
 def is_valid_name(text: str) -> bool:
