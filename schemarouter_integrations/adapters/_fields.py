@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .._contracts import FieldSpec, ServerProjectionSpec
+from .._registry.routes import label_words
 from .._text import name_words
 from ..errors import RegistrationError
 
@@ -94,21 +95,16 @@ LABEL_NAMES = frozenset({
 """Field names that name a record's subject for people: ``label=True`` by default."""
 
 
-LABEL_WORDS = frozenset({"formula", "name", "title", "label", "symbol"})
-"""Name words of a field that names its record's subject when no field is named as a label
-(``targets_formula_s`` of a synthesis recipe, ``artist_name``)."""
-
-
 def is_label_name(name: str) -> bool:
     """The default label rule: a field named as in :data:`LABEL_NAMES` (any case)."""
     return name.casefold() in LABEL_NAMES
 
 
 def _names_subject(field: FieldSpec) -> bool:
-    """A top-level field of text or a list of texts whose name has a word of
-    :data:`LABEL_WORDS`: a label of a record that has none named as :data:`LABEL_NAMES`."""
-    words = {w.removesuffix("s") for w in name_words(field.name)}  # "formulas": formula
-    if len(field.wire_path) != 1 or LABEL_WORDS.isdisjoint(words):
+    """A top-level field of text or a list of texts whose name has a label word (formula,
+    name, title: :func:`~.._registry.routes.label_words`): a label of a record that has no
+    field named as in :data:`LABEL_NAMES`."""
+    if len(field.wire_path) != 1 or not label_words(field.name):
         return False
     schema = field.json_schema or {}
     options = schema.get("anyOf") or schema.get("oneOf") or [schema]
@@ -128,7 +124,7 @@ def with_identity_defaults(
     ``label=True`` where :func:`is_label_name` does (for scalar fields; a given value is kept).
 
     A record with no field named as a label takes as labels its top-level text fields whose
-    name has a word of :data:`LABEL_WORDS` (a recipe's ``targets_formula_s``).
+    name has a label word (a recipe's ``targets_formula_s``).
     A field whose ``identity`` was given explicitly (``FieldSpec(..., identity=False)``) keeps
     it; only the default is filled in. A field whose values are arrays or objects is never an
     identity by default (``elements`` named by an argument tells records apart by nothing).

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from schemarouter_integrations import FieldSpec, PlanRequest, SchemaRouter
+from schemarouter_integrations import EndpointSpec, FieldSpec, PlanRequest, SchemaRouter, ToolSpec
 from schemarouter_integrations.adapters._fields import with_identity_defaults
 
 pytestmark = pytest.mark.anyio
@@ -86,3 +86,19 @@ def test_an_object_field_with_a_label_word_names_no_subject() -> None:
     words = FieldSpec(name="target_formulas", json_schema={"anyOf": [
         {"type": "array", "items": {"type": "string"}}, {"type": "null"}]})  # fmt: skip
     assert [f.label for f in with_identity_defaults([reaction, words])] == [False, True]
+
+
+def test_a_label_word_asks_for_the_label_field_whose_name_holds_it() -> None:
+    router = SchemaRouter()
+    crystals = EndpointSpec(
+        name="crystals", read_only=True,
+        fields=[FieldSpec(name="id"), FieldSpec(name="formula_pretty", label=True), FieldSpec(name="volume")],
+    )  # fmt: skip
+    pairs = EndpointSpec(
+        name="pairs", read_only=True,
+        fields=[FieldSpec(name="formula_a", description="Formula A"), FieldSpec(name="volume")],
+    )  # fmt: skip
+    router.register(ToolSpec(name="db", endpoints=[crystals, pairs]))
+    plan = router.plan(PlanRequest(query="formula and volume of those crystals"))
+    assert plan.primary is not None and plan.primary.endpoint == "crystals"
+    assert {"formula_pretty", "volume"} <= set(plan.primary.selected_fields)
