@@ -154,3 +154,13 @@ def test_a_symbol_named_field_is_read_from_its_words_and_its_descriptions() -> N
     ]
     router.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="s", fields=fields)]))
     assert router.plan("piezo coupling coefficient of quartz").need == ["k_piezo"]
+
+
+def test_a_field_described_in_a_unit_is_read_as_the_quantity_the_unit_measures() -> None:
+    router = SchemaRouter()
+    fields = [
+        FieldSpec(name="is_magnetic", description="Whether the cell is magnetic."),
+        FieldSpec(name="net_spin", description="Net spin of the cell in µB."),
+    ]
+    router.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="s", fields=fields)]))
+    assert router.plan("magnetic moment of the cell").need == ["net_spin"]
