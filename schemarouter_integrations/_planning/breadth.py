@@ -95,6 +95,10 @@ def _names_records(route: Route, words: list[str]) -> bool:
     return bool(content)
 
 
+def _writes(text: str, value: str) -> bool:
+    return bool(value) and re.search(rf"(?<![a-z0-9]){re.escape(value)}(?![a-z0-9])", text) is not None
+
+
 def _before_a_value(text: str, words: list[str], values: list[str]) -> bool:
     """The term's words come right before one of the argument *values* in the query *text*."""
     for value in values:
@@ -118,18 +122,20 @@ def _values(arguments: Mapping[str, Any]) -> Iterable[Any]:
             yield value
 
 
-def constrained_by(route: Route, arguments: Mapping[str, Any]) -> list[str]:
+def constrained_by(route: Route, arguments: Mapping[str, Any], query: str = "") -> list[str]:
     """The route's fields the request's arguments constrain: an argument named as a field
-    (a list, ``elements=["Ga", "As"]``; one value, ``ordering="FM"`` for "ferromagnetic
-    materials"; a value the question writes names its subject, ``accession="P04637"`` for
-    "mass of P04637", and the record says which it is), or as one with a range affix
-    (``total_magnetization_min=3``), and the field a sort argument orders by
-    (``sort="-created"``): the answer shows that the constraint held, and the order."""
+    (a list, ``elements=["Ga", "As"]``, or one value the *query* does not write,
+    ``ordering="FM"`` for "ferromagnetic materials"; "Si band gap" with ``formula="Si"``
+    names its subject), or as one with a range affix (``total_magnetization_min=3``), and
+    the field a sort argument orders by (``sort="-created"``): the answer shows that the
+    constraint held, and the order."""
     found: list[str] = []
+    text = normalise(query)
     for name, value in arguments.items():
         bare = _RANGE.sub("", name)
         if name in route.field_names:
-            found.append(name)
+            if isinstance(value, list) or not _writes(text, normalise(str(value))):
+                found.append(name)
         elif bare != name and bare in route.field_names:
             found.append(bare)
         elif _SORT_WORDS.intersection(name_words(name)):

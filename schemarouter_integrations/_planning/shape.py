@@ -46,7 +46,7 @@ def tool_call(
     matches = _evidence(candidate, need)
     if any(sid not in loose for sid in need.sids):
         # fields the caller listed are the answer's shape: no constrained field is added to them
-        filtered = () if request.fields else constrained_by(route, request.arguments)
+        filtered = () if request.fields else constrained_by(route, request.arguments, request.query)
         named = named_by(route, unmatched)
         grounds = grounds_of(route, [m.field for m in matches.values()])
         selected = whole_values(

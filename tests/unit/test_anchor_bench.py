@@ -28,7 +28,7 @@ def test_our_worker_plans_the_shared_registry_and_walks_the_whole_chain() -> Non
         "mp_python.search",
         "oqmd_api.search",
     ]
-    assert invoked["answer"]["records"] == [{"band_gap": 0.62, "formula": "Si"}]
+    assert invoked["answer"]["records"] == [{"band_gap": 0.62}]
     assert all(len(invoked[case]) == 2 for case in ("request", "compiled plan", "single route"))
 
 

@@ -97,16 +97,3 @@ def test_the_whole_record_leaves_out_the_fields_nested_in_another_field() -> Non
         description="Latest readings.",
     )
     assert selected(router_of(latest), "latest readings", city="Delhi") == ["meta", "results"]
-
-
-def test_an_argument_the_question_writes_brings_its_field_so_the_record_names_its_subject() -> None:
-    proteins = endpoint(
-        "get_proteins",
-        FieldSpec("accession"),
-        FieldSpec("full_name"),
-        FieldSpec("length"),
-        FieldSpec("mass"),
-        takes=("accession",),
-    )
-    fields = selected(router_of(proteins), "length and mass of protein Q9XYZ1", accession="Q9XYZ1")
-    assert "accession" in fields
