@@ -27,7 +27,10 @@ lacks count against it, and, weaker, those of its description. The field is a re
 window when it meets more of its name words than it lacks and a word of the window that no
 exact surface covered meets one of them (a word met only in a description does not turn
 "pull requests" into another field), or when the window holds every word of its description
-(``n``, described "Refractive index", for "refractive index"). Readings are ranked by: more
+(``n``, described "Refractive index", for "refractive index"), or when it meets every word
+of a symbol-named field (``e_ionic``, its letter aside) and its other words are description
+words ("ionic dielectric constant"), or when it holds the quantity a unit of the description
+measures ("magnetic moment" for a field "in μB", :mod:`.units`). Readings are ranked by: more
 window words, fewer name words lacked, more name words met strongly, fewer description words
 lacked, semantic id, position in the question; the best readings whose windows do not
 overlap are taken, best first. So "number of sites" is ``nsites``
@@ -44,6 +47,7 @@ from functools import lru_cache
 
 from .._contracts import FieldSpec
 from .._text import is_unspaced_char
+from .units import measured
 from .words import CONTRACT_MIN_LETTERS, meeting_forms, text_words
 
 AFFIX_MIN_LETTERS = 3
@@ -60,7 +64,8 @@ def profile_key(name: str, description: str) -> ProfileKey:
     """The distinct name words and description words of a field, in order."""
     names = tuple(dict.fromkeys(text_words(name)))
     described = tuple(dict.fromkeys(text_words(description)))[:DESCRIPTION_WORDS] if description else ()
-    return names, described
+    quantities = [w for quantity in measured(described) for w in quantity if w not in described]
+    return names, (*described, *dict.fromkeys(quantities))  # "in μB": magnetic, moment
 
 
 @lru_cache(maxsize=65536)
@@ -113,6 +118,8 @@ class FieldProfile:
     described: tuple[str, ...]
     described_forms: tuple[frozenset[str], ...]
     all_described: frozenset[str]
+    quantities: tuple[tuple[frozenset[str], ...], ...] = ()
+    """Per quantity its description's units measure (:mod:`.units`), the forms of its words."""
     sids: Counter[str] = field(default_factory=Counter)
     count: int = 0
 
@@ -126,6 +133,7 @@ class FieldProfile:
             described=described,
             described_forms=described_forms,
             all_described=frozenset().union(*described_forms),
+            quantities=tuple(tuple(meeting_forms(w) for w in q) for q in measured(described)),
         )
 
     def first_sid(self) -> str:
@@ -163,7 +171,12 @@ class FieldProfile:
         lacked = met.count(0)
         forms = frozenset().union(*(meeting_forms(w) for w in window))
         described_lacked = sum(1 for f in self.described_forms if not f & forms)
-        if not self._by_name(lacked, fresh) and (not self.described or described_lacked):
+        if (
+            not self._by_name(lacked, fresh)
+            and (not self.described or described_lacked)
+            and not self._named_and_described(met, fresh)
+            and not any(all(f & forms for f in quantity) for quantity in self.quantities)
+        ):
             return None
         return (-len(window), lacked, -strong, described_lacked, self.first_sid())
 
@@ -179,6 +192,20 @@ class FieldProfile:
 
     def _by_name(self, lacked: int, fresh: Sequence[str]) -> bool:
         return len(self.names) - lacked > lacked and any(self.meets_name(w) for w in fresh)
+
+    def _named_and_described(self, met: list[int], fresh: Sequence[str]) -> bool:
+        """The name is a one-letter symbol and words (``e_ionic``), the window meets every
+        word and each of its *fresh* words is a word of the description: the question names
+        the field as its description says ("ionic dielectric constant" for ``e_ionic``,
+        described "Ionic contribution to dielectric constant"), and no question writes the
+        symbol's letter. (A name the window meets whole was named by the exact surface.)"""
+        whole = [kind for name, kind in zip(self.names, met, strict=True) if len(name) > 1]
+        return (
+            0 < len(whole) < len(self.names)
+            and all(whole)
+            and bool(fresh)
+            and all(meeting_forms(w) & self.all_described for w in fresh)
+        )
 
 
 class FieldWordIndex:

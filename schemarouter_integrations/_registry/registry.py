@@ -12,7 +12,7 @@ from .._contracts import ToolSpec
 from ..errors import RegistrationError
 from .fieldwords import FieldWordIndex
 from .lexicon import LexicalIndex
-from .routes import Route, RouteRef, is_unspaced, surface_key
+from .routes import LABEL_WORDS, Route, RouteRef, is_unspaced, surface_key
 from .words import CONTRACT_MIN_LETTERS, singular_forms
 
 Invoker = Callable[[Any], Awaitable[Any]]
@@ -74,7 +74,9 @@ class SurfaceIndex:
     @staticmethod
     def _entries(route: Route) -> Iterator[tuple[str, str]]:
         for key, match in route.matches.items():
-            yield key, match.field.sid
+            # a label's word is one semantic id, whichever label field serves it on a route
+            label = match.kind == "alias" and match.field.label and key in LABEL_WORDS
+            yield key, key if label else match.field.sid
 
     def _change(self, key: str, sid: str, delta: int) -> None:
         spaced = not is_unspaced(key)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .._contracts import EndpointSpec, FieldSpec, ToolSpec
 from .._contracts.schemas import compiled_validator
-from .._text import is_unspaced_char, normalise
+from .._text import is_unspaced_char, name_words, normalise
 from .abbreviations import learned_names
 from .lexicon import LexicalDocument
 
@@ -120,6 +120,8 @@ class Route:
                 route._add(alias, FieldMatch(spec, "alias", alias))
             for learned in learned_names(spec.name, spec.description):
                 route._add(learned, FieldMatch(spec, "alias", learned))
+            for word in label_words(spec.name) if spec.label else ():
+                route._add(word, FieldMatch(spec, "alias", word))  # "formula": formula_pretty
         return route
 
     def _add(self, text: str, match: FieldMatch) -> None:
@@ -140,3 +142,13 @@ class Route:
                 self.endpoint.input_schema, key=f"in:{self.endpoint.fingerprint}"
             )
         return self.validator
+
+
+LABEL_WORDS = frozenset({"formula", "name", "title", "label", "symbol"})
+"""Words of a label field's name that name it: "formula" asks for a record's
+``formula_pretty``, "name" for its ``display_name`` (a field named so exactly comes first)."""
+
+
+def label_words(name: str) -> list[str]:
+    """The words of :data:`LABEL_WORDS` in the field *name*, in the singular ("formulas")."""
+    return [w.removesuffix("s") for w in name_words(name) if w.removesuffix("s") in LABEL_WORDS]

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .._contracts import FieldSpec, ServerProjectionSpec
+from .._registry.routes import label_words
 from .._text import name_words
 from ..errors import RegistrationError
 
@@ -99,12 +100,31 @@ def is_label_name(name: str) -> bool:
     return name.casefold() in LABEL_NAMES
 
 
+def _names_subject(field: FieldSpec) -> bool:
+    """A top-level field of text or a list of texts whose name has a label word (formula,
+    name, title: :func:`~.._registry.routes.label_words`): a label of a record that has no
+    field named as in :data:`LABEL_NAMES`."""
+    if len(field.wire_path) != 1 or not label_words(field.name):
+        return False
+    schema = field.json_schema or {}
+    options = schema.get("anyOf") or schema.get("oneOf") or [schema]
+    kinds = [o.get("items") if o.get("type") == "array" else o for o in options if isinstance(o, dict)]
+    kinds = [k for k in kinds if not (isinstance(k, dict) and k.get("type") == "null")]
+    return bool(kinds) and all(_text_like(k) for k in kinds)
+
+
+def _text_like(schema: Any) -> bool:
+    return isinstance(schema, dict) and schema.get("type") in ("string", None) and "properties" not in schema
+
+
 def with_identity_defaults(
     fields: Iterable[FieldSpec], argument_names: Iterable[str] = ()
 ) -> list[FieldSpec]:
     """*fields* with ``identity=True`` where :func:`is_identity_name` says so, and
     ``label=True`` where :func:`is_label_name` does (for scalar fields; a given value is kept).
 
+    A record with no field named as a label takes as labels its top-level text fields whose
+    name has a label word (a recipe's ``targets_formula_s``).
     A field whose ``identity`` was given explicitly (``FieldSpec(..., identity=False)``) keeps
     it; only the default is filled in. A field whose values are arrays or objects is never an
     identity by default (``elements`` named by an argument tells records apart by nothing).
@@ -126,7 +146,10 @@ def with_identity_defaults(
         if not field.label and "label" not in field.model_fields_set and scalar and is_label_name(field.name):
             field = field.model_copy(update={"label": True})
         out.append(field)
-    return out
+    if any(f.label or "label" in f.model_fields_set for f in out):
+        return out
+    # no field named as a label: the fields whose name has a label word name the subject
+    return [f.model_copy(update={"label": True}) if _names_subject(f) else f for f in out]
 
 
 def is_valid_name(text: str) -> bool:

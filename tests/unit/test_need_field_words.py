@@ -144,3 +144,23 @@ def test_a_list_of_fields_keeps_each_field_the_question_names(query: str) -> Non
     need = summary_router().plan(PlanRequest(query=query)).need
 
     assert "formation_energy_per_atom" in need and len(need) == 2
+
+
+def test_a_symbol_named_field_is_read_from_its_words_and_its_descriptions() -> None:
+    router = SchemaRouter()
+    fields = [
+        FieldSpec(name="piezo", description="Piezo part of the strain tensor."),
+        FieldSpec(name="k_piezo", description="Piezo share of the coupling coefficient."),
+    ]
+    router.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="s", fields=fields)]))
+    assert router.plan("piezo coupling coefficient of quartz").need == ["k_piezo"]
+
+
+def test_a_field_described_in_a_unit_is_read_as_the_quantity_the_unit_measures() -> None:
+    router = SchemaRouter()
+    fields = [
+        FieldSpec(name="is_magnetic", description="Whether the cell is magnetic."),
+        FieldSpec(name="net_spin", description="Net spin of the cell in µB."),
+    ]
+    router.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="s", fields=fields)]))
+    assert router.plan("magnetic moment of the cell").need == ["net_spin"]

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from schemarouter_integrations import FieldSpec, PlanRequest, SchemaRouter
+from schemarouter_integrations import EndpointSpec, FieldSpec, PlanRequest, SchemaRouter, ToolSpec
+from schemarouter_integrations.adapters._fields import with_identity_defaults
 
 pytestmark = pytest.mark.anyio
 ROWS = [
@@ -60,3 +61,44 @@ async def test_a_field_declared_not_a_label_stays_out() -> None:
 def test_label_defaults_to_false_and_is_kept_when_given() -> None:
     assert FieldSpec(name="band_gap").label is False
     assert FieldSpec(name="compound", label=True).label is True
+
+
+RECIPES = [
+    {"paragraph": "CuO was ground with Li2CO3 ...", "product_formulas": ["Li2CuO2"], "furnace": "tube"},
+]
+
+
+async def recipes(keywords: str | None = None) -> list[dict[str, Any]]:
+    """Synthesis recipes."""
+    return [dict(row) for row in RECIPES]
+
+
+async def test_a_record_with_no_label_named_field_is_named_by_its_fields_with_a_label_word() -> None:
+    router = SchemaRouter()
+    fields = ["paragraph", "product_formulas", "furnace"]
+    router.add_callable(recipes, name="recipes", read_only=True, fields=fields)
+    result = await router.invoke(PlanRequest(query="paragraph", fields=["paragraph"]))
+    assert result.records == [{"paragraph": RECIPES[0]["paragraph"], "product_formulas": ["Li2CuO2"]}]
+
+
+def test_an_object_field_with_a_label_word_names_no_subject() -> None:
+    reaction = FieldSpec(name="reaction_formula", json_schema={"type": "object", "properties": {"left": {}}})
+    words = FieldSpec(name="target_formulas", json_schema={"anyOf": [
+        {"type": "array", "items": {"type": "string"}}, {"type": "null"}]})  # fmt: skip
+    assert [f.label for f in with_identity_defaults([reaction, words])] == [False, True]
+
+
+def test_a_label_word_asks_for_the_label_field_whose_name_holds_it() -> None:
+    router = SchemaRouter()
+    crystals = EndpointSpec(
+        name="crystals", read_only=True,
+        fields=[FieldSpec(name="id"), FieldSpec(name="formula_pretty", label=True), FieldSpec(name="volume")],
+    )  # fmt: skip
+    pairs = EndpointSpec(
+        name="pairs", read_only=True,
+        fields=[FieldSpec(name="formula_a", description="Formula A"), FieldSpec(name="volume")],
+    )  # fmt: skip
+    router.register(ToolSpec(name="db", endpoints=[crystals, pairs]))
+    plan = router.plan(PlanRequest(query="formula and volume of those crystals"))
+    assert plan.primary is not None and plan.primary.endpoint == "crystals"
+    assert {"formula_pretty", "volume"} <= set(plan.primary.selected_fields)
