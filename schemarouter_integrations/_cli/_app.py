@@ -17,7 +17,7 @@ import typer
 from .. import __version__
 from ..config import RouterConfig
 from ..errors import ConfigurationError
-from . import _run
+from . import _run, _session, _status
 from ._help import epilog
 from ._run import USAGE, Output
 
@@ -105,7 +105,7 @@ def _with_config(
 ) -> None:
     output = Output(as_json=as_json, strict=strict)
     try:
-        config = _run.with_state(_run.load_landscape(path, document_cache), state)
+        config = _session.with_state(_session.load_landscape(path, document_cache), state)
     except ConfigurationError as exc:
         raise typer.Exit(output.error(USAGE, exc)) from None
 
@@ -113,7 +113,7 @@ def _with_config(
         try:
             return await work(config, output)
         except Exception as exc:  # every error ends as a message and an exit code
-            return output.error(_run.exit_code(exc), exc)
+            return output.error(_session.exit_code(exc), exc)
 
     raise typer.Exit(anyio.run(main))
 
@@ -138,7 +138,9 @@ def validate(
 ) -> None:
     """Check a landscape file without contacting any service (--connect, --strict: read the routes too)."""
     output = Output(as_json=as_json, strict=strict)
-    raise typer.Exit(_run.validate(config, output, connect=connect or strict, document_cache=document_cache))
+    raise typer.Exit(
+        _status.validate(config, output, connect=connect or strict, document_cache=document_cache)
+    )
 
 
 @app.command(epilog=epilog("plan"))
@@ -219,7 +221,7 @@ def inspect(
     state: StateOption = None,
 ) -> None:
     """Show the registered tools, bindings, probes, pending routes and the availability store."""
-    _with_config(config, as_json, _run.inspect, strict=strict, document_cache=document_cache, state=state)
+    _with_config(config, as_json, _status.inspect, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("probe"))
@@ -231,7 +233,7 @@ def probe(
     state: StateOption = None,
 ) -> None:
     """Run every declared health probe once and report its outcome (and the pending routes)."""
-    _with_config(config, as_json, _run.probe, strict=strict, document_cache=document_cache, state=state)
+    _with_config(config, as_json, _status.probe, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("demo"))
