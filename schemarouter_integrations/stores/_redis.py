@@ -34,19 +34,15 @@ from typing import Any
 
 import anyio
 
+from .._lazy import extra_needed
 from ..errors import ConfigurationError, LifecycleError
 from ._base import AvailabilityMark, AvailabilityStore
 from ._redis_mirror import VersionedMirror
 from ._redis_sync import check_settings, check_url, client_options, load_entries, write_entry
 from ._redis_wire import CAS_SCRIPT, Entry, decode_entry, decode_message, describe_server, leaf_error, redact
 
-try:
+with extra_needed("redis", "RedisAvailabilityStore needs the redis client"):
     import redis.asyncio as aioredis
-except ImportError as exc:  # pragma: no cover - exercised by a test that hides redis
-    raise ImportError(
-        "RedisAvailabilityStore needs the redis client; install the extra: "
-        'pip install "schemarouter-integrations[redis]"'
-    ) from exc
 
 __all__ = ["RedisAvailabilityStore"]
 

@@ -18,14 +18,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
-try:
+from ..._lazy import extra_needed
+
+with extra_needed("mcp", "MCP routes need the mcp SDK"):
     from mcp_types import CallToolResult, TextContent, Tool
 
     from .sdk import Client, MCPError
-except ImportError as exc:  # pragma: no cover - exercised without the extra only
-    raise ImportError(
-        'MCP routes need the mcp SDK; install the extra: pip install "schemarouter-integrations[mcp]"'
-    ) from exc
 
 from ..._caching.keys import answer_scope
 from ..._contracts import ServerProjectionSpec, ToolSpec
