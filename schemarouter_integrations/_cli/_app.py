@@ -7,6 +7,7 @@ or every route unavailable.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated
@@ -118,6 +119,29 @@ def _with_config(
     raise typer.Exit(anyio.run(main))
 
 
+def _ask(
+    work: Callable[[RouterConfig, str, dict[str, object], Output], Awaitable[int]],
+    query: str,
+    path: Path,
+    pairs: list[str] | None,
+    as_json: bool,
+    *,
+    strict: bool,
+    document_cache: Path | None,
+    state: Path | None,
+) -> None:
+    """A command that asks *query* with the ``--arg`` *pairs* (``plan``, ``query``, ``gather``)."""
+    arguments = _arguments(pairs, as_json)
+    _with_config(
+        path,
+        as_json,
+        lambda config, output: work(config, query, arguments, output),
+        strict=strict,
+        document_cache=document_cache,
+        state=state,
+    )
+
+
 def _arguments(pairs: list[str] | None, as_json: bool) -> dict[str, object]:
     try:
         return _run.parse_arguments(pairs or [])
@@ -154,15 +178,7 @@ def plan(
     state: StateOption = None,
 ) -> None:
     """Show the compiled plan: the chain and every rejected candidate with its reason."""
-    arguments = _arguments(arg, as_json)
-    _with_config(
-        config,
-        as_json,
-        lambda c, o: _run.plan(c, query, arguments, o),
-        strict=strict,
-        document_cache=document_cache,
-        state=state,
-    )
+    _ask(_run.plan, query, config, arg, as_json, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("query"))
@@ -179,11 +195,12 @@ def query(
     ] = False,
 ) -> None:
     """Ask the question: retries, fallback and cooldowns as the landscape says."""
-    arguments = _arguments(arg, as_json)
-    _with_config(
+    _ask(
+        functools.partial(_run.query, no_cache=no_cache),
+        query,
         config,
+        arg,
         as_json,
-        lambda c, o: _run.query(c, query, arguments, o, no_cache=no_cache),
         strict=strict,
         document_cache=document_cache,
         state=state,
@@ -201,15 +218,7 @@ def gather(
     state: StateOption = None,
 ) -> None:
     """Ask every route that can answer and merge the records (needs router.gather)."""
-    arguments = _arguments(arg, as_json)
-    _with_config(
-        config,
-        as_json,
-        lambda c, o: _run.gather(c, query, arguments, o),
-        strict=strict,
-        document_cache=document_cache,
-        state=state,
-    )
+    _ask(_run.gather, query, config, arg, as_json, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("inspect"))
