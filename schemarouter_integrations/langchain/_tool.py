@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
@@ -38,6 +39,10 @@ from ._tracing import RunTracing, listened
 Artifact = ToolResult | GatherResult | dict[str, Any]
 """The artifact of a run: its ``ToolResult`` (``GatherResult`` when gathering) or, when it
 failed, the failure summary."""
+
+
+_SETTING_NAMES = tuple(field.name for field in dataclasses.fields(ToolOptions))
+"""The tool's fields that are routing settings (:class:`ToolOptions`)."""
 
 
 class SchemaRouterTool(BaseTool):
@@ -78,7 +83,7 @@ class SchemaRouterTool(BaseTool):
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
 
     _surface: ToolSurface = PrivateAttr()
-    _options: tuple[tuple[Any, ...], ToolOptions] | None = PrivateAttr(default=None)
+    _options: ToolOptions | None = PrivateAttr(default=None)
     _signatures: dict[str, tuple[ModelArguments, inspect.Signature]] = PrivateAttr(default_factory=dict)
 
     def __init__(
@@ -138,33 +143,14 @@ class SchemaRouterTool(BaseTool):
 
     @property
     def options(self) -> ToolOptions:
-        """The application's routing settings, as the framework-neutral options (built again
-        only when a setting differs: assigned, edited in place or changed by ``model_copy``)."""
-        preferred, fields = self.preferred_tools, self.fields
-        key = (
-            self.fallback_scope,
-            self.max_fallbacks,
-            tuple(preferred) if preferred is not None else None,
-            self.budget,
-            tuple(fields) if fields is not None else None,
-            self.mode,
-            self.hedge,
-            self.cache,
-        )
+        """The application's routing settings, as the framework-neutral options (the same
+        object while the settings are equal: assigned, edited in place or changed by
+        ``model_copy``, they are read again on every use)."""
+        options = ToolOptions.from_settings(**{name: getattr(self, name) for name in _SETTING_NAMES})
         known = self._options
-        if known is not None and known[0] == key:
-            return known[1]
-        options = ToolOptions.from_settings(
-            fallback_scope=self.fallback_scope,
-            max_fallbacks=self.max_fallbacks,
-            preferred_tools=preferred,
-            budget=self.budget,
-            fields=fields,
-            mode=self.mode,
-            hedge=self.hedge,
-            cache=self.cache,
-        )
-        self._options = (key, options)
+        if known is not None and known == options:
+            return known
+        self._options = options
         return options
 
     @property
