@@ -14,9 +14,9 @@ and tracers LangChain imports with it) when it is first named.
 
 from __future__ import annotations
 
-from .._lazy import extra_needed
+from .._lazy import extra_needed as _extra_needed
 
-with extra_needed("langchain", "schemarouter_integrations.langchain needs langchain-core"):
+with _extra_needed("langchain", "schemarouter_integrations.langchain needs langchain-core"):
     import langchain_core  # noqa: F401
 
 from typing import TYPE_CHECKING

@@ -11,9 +11,9 @@ Needs the extra: ``pip install "schemarouter-integrations[llamaindex]"``.
 
 from __future__ import annotations
 
-from .._lazy import extra_needed
+from .._lazy import extra_needed as _extra_needed
 
-with extra_needed("llamaindex", "schemarouter_integrations.llamaindex needs llama-index-core"):
+with _extra_needed("llamaindex", "schemarouter_integrations.llamaindex needs llama-index-core"):
     import llama_index.core.instrumentation
     import llama_index.core.tools  # noqa: F401
 

@@ -10,9 +10,9 @@ Needs the ``mcp`` extra: ``pip install "schemarouter-integrations[mcp]"``.
 
 from __future__ import annotations
 
-from .._lazy import extra_needed
+from .._lazy import extra_needed as _extra_needed
 
-with extra_needed("mcp", "schemarouter_integrations.mcp needs the mcp SDK"):
+with _extra_needed("mcp", "schemarouter_integrations.mcp needs the mcp SDK"):
     import mcp.server  # noqa: F401
 
 from typing import TYPE_CHECKING

@@ -14,9 +14,9 @@ Needs the ``otel`` extra: ``pip install "schemarouter-integrations[otel]"``.
 
 from __future__ import annotations
 
-from .._lazy import extra_needed
+from .._lazy import extra_needed as _extra_needed
 
-with extra_needed("otel", "schemarouter_integrations.otel needs opentelemetry-api"):
+with _extra_needed("otel", "schemarouter_integrations.otel needs opentelemetry-api"):
     import opentelemetry.trace  # noqa: F401
 
 from typing import TYPE_CHECKING

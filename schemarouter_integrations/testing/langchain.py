@@ -10,9 +10,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .._lazy import extra_needed
+from .._lazy import extra_needed as _extra_needed
 
-with extra_needed("langchain", "schemarouter_integrations.testing.langchain needs LangChain"):
+with _extra_needed("langchain", "schemarouter_integrations.testing.langchain needs LangChain"):
     from langchain_core.callbacks import CallbackManagerForLLMRun
     from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import AIMessage, BaseMessage, ToolMessage

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._lazy import extra_needed
+from .._lazy import extra_needed as _extra_needed
 
-with extra_needed("llamaindex", "schemarouter_integrations.testing.llamaindex needs LlamaIndex"):
+with _extra_needed("llamaindex", "schemarouter_integrations.testing.llamaindex needs LlamaIndex"):
     from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
     from llama_index.core.llms.mock import MockFunctionCallingLLM
 
