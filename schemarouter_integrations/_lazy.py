@@ -11,13 +11,29 @@ A package lists its names by home module, imports them statically under ``TYPE_C
 The first access imports the home module and keeps the value in the package's globals, so
 later accesses are plain attribute reads; ``from package import *`` loads every name of
 ``__all__``.
+
+A module that needs an optional extra imports it inside :func:`extra_needed`, which turns a
+missing package into an ``ImportError`` naming the extra to install.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from importlib import import_module
 from typing import Any
+
+
+@contextmanager
+def extra_needed(extra: str, said: str) -> Iterator[None]:
+    """Raise an ``ImportError`` that says *said* and how to install *extra* when an import
+    inside fails (``said``: who needs what, "schemarouter_integrations.mcp needs the mcp SDK")."""
+    try:
+        yield
+    except ImportError as exc:
+        raise ImportError(
+            f'{said}; install the extra: pip install "schemarouter-integrations[{extra}]"'
+        ) from exc
 
 
 def lazy_attributes(

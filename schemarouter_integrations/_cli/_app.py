@@ -7,6 +7,7 @@ or every route unavailable.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated
@@ -17,7 +18,7 @@ import typer
 from .. import __version__
 from ..config import RouterConfig
 from ..errors import ConfigurationError
-from . import _run
+from . import _run, _session, _status
 from ._help import epilog
 from ._run import USAGE, Output
 
@@ -105,7 +106,7 @@ def _with_config(
 ) -> None:
     output = Output(as_json=as_json, strict=strict)
     try:
-        config = _run.with_state(_run.load_landscape(path, document_cache), state)
+        config = _session.with_state(_session.load_landscape(path, document_cache), state)
     except ConfigurationError as exc:
         raise typer.Exit(output.error(USAGE, exc)) from None
 
@@ -113,9 +114,32 @@ def _with_config(
         try:
             return await work(config, output)
         except Exception as exc:  # every error ends as a message and an exit code
-            return output.error(_run.exit_code(exc), exc)
+            return output.error(_session.exit_code(exc), exc)
 
     raise typer.Exit(anyio.run(main))
+
+
+def _ask(
+    work: Callable[[RouterConfig, str, dict[str, object], Output], Awaitable[int]],
+    query: str,
+    path: Path,
+    pairs: list[str] | None,
+    as_json: bool,
+    *,
+    strict: bool,
+    document_cache: Path | None,
+    state: Path | None,
+) -> None:
+    """A command that asks *query* with the ``--arg`` *pairs* (``plan``, ``query``, ``gather``)."""
+    arguments = _arguments(pairs, as_json)
+    _with_config(
+        path,
+        as_json,
+        lambda config, output: work(config, query, arguments, output),
+        strict=strict,
+        document_cache=document_cache,
+        state=state,
+    )
 
 
 def _arguments(pairs: list[str] | None, as_json: bool) -> dict[str, object]:
@@ -138,7 +162,9 @@ def validate(
 ) -> None:
     """Check a landscape file without contacting any service (--connect, --strict: read the routes too)."""
     output = Output(as_json=as_json, strict=strict)
-    raise typer.Exit(_run.validate(config, output, connect=connect or strict, document_cache=document_cache))
+    raise typer.Exit(
+        _status.validate(config, output, connect=connect or strict, document_cache=document_cache)
+    )
 
 
 @app.command(epilog=epilog("plan"))
@@ -152,15 +178,7 @@ def plan(
     state: StateOption = None,
 ) -> None:
     """Show the compiled plan: the chain and every rejected candidate with its reason."""
-    arguments = _arguments(arg, as_json)
-    _with_config(
-        config,
-        as_json,
-        lambda c, o: _run.plan(c, query, arguments, o),
-        strict=strict,
-        document_cache=document_cache,
-        state=state,
-    )
+    _ask(_run.plan, query, config, arg, as_json, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("query"))
@@ -177,11 +195,12 @@ def query(
     ] = False,
 ) -> None:
     """Ask the question: retries, fallback and cooldowns as the landscape says."""
-    arguments = _arguments(arg, as_json)
-    _with_config(
+    _ask(
+        functools.partial(_run.query, no_cache=no_cache),
+        query,
         config,
+        arg,
         as_json,
-        lambda c, o: _run.query(c, query, arguments, o, no_cache=no_cache),
         strict=strict,
         document_cache=document_cache,
         state=state,
@@ -199,15 +218,7 @@ def gather(
     state: StateOption = None,
 ) -> None:
     """Ask every route that can answer and merge the records (needs router.gather)."""
-    arguments = _arguments(arg, as_json)
-    _with_config(
-        config,
-        as_json,
-        lambda c, o: _run.gather(c, query, arguments, o),
-        strict=strict,
-        document_cache=document_cache,
-        state=state,
-    )
+    _ask(_run.gather, query, config, arg, as_json, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("inspect"))
@@ -219,7 +230,7 @@ def inspect(
     state: StateOption = None,
 ) -> None:
     """Show the registered tools, bindings, probes, pending routes and the availability store."""
-    _with_config(config, as_json, _run.inspect, strict=strict, document_cache=document_cache, state=state)
+    _with_config(config, as_json, _status.inspect, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("probe"))
@@ -231,7 +242,7 @@ def probe(
     state: StateOption = None,
 ) -> None:
     """Run every declared health probe once and report its outcome (and the pending routes)."""
-    _with_config(config, as_json, _run.probe, strict=strict, document_cache=document_cache, state=state)
+    _with_config(config, as_json, _status.probe, strict=strict, document_cache=document_cache, state=state)
 
 
 @app.command(epilog=epilog("demo"))

@@ -8,9 +8,10 @@ face only translates to its framework's types:
   :meth:`ToolOptions.from_settings`; :meth:`ToolOptions.request` turns the
   model's ``query`` and arguments into a :class:`PlanRequest`; :func:`model_routes`, the
   routes the planner could pick under those settings.
-* ``arguments`` - :func:`canonical_arguments` / :func:`arguments_model` /
-  :class:`ModelArguments`: ``query`` plus every canonical argument those routes accept,
-  typed from its JSON Schema.
+* ``canonical`` - :func:`canonical_arguments`: every canonical argument those routes
+  accept, typed from its JSON Schema, and :func:`shown_arguments`, those the model is shown.
+* ``arguments`` - :func:`arguments_model` / :class:`ModelArguments`: ``query`` plus the
+  shown arguments as a pydantic model, and how to read its values back.
 * ``names`` - :func:`model_facing_names`: the argument names every face shows
   (``_limit`` -> ``limit``), one-to-one with the wire names.
 * ``surface`` - :func:`describe_tool`, a few lines telling the model what the router can
@@ -42,15 +43,8 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from .arguments import (
-        QUERY_DESCRIPTION,
-        RESERVED_ARGUMENTS,
-        CanonicalArgument,
-        ModelArguments,
-        arguments_model,
-        canonical_arguments,
-        python_type,
-    )
+    from .arguments import QUERY_DESCRIPTION, ModelArguments, arguments_model, python_type
+    from .canonical import RESERVED_ARGUMENTS, CanonicalArgument, canonical_arguments
     from .drawing import claim_route_spans, is_openinference_handler, route_spans_drawn
     from .events import event_from_json, trace_payload
     from .gathering import GathersRuns, gather_content
@@ -113,15 +107,8 @@ __all__ = [
 __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
-        ".arguments": (
-            "QUERY_DESCRIPTION",
-            "RESERVED_ARGUMENTS",
-            "CanonicalArgument",
-            "ModelArguments",
-            "arguments_model",
-            "canonical_arguments",
-            "python_type",
-        ),
+        ".arguments": ("QUERY_DESCRIPTION", "ModelArguments", "arguments_model", "python_type"),
+        ".canonical": ("RESERVED_ARGUMENTS", "CanonicalArgument", "canonical_arguments"),
         ".drawing": ("claim_route_spans", "is_openinference_handler", "route_spans_drawn"),
         ".events": ("event_from_json", "trace_payload"),
         ".gathering": ("GathersRuns", "gather_content"),

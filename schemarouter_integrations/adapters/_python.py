@@ -12,7 +12,6 @@ exception ends the run (the executor wraps it as non-retryable), unless the func
 from __future__ import annotations
 
 import dataclasses
-import functools
 import inspect
 import math
 import types
@@ -21,23 +20,18 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Unpack
 
-import anyio
-import anyio.to_thread
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.errors import PydanticUserError
 from pydantic.json_schema import PydanticJsonSchemaWarning
 
 from .._bounded import BoundedCache
-from .._caching import CacheHints
 from .._contracts import EndpointSpec, FieldSpec, RetryPolicy, ToolSpec
-from .._execution.eager import bounded
 from .._registry import Invoker
-from ..errors import InvocationUnavailableError, RegistrationError, SchemaRouterError, SchemaValidationError
-from ._client_errors import unavailable_error
+from ..errors import RegistrationError
 from ._fields import coerce_fields, safe_name, short_description, with_identity_defaults
 from ._options import CallableOptions, check_options
+from ._python_call import callable_invoker
 
-_ANY_DUMP: TypeAdapter[Any] = TypeAdapter(Any)
 DEFAULT_TIMEOUT_SECONDS = 30.0
 """How long one call of a registered Python function may take by default."""
 _SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
@@ -112,7 +106,7 @@ def build_callable_route(
     except ValidationError as exc:
         raise RegistrationError(f"{what}: not a valid contract: {exc}") from exc
     timeout = _timeout(options.get("timeout_seconds", DEFAULT_TIMEOUT_SECONDS), what)
-    return spec, _invoker(fn, parameters, model, timeout, _exception_types(unavailable_on, what))
+    return spec, callable_invoker(fn, parameters, model, timeout, _exception_types(unavailable_on, what))
 
 
 def _exception_types(value: Any, what: str) -> tuple[type[BaseException], ...]:
@@ -248,79 +242,3 @@ def _new_arguments_model(
         )
     except (PydanticUserError, TypeError, ValueError) as exc:
         raise RegistrationError(f"{what}: cannot model the parameters: {exc}") from exc
-
-
-def _invoker(
-    fn: Callable[..., Any],
-    parameters: list[inspect.Parameter],
-    model: type[BaseModel],
-    timeout: float | None,
-    unavailable_on: tuple[type[BaseException], ...],
-) -> Invoker:
-    is_async = inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
-        getattr(fn, "__call__", None)  # noqa: B004 - a callable object's method
-    )
-    positional = [p.kind == inspect.Parameter.POSITIONAL_ONLY for p in parameters]
-    by_name = not any(positional)  # every argument passed by name: the common case, in one step
-    named = [(f"p{index}", param.name) for index, param in enumerate(parameters)]
-
-    async def invoke(call: Any) -> Any:
-        try:
-            validated = model.__pydantic_validator__.validate_python(dict(call.arguments))  # model_validate
-        except ValidationError as exc:
-            raise SchemaValidationError(
-                f"arguments for {call.tool}.{call.endpoint} do not fit the function: {exc}"
-            ) from exc
-        given = validated.model_fields_set
-        args: list[Any] = []
-        if by_name:
-            kwargs = {name: getattr(validated, key) for key, name in named if key in given}
-        else:
-            kwargs = {}
-            last_positional = max((i for i, p in enumerate(positional) if p and f"p{i}" in given), default=-1)
-            for index, (key, name) in enumerate(named):
-                if positional[index]:
-                    if index <= last_positional:
-                        args.append(getattr(validated, key))
-                elif key in given:
-                    kwargs[name] = getattr(validated, key)
-        overran = False
-        try:
-            if is_async:  # no timer for a coroutine that answers without waiting (_execution/eager.py)
-                result, overran = await bounded(fn(*args, **kwargs), timeout)
-            else:
-                with anyio.move_on_after(timeout) as bound:
-                    # abandoned on cancellation: the run never waits for a stuck thread
-                    result = await anyio.to_thread.run_sync(
-                        functools.partial(fn, *args, **kwargs), abandon_on_cancel=True
-                    )
-                    if inspect.isawaitable(result):
-                        result = await result
-                overran = bound.cancelled_caught
-        except SchemaRouterError:
-            raise
-        except Exception as exc:
-            found = unavailable_error(exc, f"{call.tool}.{call.endpoint}", unavailable_on=unavailable_on)
-            if found is None:
-                raise
-            raise found from exc
-        if overran:
-            raise InvocationUnavailableError(
-                f"{call.tool}.{call.endpoint} did not answer within {timeout:g}s", transport=True
-            )
-        if type(result) is CacheHints:  # the function's own caching hints travel on
-            return dataclasses.replace(result, response=_ANY_DUMP.dump_python(result.response, mode="python"))
-        return _ANY_DUMP.dump_python(result, mode="python", by_alias=False)
-
-    # part of the answer key: answers of different functions are never shared
-    invoke.answer_scope = _function_scope(fn)  # type: ignore[attr-defined]
-    return invoke
-
-
-def _function_scope(fn: Callable[..., Any]) -> str:
-    """``python:<module>.<qualified name>`` of *fn* (stable across the processes of a fleet)."""
-    named = fn if hasattr(fn, "__qualname__") else type(fn)
-    target = getattr(fn, "func", None)  # functools.partial
-    if target is not None and hasattr(target, "__qualname__"):
-        named = target
-    return f"python:{getattr(named, '__module__', '')}.{getattr(named, '__qualname__', '')}"

@@ -14,13 +14,10 @@ and tracers LangChain imports with it) when it is first named.
 
 from __future__ import annotations
 
-try:
+from .._lazy import extra_needed as _extra_needed
+
+with _extra_needed("langchain", "schemarouter_integrations.langchain needs langchain-core"):
     import langchain_core  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised in a test with the module hidden
-    raise ImportError(
-        "schemarouter_integrations.langchain needs langchain-core; install the extra: "
-        'pip install "schemarouter-integrations[langchain]"'
-    ) from exc
 
 from typing import TYPE_CHECKING
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
-from contextvars import ContextVar
 from typing import Any, Literal
 
 import anyio
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
-from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field, PrivateAttr
 
@@ -34,39 +33,16 @@ from .._router import SchemaRouter
 from .._sync import run_sync
 from ..events import GatherResult, ToolResult
 from ._bridging import BridgeOutput, bridge_output, named_call, named_signature
+from ._tool_errors import RouterToolException, tool_call_id, tool_error_output
 from ._tracing import RunTracing, listened
 
 Artifact = ToolResult | GatherResult | dict[str, Any]
 """The artifact of a run: its ``ToolResult`` (``GatherResult`` when gathering) or, when it
 failed, the failure summary."""
 
-_tool_call_id: ContextVar[str | None] = ContextVar("schemarouter_langchain_tool_call_id", default=None)
-"""The model's tool-call id of the tool run in progress (LangChain hands it to ``run`` only)."""
 
-
-class RouterToolException(ToolException):
-    """A routing failure the model can act on; ``artifact`` is the failure summary (JSON-able)."""
-
-    def __init__(self, message: str, *, artifact: dict[str, Any], tool_name: str) -> None:
-        super().__init__(message)
-        self.artifact = artifact
-        self.tool_name = tool_name
-        self.tool_call_id = _tool_call_id.get()
-
-
-def tool_error_output(exc: ToolException) -> Any:
-    """The default ``handle_tool_error``: for a tool call, an error ``ToolMessage`` whose
-    artifact is the failure summary; otherwise the message text."""
-    content = str(exc.args[0]) if exc.args else "Tool execution error"
-    if isinstance(exc, RouterToolException) and exc.tool_call_id is not None:
-        return ToolMessage(
-            content,
-            artifact=exc.artifact,
-            tool_call_id=exc.tool_call_id,
-            name=exc.tool_name,
-            status="error",
-        )
-    return content
+_SETTING_NAMES = tuple(field.name for field in dataclasses.fields(ToolOptions))
+"""The tool's fields that are routing settings (:class:`ToolOptions`)."""
 
 
 class SchemaRouterTool(BaseTool):
@@ -107,7 +83,7 @@ class SchemaRouterTool(BaseTool):
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
 
     _surface: ToolSurface = PrivateAttr()
-    _options: tuple[tuple[Any, ...], ToolOptions] | None = PrivateAttr(default=None)
+    _options: ToolOptions | None = PrivateAttr(default=None)
     _signatures: dict[str, tuple[ModelArguments, inspect.Signature]] = PrivateAttr(default_factory=dict)
 
     def __init__(
@@ -167,33 +143,14 @@ class SchemaRouterTool(BaseTool):
 
     @property
     def options(self) -> ToolOptions:
-        """The application's routing settings, as the framework-neutral options (built again
-        only when a setting differs: assigned, edited in place or changed by ``model_copy``)."""
-        preferred, fields = self.preferred_tools, self.fields
-        key = (
-            self.fallback_scope,
-            self.max_fallbacks,
-            tuple(preferred) if preferred is not None else None,
-            self.budget,
-            tuple(fields) if fields is not None else None,
-            self.mode,
-            self.hedge,
-            self.cache,
-        )
+        """The application's routing settings, as the framework-neutral options (the same
+        object while the settings are equal: assigned, edited in place or changed by
+        ``model_copy``, they are read again on every use)."""
+        options = ToolOptions.from_settings(**{name: getattr(self, name) for name in _SETTING_NAMES})
         known = self._options
-        if known is not None and known[0] == key:
-            return known[1]
-        options = ToolOptions.from_settings(
-            fallback_scope=self.fallback_scope,
-            max_fallbacks=self.max_fallbacks,
-            preferred_tools=preferred,
-            budget=self.budget,
-            fields=fields,
-            mode=self.mode,
-            hedge=self.hedge,
-            cache=self.cache,
-        )
-        self._options = (key, options)
+        if known is not None and known == options:
+            return known
+        self._options = options
         return options
 
     @property
@@ -220,18 +177,18 @@ class SchemaRouterTool(BaseTool):
 
     # -- running ---------------------------------------------------------------------
     def run(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
-        token = _tool_call_id.set(kwargs.get("tool_call_id"))
+        token = tool_call_id.set(kwargs.get("tool_call_id"))
         try:
             return super().run(tool_input, *args, **kwargs)
         finally:
-            _tool_call_id.reset(token)
+            tool_call_id.reset(token)
 
     async def arun(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
-        token = _tool_call_id.set(kwargs.get("tool_call_id"))
+        token = tool_call_id.set(kwargs.get("tool_call_id"))
         try:
             return await super().arun(tool_input, *args, **kwargs)
         finally:
-            _tool_call_id.reset(token)
+            tool_call_id.reset(token)
 
     # ``_run``/``_arun``/``func`` name the model-facing arguments in their signatures: the
     # bridges of other frameworks pass only the parameters named there (see ``_bridging``).
@@ -321,7 +278,7 @@ class SchemaRouterTool(BaseTool):
             on_event=emit,
             max_records=self.max_records,
             validated=not bridged,  # LangChain's run checked them against ``args_schema``
-            invocation=ToolInvocation(self.name, _tool_call_id.get(), "langchain"),
+            invocation=ToolInvocation(self.name, tool_call_id.get(), "langchain"),
         )
         if outcome.result is None:
             summary = failure_summary(outcome.exception or ToolException(outcome.content), outcome.events)

@@ -11,14 +11,11 @@ Needs the extra: ``pip install "schemarouter-integrations[llamaindex]"``.
 
 from __future__ import annotations
 
-try:
+from .._lazy import extra_needed as _extra_needed
+
+with _extra_needed("llamaindex", "schemarouter_integrations.llamaindex needs llama-index-core"):
     import llama_index.core.instrumentation
     import llama_index.core.tools  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess
-    raise ImportError(
-        "schemarouter_integrations.llamaindex needs llama-index-core; install the extra "
-        '`pip install "schemarouter-integrations[llamaindex]"`'
-    ) from exc
 
 from typing import TYPE_CHECKING
 

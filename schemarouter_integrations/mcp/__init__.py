@@ -10,13 +10,10 @@ Needs the ``mcp`` extra: ``pip install "schemarouter-integrations[mcp]"``.
 
 from __future__ import annotations
 
-try:
+from .._lazy import extra_needed as _extra_needed
+
+with _extra_needed("mcp", "schemarouter_integrations.mcp needs the mcp SDK"):
     import mcp.server  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised without the extra only
-    raise ImportError(
-        "schemarouter_integrations.mcp needs the mcp SDK; install the extra: "
-        'pip install "schemarouter-integrations[mcp]"'
-    ) from exc
 
 from typing import TYPE_CHECKING
 

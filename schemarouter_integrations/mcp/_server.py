@@ -10,15 +10,14 @@ beside it as usual.
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.types import CallToolResult, GetPromptResult, TextContent, Tool
 
 from .. import __version__
-from .._contracts import CachePolicy, FieldSpec, HedgePolicy
+from .._contracts import CachePolicy, HedgePolicy
 from .._execution import RunBudget
 from .._execution.hops import loop_refusal, read_hops, received, receiving
 from .._framework import ToolOptions, ToolSurface, record_fields, run_for_model
@@ -34,6 +33,7 @@ from ._capabilities import check_prompt_request, declare_only_what_exists, promp
 from ._events import RETRY_MILLISECONDS, MemoryEventStore
 from ._listening import Notifier, client_listens
 from ._logging import ClientLogLevels, install_redaction
+from ._output_schema import OUTPUT_SCHEMA, output_schema
 from ._results import error_result, outcome_result
 from ._sdk import (
     INVALID_PARAMS,
@@ -61,103 +61,6 @@ __all__ = ["ERROR_META_KEY", "OUTPUT_SCHEMA", "RouterMCPServer", "output_schema"
 logger = logging.getLogger(__name__)
 
 Mode = Literal["fallback", "gather"]
-
-OUTPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "records": {
-            "type": "array",
-            "items": {"type": "object"},
-            "description": "The records, with canonical field names.",
-        },
-        "answered_by": {"type": "string", "description": "The access path (tool.endpoint) that answered."},
-        "provider": {"type": ["string", "null"]},
-        "access_mode": {"type": ["string", "null"]},
-        "route": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": "The access paths tried, in order.",
-        },
-        "fallbacks": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "from": {"type": "string"},
-                    "to": {"type": "string"},
-                    "reason": {"type": "string"},
-                    "scope": {"type": "string"},
-                },
-                "required": ["from", "to", "reason"],
-            },
-            "description": "The fallbacks taken, in order.",
-        },
-        "cache": {"type": "object", "description": "Set when the answer cache answered: stale, age_seconds."},
-        "total": {
-            "type": ["integer", "null"],
-            "description": "The source's count of matching records, when it reports one.",
-        },
-        "truncated": {
-            "type": "boolean",
-            "description": "True when records were left out: the answer holds the first ones only.",
-        },
-    },
-    "required": ["records", "route", "fallbacks"],
-}
-"""The ``outputSchema`` of the router's tool with no fields known: what ``structuredContent``
-holds (:func:`output_schema` adds the record fields the registry can serve)."""
-
-PROVENANCE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "answered_by": {"type": "string"},
-        "provider": {"type": ["string", "null"]},
-        "route": {"type": "array", "items": {"type": "string"}},
-        "chain": {"type": "array", "items": {"type": "string"}},
-    },
-    "description": (
-        "For an answer relayed from other routers over MCP: the innermost router's answer, "
-        "and the chain of every level's answerer, outermost first."
-    ),
-}
-
-
-def output_schema(fields: Mapping[str, FieldSpec]) -> dict[str, Any]:
-    """:data:`OUTPUT_SCHEMA` with the records' *fields* (canonical names) described.
-
-    Vendor keys (``x-...``) and ``$ref``-bearing schemas are left out: the schema is for
-    MCP clients and models, who know nothing of the router's own annotations.
-    """
-    properties: dict[str, Any] = {}
-    for name in sorted(fields):
-        spec = fields[name]
-        schema = without_vendor_keys(spec.json_schema) if isinstance(spec.json_schema, dict) else {}
-        if "$ref" in json.dumps(schema, default=str):
-            schema = {}
-        if spec.description and "description" not in schema:
-            schema = {**schema, "description": spec.description}
-        properties[name] = schema
-    records = {
-        **OUTPUT_SCHEMA["properties"]["records"],
-        "items": {"type": "object", "properties": properties},
-    }
-    return {
-        **OUTPUT_SCHEMA,
-        "properties": {**OUTPUT_SCHEMA["properties"], "records": records, "provenance": PROVENANCE_SCHEMA},
-    }
-
-
-def without_vendor_keys(node: Any) -> Any:
-    """*node* with every ``x-...`` key removed, at every depth."""
-    if isinstance(node, dict):
-        return {
-            k: without_vendor_keys(v)
-            for k, v in node.items()
-            if not (isinstance(k, str) and k.startswith("x-"))
-        }
-    if isinstance(node, list):
-        return [without_vendor_keys(v) for v in node]
-    return node
 
 
 class RouterMCPServer(SDKServer):

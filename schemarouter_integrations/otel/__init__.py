@@ -14,13 +14,10 @@ Needs the ``otel`` extra: ``pip install "schemarouter-integrations[otel]"``.
 
 from __future__ import annotations
 
-try:
+from .._lazy import extra_needed as _extra_needed
+
+with _extra_needed("otel", "schemarouter_integrations.otel needs opentelemetry-api"):
     import opentelemetry.trace  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised in a test with the module hidden
-    raise ImportError(
-        "schemarouter_integrations.otel needs opentelemetry-api; install the extra: "
-        'pip install "schemarouter-integrations[otel]"'
-    ) from exc
 
 from typing import TYPE_CHECKING
 

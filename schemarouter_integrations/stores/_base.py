@@ -27,6 +27,24 @@ class AvailabilityMark:
     failures: int = 1
 
 
+def live_mark(marks: dict[str, AvailabilityMark], path: str, now: float) -> AvailabilityMark | None:
+    """The mark of *path* in *marks* unless it has expired by *now* (then it is dropped)."""
+    mark = marks.get(path)
+    if mark is None:
+        return None
+    if mark.until <= now:
+        marks.pop(path, None)
+        return None
+    return mark
+
+
+def live_marks(marks: dict[str, AvailabilityMark], now: float) -> dict[str, AvailabilityMark]:
+    """A copy of the marks in *marks* that have not expired by *now* (the others are dropped)."""
+    for path in [p for p, m in marks.items() if m.until <= now]:
+        del marks[path]
+    return dict(marks)
+
+
 class AvailabilityStore(ABC):
     """Holds unavailable marks; every mark expires on its own.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._base import AvailabilityMark, AvailabilityStore
+from ._base import AvailabilityMark, AvailabilityStore, live_mark, live_marks
 
 
 class MemoryAvailabilityStore(AvailabilityStore):
@@ -14,19 +14,10 @@ class MemoryAvailabilityStore(AvailabilityStore):
         self._marks: dict[str, AvailabilityMark] = {}
 
     def get(self, path: str) -> AvailabilityMark | None:
-        mark = self._marks.get(path)
-        if mark is None:
-            return None
-        if mark.until <= self.clock():
-            self._marks.pop(path, None)
-            return None
-        return mark
+        return live_mark(self._marks, path, self.clock())
 
     def active(self) -> dict[str, AvailabilityMark]:
-        now = self.clock()
-        for path in [p for p, m in self._marks.items() if m.until <= now]:
-            del self._marks[path]
-        return dict(self._marks)
+        return live_marks(self._marks, self.clock())
 
     def mark_unavailable(self, mark: AvailabilityMark) -> None:
         self._marks[mark.path] = mark

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import random
 import threading
 import uuid
@@ -35,32 +34,15 @@ from typing import Any
 
 import anyio
 
+from .._lazy import extra_needed
 from ..errors import ConfigurationError, LifecycleError
 from ._base import AvailabilityMark, AvailabilityStore
 from ._redis_mirror import VersionedMirror
-from ._redis_wire import (
-    CAS_SCRIPT,
-    Entry,
-    decode_entry,
-    decode_message,
-    describe_server,
-    encode_message,
-    encode_value,
-    glob_escape,
-    leaf_error,
-    redact,
-    ttl_ms,
-)
+from ._redis_sync import check_settings, check_url, client_options, load_entries, write_entry
+from ._redis_wire import CAS_SCRIPT, Entry, decode_entry, decode_message, describe_server, leaf_error, redact
 
-try:
+with extra_needed("redis", "RedisAvailabilityStore needs the redis client"):
     import redis.asyncio as aioredis
-    from redis.asyncio.retry import Retry
-    from redis.backoff import NoBackoff
-except ImportError as exc:  # pragma: no cover - exercised by a test that hides redis
-    raise ImportError(
-        "RedisAvailabilityStore needs the redis client; install the extra: "
-        'pip install "schemarouter-integrations[redis]"'
-    ) from exc
 
 __all__ = ["RedisAvailabilityStore"]
 
@@ -83,18 +65,13 @@ class RedisAvailabilityStore(AvailabilityStore):
         reconnect_max_seconds: float = 5.0,
         client_options: Mapping[str, Any] | None = None,
     ) -> None:
-        if not isinstance(namespace, str) or not namespace or any(ch.isspace() for ch in namespace):
-            raise ConfigurationError("namespace must be a non-empty string without whitespace")
         timings = (peer_grace_seconds, connect_timeout_seconds, reconnect_min_seconds, reconnect_max_seconds)
-        if not all(
-            isinstance(t, int | float) and not isinstance(t, bool) and math.isfinite(t) for t in timings
-        ):
-            raise ConfigurationError("every *_seconds setting must be a finite number of seconds")
+        check_settings(namespace, timings)
         if peer_grace_seconds < 0 or connect_timeout_seconds <= 0:
             raise ConfigurationError("peer_grace_seconds must be >= 0 and connect_timeout_seconds > 0")
         if not 0 < reconnect_min_seconds <= reconnect_max_seconds:
             raise ConfigurationError("need 0 < reconnect_min_seconds <= reconnect_max_seconds")
-        _check_url(url)
+        check_url(url)
         self._url = url
         self.namespace = namespace
         self.peer_grace_seconds = float(peer_grace_seconds)
@@ -233,14 +210,7 @@ class RedisAvailabilityStore(AvailabilityStore):
             delay = min(delay * 2, self.reconnect_max_seconds)
 
     async def _session(self) -> None:
-        options: dict[str, Any] = {
-            "decode_responses": True,
-            "socket_connect_timeout": self.connect_timeout_seconds,
-            "socket_timeout": max(self.connect_timeout_seconds, 5.0),
-            "health_check_interval": 10,
-            "retry": Retry(NoBackoff(), 0),
-            **self._client_options,
-        }
+        options = client_options(self.connect_timeout_seconds, self._client_options)
         client = aioredis.Redis.from_url(self._url, **options)
         pubsub = client.pubsub()
         cas = client.register_script(CAS_SCRIPT)
@@ -280,19 +250,7 @@ class RedisAvailabilityStore(AvailabilityStore):
 
     async def _load(self, client: Any) -> int:
         """Replace the mirror with what Redis holds; a newer local change still queued stays."""
-        keys = [key async for key in client.scan_iter(match=glob_escape(self.key_prefix) + "*", count=500)]
-        loaded: dict[str, Entry] = {}
-        if keys:
-            pipe = client.pipeline(transaction=False)
-            for key in keys:
-                pipe.get(key)
-                pipe.pttl(key)
-            replies = await pipe.execute()
-            for key, value, ttl_ms in zip(keys, replies[0::2], replies[1::2], strict=True):
-                entry = self._entry(key[len(self.key_prefix) :], value, ttl_ms)
-                if entry is not None:
-                    loaded[entry.mark.path] = entry
-        return self._mirror.replace(loaded)
+        return self._mirror.replace(await load_entries(client, self.key_prefix, self._entry))
 
     async def _reader(self, pubsub: Any) -> None:
         while True:
@@ -325,21 +283,9 @@ class RedisAvailabilityStore(AvailabilityStore):
 
     async def _write(self, cas: Any, entry: Entry) -> bool:
         """Write *entry* unless Redis holds a newer change of its path; True when written."""
-        left_ms = ttl_ms(entry.shared_until, self.clock())
-        if left_ms <= 0:
-            return False
-        path = entry.mark.path
-        written = await cas(
-            keys=[self.key_prefix + path, self.channel],
-            args=[
-                encode_value(entry),
-                entry.version[0],
-                entry.version[1],
-                left_ms,
-                encode_message(entry, left_ms),
-            ],
+        return await write_entry(
+            cas, entry, key_prefix=self.key_prefix, channel=self.channel, now=self.clock()
         )
-        return bool(written)
 
     def _apply(self, data: Any) -> None:
         """Apply a published change to the mirror when it is newer than what the mirror holds
@@ -355,19 +301,3 @@ class RedisAvailabilityStore(AvailabilityStore):
         return decode_entry(
             path, value, ttl_ms, now=self.clock(), own_id=self.instance_id, grace=self.peer_grace_seconds
         )
-
-
-def _check_url(url: object) -> None:
-    """Refuse, at construction, a URL the Redis client can never connect with."""
-    if not isinstance(url, str):
-        raise ConfigurationError(f"the Redis URL must be a string, got {type(url).__name__}")
-    from urllib.parse import urlsplit
-
-    from redis.asyncio.connection import parse_url
-
-    try:
-        urlsplit(url).port  # noqa: B018 - a port that is no number raises here
-        parse_url(url)
-    except ValueError as exc:
-        shown = redact(url, url)
-        raise ConfigurationError(f"not a usable Redis URL ({shown}): {exc}") from None

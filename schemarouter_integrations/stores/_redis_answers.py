@@ -29,6 +29,7 @@ from ..errors import ConfigurationError
 from ._answers import AnswerCache, AnswerEntry
 from ._breaker import Breaker, StoreUnavailable
 from ._redis_client import LoopClients
+from ._redis_sync import check_namespace
 from ._redis_wire import describe_server, redact
 
 __all__ = ["RedisAnswerCache"]
@@ -88,8 +89,7 @@ class RedisAnswerCache(AnswerCache):
         timeout_seconds: float = 2.0,
         breaker: Breaker | None = None,
     ) -> None:
-        if not isinstance(namespace, str) or not namespace or any(ch.isspace() for ch in namespace):
-            raise ConfigurationError("namespace must be a non-empty string without whitespace")
+        check_namespace(namespace)
         if not isinstance(timeout_seconds, int | float) or not 0 < timeout_seconds < math.inf:
             raise ConfigurationError("timeout_seconds must be a positive number of seconds")
         self._clients = LoopClients(url, float(timeout_seconds))

@@ -5,17 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from .._lazy import extra_needed
 from ..errors import ConfigurationError
 from ._redis_wire import redact
 
-try:
+with extra_needed("redis", "the Redis stores need the redis client"):
     import redis.asyncio as aioredis
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
-except ImportError as exc:  # pragma: no cover - exercised by a test that hides redis
-    raise ImportError(
-        "the Redis stores need the redis client: pip install 'schemarouter-integrations[redis]'"
-    ) from exc
 
 
 class LoopClients:

@@ -33,7 +33,7 @@ import anyio.abc
 import anyio.to_thread
 
 from ..errors import ConfigurationError
-from ._base import AvailabilityMark, AvailabilityStore
+from ._base import AvailabilityMark, AvailabilityStore, live_mark, live_marks
 from ._breaker import StoreUnavailable
 from ._sqlite_db import SqliteFile
 from ._sqlite_parts import SqliteAnswerCache, SqliteRateLimiter
@@ -76,19 +76,11 @@ class SqliteStore(AvailabilityStore):
     # -- the local view (sync) -----------------------------------------------------------
     def get(self, path: str) -> AvailabilityMark | None:
         self._load_once()
-        mark = self._marks.get(path)
-        if mark is None:
-            return None
-        if mark.until <= self.clock():
-            self._marks.pop(path, None)
-            return None
-        return mark
+        return live_mark(self._marks, path, self.clock())
 
     def active(self) -> dict[str, AvailabilityMark]:
         self._load_once()
-        now = self.clock()
-        self._marks = {path: mark for path, mark in self._marks.items() if mark.until > now}
-        return dict(self._marks)
+        return live_marks(self._marks, self.clock())
 
     def mark_unavailable(self, mark: AvailabilityMark) -> None:
         self._marks[mark.path] = mark

@@ -10,17 +10,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-try:
+from .._lazy import extra_needed as _extra_needed
+
+with _extra_needed("langchain", "schemarouter_integrations.testing.langchain needs LangChain"):
     from langchain_core.callbacks import CallbackManagerForLLMRun
     from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
     from langchain_core.runnables import Runnable
-except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ImportError(
-        "schemarouter_integrations.testing.langchain needs LangChain: "
-        'pip install "schemarouter-integrations[langchain]"'
-    ) from exc
 from pydantic import Field
 
 __all__ = ["ScriptedChatModel"]

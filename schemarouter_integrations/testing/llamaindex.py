@@ -8,14 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-try:
+from .._lazy import extra_needed as _extra_needed
+
+with _extra_needed("llamaindex", "schemarouter_integrations.testing.llamaindex needs LlamaIndex"):
     from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
     from llama_index.core.llms.mock import MockFunctionCallingLLM
-except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ImportError(
-        "schemarouter_integrations.testing.llamaindex needs LlamaIndex: "
-        'pip install "schemarouter-integrations[llamaindex]"'
-    ) from exc
 
 __all__ = ["BAND_GAP_OF_SI", "scripted_llm"]
 

@@ -27,13 +27,15 @@ ROUTE = '[routes.fed]\nkind = "optimade_federation"\nprobes = false\n'
 @pytest.fixture
 def loopback_provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The bundled providers list names one provider, ``lab``, whose index is on loopback."""
-    from schemarouter_integrations.adapters._optimade import federation
+    from schemarouter_integrations.adapters._optimade import walk as federation_walk
 
     links = {"lab": [child("main", "{base}/labdb")]}
     app = tiny_federation([], links, {"labdb": "lab"}, [])
     thread = UvicornThread(app).start()
     try:
-        monkeypatch.setattr(federation, "bundled_providers", lambda: [provider("lab", f"{thread.url}/lab")])
+        monkeypatch.setattr(
+            federation_walk, "bundled_providers", lambda: [provider("lab", f"{thread.url}/lab")]
+        )
         yield thread.url
     finally:
         thread.stop()

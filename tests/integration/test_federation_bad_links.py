@@ -101,7 +101,7 @@ async def test_headers_given_for_a_database_url_reach_that_database(served: Serv
 
 
 async def test_an_index_contributes_at_most_the_documented_number_of_databases(served: Served) -> None:
-    from schemarouter_integrations.adapters._optimade.federation import MAX_DATABASES_PER_INDEX
+    from schemarouter_integrations.adapters._optimade.walk import MAX_DATABASES_PER_INDEX
 
     children = [child(f"db{i:03d}", "{base}/labdb") for i in range(MAX_DATABASES_PER_INDEX + 3)]
     served.start([provider("lab", "{base}/lab")], {"lab": children}, {"labdb": "lab"})

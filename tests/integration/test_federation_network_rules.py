@@ -251,10 +251,10 @@ async def test_loopback_documents_may_lead_to_loopback_with_the_default_resolver
 async def test_the_bundled_providers_list_counts_as_a_public_document(
     monkeypatch: pytest.MonkeyPatch, client: httpx.AsyncClient
 ) -> None:
-    from schemarouter_integrations.adapters._optimade import federation
+    from schemarouter_integrations.adapters._optimade import walk as federation_walk
 
     listed = [provider("lab", "http://127.0.0.1:9/lab"), provider("corp", "http://private.example/corp")]
-    monkeypatch.setattr(federation, "bundled_providers", lambda: listed)
+    monkeypatch.setattr(federation_walk, "bundled_providers", lambda: listed)
 
     report = await router(client).add_optimade_federation(probes=False)
 

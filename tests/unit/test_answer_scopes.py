@@ -10,7 +10,7 @@ from schemarouter_integrations.adapters._http import HttpTarget
 from schemarouter_integrations.adapters._mcp.route import McpInvoker
 from schemarouter_integrations.adapters._mcp.session import McpSession
 from schemarouter_integrations.adapters._openapi.invoker import OpenApiInvoker
-from schemarouter_integrations.adapters._python import _function_scope
+from schemarouter_integrations.adapters._python_call import function_scope
 
 SECRET = "sk-live-0123456789abcdef"
 
@@ -46,8 +46,8 @@ def test_functions_are_scoped_by_name_and_a_custom_invoker_may_say_its_own() -> 
 
     def two() -> None: ...
 
-    assert _function_scope(one) != _function_scope(two)
-    assert _function_scope(one).startswith("python:") and _function_scope(one).endswith("<locals>.one")
+    assert function_scope(one) != function_scope(two)
+    assert function_scope(one).startswith("python:") and function_scope(one).endswith("<locals>.one")
 
     class Custom:
         answer_scope = answer_scope("https://c.example.org", {"x-key": SECRET})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from schemarouter_integrations import SchemaRouter
-from schemarouter_integrations._cli._run import with_document_cache
+from schemarouter_integrations._cli._session import with_document_cache
 from schemarouter_integrations.config import LandscapeError, RouterSettings, load_config, parse_config
 from schemarouter_integrations.errors import ConfigurationError
 

@@ -2,6 +2,7 @@
 
 * ``route`` - :func:`build_mcp_route`: one endpoint per selected MCP tool, and
   :class:`McpInvoker`, which calls them over one session;
+* ``contract`` - :func:`mcp_contract`: the endpoints of the listed tools and resources;
 * ``session`` - :class:`McpSession`: the session kept open between calls (stdio
   subprocess, streamable HTTP or in-process server), re-established after a failure, and
   the adapter's one error map;

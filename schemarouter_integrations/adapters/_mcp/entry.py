@@ -68,20 +68,15 @@ def mcp_route_arguments(entry: Mapping[str, Any], *, where: str = "mcp route") -
         if isinstance(fields, str) or not isinstance(fields, list | Mapping):
             raise ConfigurationError(f"{where}: fields must be a list of names or field tables")
         out["fields"] = fields
-    headers = entry.get("headers")
-    if headers is not None:
-        if not isinstance(headers, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
+    for key in ("headers", "env"):
+        table = entry.get(key)
+        if table is None:
+            continue
+        if not isinstance(table, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in table.items()
         ):
-            raise ConfigurationError(f"{where}: headers must be a table of strings")
-        out["headers"] = dict(headers)
-    env = entry.get("env")
-    if env is not None:
-        if not isinstance(env, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in env.items()
-        ):
-            raise ConfigurationError(f"{where}: env must be a table of strings")
-        out["env"] = dict(env)
+            raise ConfigurationError(f"{where}: {key} must be a table of strings")
+        out[key] = dict(table)
     timeout = entry.get("timeout", entry.get("timeout_seconds"))
     if timeout is not None:
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout < math.inf:
