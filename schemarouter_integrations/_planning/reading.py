@@ -34,6 +34,7 @@ from .argument_words import argument_words, name_words, value_words
 from .models import PlanRequest
 from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
+from .purpose import purpose_terms
 from .referents import referent_words
 from .subject import SubjectReading, labels_parameter
 from .terms import Term
@@ -111,6 +112,7 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
         return Reading(need, _explicit_terms(need), words, (), explicit=True, given=given)
     labels = _label_of_value(request)
     terms = tuple(t for t in query.terms if not _scoped(t, scope) and not labels(t))
+    terms = purpose_terms(request.query, terms, index) or terms  # "describe the structure of ..."
     need = Need.of((sid, t.key) for t in terms for sid in t.sids)
     uncovered = set(query.uncovered)
     rest = tuple(forms for forms in words if forms[0] in uncovered)
