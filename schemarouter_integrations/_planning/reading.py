@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._registry import CONTRACT_MIN_LETTERS, LexicalIndex, Route, SurfaceIndex, word_forms
+from .._registry.notations import spell_notations
 from .._text import normalise
 from .argument_words import argument_words, name_words, value_words
 from .models import PlanRequest
@@ -103,7 +104,8 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     spoken = argument_words(request.arguments) | referent_words(request.query, request.arguments)
     stems = _stems(request.arguments)
     operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
-    query = read_query(request.query, index, lambda word: _says(word, spoken, stems), operation_word)
+    text = spell_notations(request.query, lambda word: _documented(word, index, lexicon))  # "Eg"
+    query = read_query(text, index, lambda word: _says(word, spoken, stems), operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
     words = tuple(word_forms(w) for w in query.words if w not in scope) + _pronoun_words(request.query)
     if request.fields is not None:
@@ -156,6 +158,14 @@ def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset
     spoken = argument_words(arguments)
     stems = _stems(arguments)
     return frozenset(w for w in words if _says(w, spoken, stems))
+
+
+def _documented(word: str, index: SurfaceIndex, lexicon: LexicalIndex | None) -> bool:
+    """True when *word* is a word of a registered field (name, alias or description) or of an
+    operation's texts."""
+    if index.field_words.mentions(word):
+        return True
+    return lexicon is not None and next(iter(lexicon.paths_with(word)), None) is not None
 
 
 def _stems(arguments: Mapping[str, Any]) -> list[str]:

@@ -80,18 +80,20 @@ async def test_describe_a_field_asks_for_the_record_whose_description_is_about_i
 
 async def test_a_written_description_of_a_field_reads_the_same_way() -> None:
     router = await router_of(gardens_document())
-    assert primary(router, "text description of the garden's layout", garden_ids="g-1") == (
+    assert primary(router, "text description of the layout", garden_ids="g-1") == (
         "search_gardens_narrative",
         ["description"],
     )
 
 
-async def test_describe_without_a_description_field_still_asks_for_the_field() -> None:
+async def test_describe_reads_its_noun_only_once_a_route_has_that_field() -> None:
     router = await router_of(gardens_document(narrated=False))
     assert primary(router, "describe the layout of Kew", garden_ids="g-1") == (
         "search_gardens_overview",
         ["layout"],
     )
+    narrated = await router_of(gardens_document())
+    assert primary(narrated, "describe the layout of Kew", garden_ids="g-1")[1] == ["description"]
 
 
 async def test_the_field_asked_before_the_purpose_word_stays_a_need() -> None:
