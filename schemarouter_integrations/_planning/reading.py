@@ -30,6 +30,7 @@ from typing import Any
 
 from .._registry import CONTRACT_MIN_LETTERS, LexicalIndex, Route, SurfaceIndex, word_forms
 from .._registry.notations import spell_notations
+from .._registry.words import negated_base
 from .._text import normalise
 from .argument_words import argument_words, name_words, value_words
 from .models import PlanRequest
@@ -107,7 +108,9 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     text = spell_notations(request.query, lambda word: _documented(word, index, lexicon))  # "Eg"
     query = read_query(text, index, lambda word: _says(word, spoken, stems), operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
-    words = tuple(word_forms(w) for w in query.words if w not in scope) + _pronoun_words(request.query)
+    documented = lambda word: _documented(word, index, lexicon)  # noqa: E731
+    words = tuple(_ranking_forms(w, documented) for w in query.words if w not in scope)
+    words += _pronoun_words(request.query)
     if request.fields is not None:
         need = need_from_fields(request.fields, index)
         given = frozenset(request.arguments)
@@ -158,6 +161,17 @@ def scope_words(arguments: Mapping[str, Any], words: Iterable[str]) -> frozenset
     spoken = argument_words(arguments)
     stems = _stems(arguments)
     return frozenset(w for w in words if _says(w, spoken, stems))
+
+
+def _ranking_forms(word: str, documented: Callable[[str], bool]) -> tuple[str, ...]:
+    """The forms of a ranking *word*: the word and its singular candidates, and, for a word no
+    registered document uses, the base a negating prefix negates when a document uses that
+    ("dissimilarity" ranks the operations about similarity; ``_registry/words.negated_base``)."""
+    forms = word_forms(word)
+    base = negated_base(word)
+    if base and not documented(word) and documented(base):
+        forms += (base,)
+    return forms
 
 
 def _documented(word: str, index: SurfaceIndex, lexicon: LexicalIndex | None) -> bool:

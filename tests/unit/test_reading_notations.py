@@ -53,3 +53,34 @@ def test_a_symbol_is_spelled_out_only_once_a_document_uses_its_words() -> None:
     gaps = EndpointSpec(name="gap_search", read_only=True, input_schema=SCHEMA, fields=[GAP])
     router.register(ToolSpec(name="optics", endpoints=[gaps]))
     assert router.plan(request).need == ["band_gap"]
+
+
+def tracks_router() -> SchemaRouter:
+    """A music catalogue: every track's record, and each track's similarity scores."""
+    arguments = {"type": "object", "properties": {"track_ids": {"type": "string"}}}
+    out = SchemaRouter()
+    search = EndpointSpec(
+        name="search_tracks",
+        description="Search tracks.",
+        keywords=["tracks"],
+        read_only=True,
+        input_schema=arguments,
+        fields=[FieldSpec(name="track_id", identity=True), FieldSpec(name="title"), FieldSpec(name="tempo")],
+    )
+    similarity = EndpointSpec(
+        name="search_track_similarity",
+        description="Get track similarity documents.",
+        keywords=["similarity"],
+        read_only=True,
+        input_schema=arguments,
+        fields=[FieldSpec(name="track_id", identity=True), FieldSpec(name="matches")],
+    )
+    out.register(ToolSpec(name="music", endpoints=[search, similarity]))
+    return out
+
+
+def test_a_negated_word_no_document_uses_ranks_the_operations_about_its_base() -> None:
+    plan = tracks_router().plan(
+        PlanRequest(query="dissimilarity scores of track 5", arguments={"track_ids": "5"})
+    )
+    assert plan.primary is not None and plan.primary.endpoint == "search_track_similarity"
