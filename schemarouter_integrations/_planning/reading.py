@@ -13,6 +13,11 @@ name, written right before that argument's value, is the value's *label* ("UniPr
 P00533" with ``accession``): not a need either, though its other words still rank endpoints
 ("uniprot").
 
+Before the words are read, a well-known notation of science ("Eg") is written as its words
+when the documents use them (``_registry/notations.py``); after, a purpose word ("describe
+the structure of ...") turns the field terms after it into its topic (``purpose.py``). A word
+negated by a prefix that no document uses ranks by its base too ("dissimilarity").
+
 ``Plan.unmatched`` lists the other content words of the query (no stop word, no number; see
 ``_registry/words.py``) that name no field of any route and do not match the chosen primary
 endpoint's own texts (its name, keywords and description): "issues of octocat/hello-world"
