@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from .._registry import STOP_WORDS, Registry, Route, is_content_word, word_forms
 from .._registry.fieldwords import field_vocabulary
-from .._registry.words import meeting_forms
+from .._registry.words import meeting_forms, negated_base
 from .._text import normalise
 from .named import without_possessives
 
@@ -44,8 +44,15 @@ def asked_words(query: str) -> tuple[Forms, ...]:
     tokens = _WORDS.findall(normalise(without_possessives(query)))
     for at, token in enumerate(tokens):
         if token in _ASKING:
-            return tuple(word_forms(w) for w in tokens[:at] if w not in STOP_WORDS and is_content_word(w))
+            return tuple(_forms(w) for w in tokens[:at] if w not in STOP_WORDS and is_content_word(w))
     return ()
+
+
+def _forms(word: str) -> Forms:
+    """The word's forms, and the base a negating prefix negates ("dissimilarity": similarity;
+    ``_registry/words.negated_base``): a source about the base speaks of the word too."""
+    base = negated_base(word)
+    return (*word_forms(word), base) if base else word_forms(word)
 
 
 def foreign_asked(

@@ -15,6 +15,11 @@ name, written right before that argument's value, is the value's *label* ("UniPr
 P00533" with ``accession``): not a need either, though its other words still rank endpoints
 ("uniprot").
 
+Before the words are read, a well-known notation of science ("Eg") is written as its words
+when the documents use them (``_registry/notations.py``); after, a purpose word ("describe
+the structure of ...") turns the field terms after it into its topic (``purpose.py``). A word
+negated by a prefix that no document uses ranks by its base too ("dissimilarity").
+
 ``Plan.unmatched`` lists the other content words of the query (no stop word, no number; see
 ``_registry/words.py``) that name no field of any route and do not match the chosen primary
 endpoint's own texts (its name, keywords and description): "issues of octocat/hello-world"
@@ -31,12 +36,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._registry import CONTRACT_MIN_LETTERS, LexicalIndex, Route, SurfaceIndex, word_forms
+from .._registry.notations import spell_notations
+from .._registry.words import negated_base
 from .._text import normalise
 from .argument_words import argument_words, name_words, value_words
 from .models import PlanRequest
 from .named import subject_words, without_possessives
 from .need import Need, need_from_fields, read_query
 from .ordering import Ordering
+from .purpose import purpose_terms
 from .referents import referent_words
 from .subject import SubjectReading, labels_parameter
 from .terms import Term
@@ -110,15 +118,19 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     stems = _stems(request.arguments)
     operation_word = (lambda word: lexicon.is_head_word(word_forms(word))) if lexicon is not None else None
     said = lambda word: _says(word, spoken, stems)  # noqa: E731
-    query = read_query(without_possessives(request.query), index, said, operation_word)
+    text = spell_notations(without_possessives(request.query), lambda word: _documented(word, index, lexicon))
+    query = read_query(text, index, said, operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
-    words = tuple(word_forms(w) for w in query.words if w not in scope) + _pronoun_words(request.query)
+    documented = lambda word: _documented(word, index, lexicon)  # noqa: E731
+    words = tuple(_ranking_forms(w, documented) for w in query.words if w not in scope)
+    words += _pronoun_words(request.query)
     if request.fields is not None:
         need = need_from_fields(request.fields, index)
         given = frozenset(request.arguments)
         return Reading(need, _explicit_terms(need), words, (), explicit=True, given=given)
     labels = _label_of_value(request)
     terms = tuple(t for t in query.terms if not _scoped(t, scope) and not labels(t))
+    terms = purpose_terms(request.query, terms, index) or terms  # "describe the structure of ..."
     need = Need.of((sid, t.key) for t in terms for sid in t.sids)
     uncovered = set(query.uncovered)
     rest = tuple(forms for forms in words if forms[0] in uncovered)
@@ -175,6 +187,25 @@ def scope_words(arguments: Mapping[str, Any], words: Iterable[str], query: str =
     spoken = argument_words(arguments) | subject_words(query, arguments)
     stems = _stems(arguments)
     return frozenset(w for w in words if _says(w, spoken, stems))
+
+
+def _ranking_forms(word: str, documented: Callable[[str], bool]) -> tuple[str, ...]:
+    """The forms of a ranking *word*: the word and its singular candidates, and, for a word no
+    registered document uses, the base a negating prefix negates when a document uses that
+    ("dissimilarity" ranks the operations about similarity; ``_registry/words.negated_base``)."""
+    forms = word_forms(word)
+    base = negated_base(word)
+    if base and not documented(word) and documented(base):
+        forms += (base,)
+    return forms
+
+
+def _documented(word: str, index: SurfaceIndex, lexicon: LexicalIndex | None) -> bool:
+    """True when *word* is a word of a registered field (name, alias or description) or of an
+    operation's texts."""
+    if index.field_words.mentions(word):
+        return True
+    return lexicon is not None and next(iter(lexicon.paths_with(word)), None) is not None
 
 
 def _stems(arguments: Mapping[str, Any]) -> list[str]:

@@ -15,17 +15,35 @@ reads such a notation from the field's own name, never from a table of symbols:
   alone is an abbreviation, read from descriptions, :mod:`.abbreviations`; a run of whole
   words is the name itself), and the name has two words or more.
 
-A symbol that is not made of the field's words ("Eg" for a band gap, "K_VRH" for a bulk
-modulus) needs knowledge the documents do not give, and is not read.
+A symbol that is not made of the field's words ("Eg" for a band gap) needs knowledge the
+documents do not give: the well-known ones of science are in ONE documented data table,
+:data:`NOTATIONS` (symbol -> the words it stands for). :func:`spell_notations` writes such a
+symbol, a whole question word, as its words before the question is read, and only when every
+one of those words is a word of the registered documents (a field's name or description, or
+an operation's texts): "Eg of GaN" reads as "band gap of GaN"; a symbol whose words no
+document uses stays as written (and is reported unmatched as written).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 
 from .fieldwords import FieldWordIndex
+
+NOTATIONS: dict[str, str] = {
+    "eg": "band gap",  # E_g, the band gap energy of a semiconductor
+    "e_g": "band gap",
+    "ef": "fermi energy",  # E_F
+    "e_f": "fermi energy",
+    "1d": "one dimensional",
+    "2d": "two dimensional",
+    "3d": "three dimensional",
+}
+"""Well-known notations of science and the words they stand for (casefolded symbol, as one
+question word; see the module docstring). General science, no provider's vocabulary."""
 
 MAX_NOTATION_WORDS = 3
 """The most question words one notation spans ("e f hull")."""
@@ -86,3 +104,19 @@ def notation_readings(
                 taken.update(window)
                 break
     return out
+
+
+def spell_notations(query: str, known: Callable[[str], bool]) -> str:
+    """*query* with each word that is a symbol of :data:`NOTATIONS` written as its words, when
+    every one of them is *known* (a word of the registered documents); else unchanged."""
+
+    def spelled(match: re.Match[str]) -> str:
+        words = NOTATIONS[match.group().casefold()]
+        return words if all(known(word) for word in words.split()) else match.group()
+
+    return _SYMBOL.sub(spelled, query)
+
+
+_SYMBOLS = "|".join(sorted(map(re.escape, NOTATIONS), key=len, reverse=True))
+_SYMBOL = re.compile(rf"(?<![\w.\-])(?:{_SYMBOLS})(?![\w\-]|\.\w)", re.IGNORECASE)
+"""A symbol of :data:`NOTATIONS` written as a whole word ("Eg", "E_g"; not "e.g." or "mp-2d")."""

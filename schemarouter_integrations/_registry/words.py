@@ -148,6 +148,27 @@ def derived_forms(word: str) -> tuple[str, ...]:
     return ()
 
 
+NEGATING_PREFIXES = ("dis", "non")
+"""Prefixes that negate the word they begin (dissimilarity, nonlinear): the negated measure
+lives where its base does (a record of *similarity* scores holds the *dissimilarity* of each
+match)."""
+NEGATED_BASE_MIN_LETTERS = 6
+"""The base left after a negating prefix has at least this many letters ("discount" keeps its
+"count", "display" its "play": no base of theirs is read)."""
+
+
+@lru_cache(maxsize=16384)
+def negated_base(word: str) -> str:
+    """The base of a normalised *word* that a :data:`NEGATING_PREFIXES` prefix negates
+    ("dissimilarity" -> similarity), or "". Ranking reads the base only for a word no
+    registered document uses (``_planning/reading.py``)."""
+    for prefix in NEGATING_PREFIXES:
+        base = word[len(prefix) :]
+        if word.startswith(prefix) and len(base) >= NEGATED_BASE_MIN_LETTERS and base.isalpha():
+            return base
+    return ""
+
+
 @lru_cache(maxsize=16384)
 def spelling_forms(word: str) -> tuple[str, ...]:
     """The American spelling of a British-spelled normalised *word* by :data:`SPELLINGS` (the
