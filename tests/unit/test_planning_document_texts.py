@@ -104,3 +104,18 @@ async def test_an_operations_own_response_description_is_a_keyword_and_a_repeate
     keywords = {endpoint.name: endpoint.keywords for endpoint in spec.endpoints}
     assert "A set of widgets" in keywords["getThings3"]
     assert all("Successful Response" not in words for words in keywords.values())
+
+
+async def test_a_tag_description_word_the_operations_are_named_by_is_no_context() -> None:
+    report = tagged(get("getGenomeReport", schema=EVENTS), "Get a genome report", "Genome")
+    package = tagged(get("downloadGenomePackage", schema=EVENTS), "Download a genome package", "Genome")
+    doc = document(
+        {"/genome/report": report, "/genome/download": package},
+        tags=[{"name": "Genome", "description": "Get genome data as a report, or download transcripts."}],
+    )
+    spec, _, _ = await build({DOC_URL: doc})
+    contexts = {endpoint.name: endpoint.context.split() for endpoint in spec.endpoints}
+    assert contexts == {
+        "getGenomeReport": ["transcripts"],
+        "downloadGenomePackage": ["transcripts"],
+    }

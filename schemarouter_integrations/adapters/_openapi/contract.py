@@ -42,7 +42,7 @@ from .schema import SchemaResolver
 from .selection import select_operations
 from .servers import server_base
 from .shaping import field_selection_parameter
-from .texts import operation_description, operation_keywords
+from .texts import operation_context, operation_description, operation_keywords
 
 logger = logging.getLogger("schemarouter_integrations.adapters.openapi")
 _READ_ONLY_METHODS = frozenset({"get", "head"})
@@ -153,6 +153,7 @@ class ContractBuilder:
             projection=complete_projection(projection, fields) if fields else None,
             description=operation_description(record),
             keywords=operation_keywords(record),
+            context=operation_context(record),
             input_schema=input_schema,
             output_schema=output_schema,
             read_only=read_only,

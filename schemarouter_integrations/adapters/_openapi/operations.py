@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ..._registry.words import text_words, word_forms
 from ...errors import RegistrationError
 from .._fields import is_valid_name, safe_name, unique_name
 from .schema import SchemaResolver, read_flags
@@ -39,7 +40,10 @@ class DocumentTexts:
     many operations give each success-response description (counted on first use)."""
 
     def __init__(
-        self, document: Mapping[str, Any], operations: tuple[dict[str, Any], ...], resolver: SchemaResolver
+        self,
+        document: Mapping[str, Any],
+        operations: tuple[tuple[str, dict[str, Any]], ...],
+        resolver: SchemaResolver,
     ) -> None:
         tags = resolver.deref(document.get("tags"))
         self.tag_descriptions: dict[str, str] = {
@@ -53,10 +57,25 @@ class DocumentTexts:
         self._resolver = resolver
 
     @cached_property
+    def head_words(self) -> frozenset[str]:
+        """Every form of the words the operations name themselves by: operationIds, tags,
+        literal path segments and summaries (a tag description's word among them says
+        nothing of one operation in particular)."""
+        found: set[str] = set()
+        for path, operation in self._operations:
+            texts = [operation.get("operationId"), operation.get("summary"), path]
+            tags = operation.get("tags")
+            texts.extend(tags if isinstance(tags, list) else ())
+            for text in texts:
+                if isinstance(text, str):
+                    found.update(form for word in text_words(text) for form in word_forms(word))
+        return frozenset(found)
+
+    @cached_property
     def response_counts(self) -> dict[str, int]:
         """Success-response description -> how many operations of the document give it."""
         counts: dict[str, int] = {}
-        for operation in self._operations:
+        for _, operation in self._operations:
             text = response_description(operation, self._resolver)
             if text:
                 counts[text] = counts.get(text, 0) + 1
@@ -160,7 +179,7 @@ def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> It
                 original = operation.get("operationId")
                 label = original if isinstance(original, str) and original else f"{method} {path}"
                 found.append((str(path), method, operation, item, label))
-    texts = DocumentTexts(document, tuple(operation for _, _, operation, _, _ in found), resolver)
+    texts = DocumentTexts(document, tuple((path, operation) for path, _, operation, _, _ in found), resolver)
     taken = {label for *_, label in found if is_valid_name(label)}
     kept: set[str] = set()
     for path, method, operation, item, label in found:

@@ -5,10 +5,13 @@ Ranking reads them (an endpoint's words are its name, description and keywords):
 - ``description``: the summary, then the description (HTML tags and Markdown link targets
   removed, whitespace collapsed), at most :data:`OPERATION_DESCRIPTION_CHARS` characters.
   An endpoint whose name is not its operationId starts with ``operationId <id>:`` so that
-  the original stays visible (an operation without one starts with ``GET /path:``). Then
-  the descriptions of its tags, at most :data:`TAG_DESCRIPTION_CHARS` characters each: a
-  document often says what its resources are there once, not in every operation (Asana's
-  tag "Stories": '"Comments" are also a form of user-generated story').
+  the original stays visible (an operation without one starts with ``GET /path:``).
+- ``context``: the words of its tags' descriptions (the first :data:`TAG_DESCRIPTION_CHARS`
+  characters of each) that no operation of the document names itself by (operationId, tags,
+  path, summary), each once: a document often says what its resources are there once, not in
+  every operation (Asana's tag "Stories": '"Comments" are also a form of user-generated
+  story'), while a word its operations are named by ("report") tells none apart. Planning
+  reads a word of it only where the operation's own texts lack that word.
 - ``keywords``: the operationId, the tags, then the literal segments of the path
   (``/repos/{owner}/{repo}/issues`` gives ``repos``, ``issues``), each once; then the
   success response's description when it is the operation's own (fewer than
@@ -24,7 +27,7 @@ import re
 from typing import Any
 
 from ..._contracts.endpoint import MAX_KEYWORD_CHARS, MAX_KEYWORDS
-from ..._registry.words import text_words
+from ..._registry.words import text_words, word_forms
 from .operations import OperationRecord, response_description
 
 OPERATION_DESCRIPTION_CHARS = 500
@@ -48,12 +51,23 @@ def operation_description(record: OperationRecord) -> str:
         parts.append(summary if summary.endswith((".", "!", "?", ":")) else summary + ".")
     if description and description != summary:
         parts.append(description)
-    text = _bounded(" ".join(parts), OPERATION_DESCRIPTION_CHARS)
-    described = record.texts.tag_descriptions if record.texts is not None else {}
-    tags = [
-        _bounded(_plain(described[tag]), TAG_DESCRIPTION_CHARS) for tag in record.tags if tag in described
-    ]
-    return " ".join([text, *(t for t in tags if t)]) if tags else text
+    return _bounded(" ".join(parts), OPERATION_DESCRIPTION_CHARS)
+
+
+def operation_context(record: OperationRecord) -> str:
+    """The words of *record*'s tags' descriptions (see the module docstring)."""
+    if record.texts is None:
+        return ""
+    described = record.texts.tag_descriptions
+    named = record.texts.head_words
+    words = (
+        word
+        for tag in record.tags
+        if tag in described
+        for word in text_words(_plain(described[tag])[:TAG_DESCRIPTION_CHARS])
+        if not any(form in named for form in word_forms(word))
+    )
+    return " ".join(dict.fromkeys(words))
 
 
 def _bounded(text: str, most: int) -> str:
