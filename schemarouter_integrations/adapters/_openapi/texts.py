@@ -59,6 +59,8 @@ def operation_context(record: OperationRecord) -> str:
     if record.texts is None:
         return ""
     described = record.texts.tag_descriptions
+    if not any(tag in described for tag in record.tags):
+        return ""
     named = record.texts.head_words
     words = (
         word
