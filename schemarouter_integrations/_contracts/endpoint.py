@@ -50,6 +50,7 @@ class EndpointSpecOptions(TypedDict, total=False):
     records_path: Sequence[str] | None
     keywords: Sequence[str]
     deprecated: bool
+    context: str
 
 
 MAX_KEYWORDS = 64
@@ -65,8 +66,10 @@ class EndpointSpec(FingerprintedContract):
     ``output_schema`` validates the raw response; ``records_path`` locates the list of
     records in the raw response (a lone object is one record). ``keywords`` (tags, path
     segments, the operationId) and ``description`` are the endpoint's own texts: planning ranks
-    endpoints by how well a query's words match them. ``deprecated=True`` (OpenAPI's
-    ``deprecated: true``) keeps the endpoint for questions no current one serves.
+    endpoints by how well a query's words match them. ``context`` is what its document says of
+    it outside it (OpenAPI: its tags' descriptions): planning reads a word there only when the
+    endpoint's own texts lack it. ``deprecated=True`` (OpenAPI's ``deprecated: true``) keeps
+    the endpoint for questions no current one serves.
     """
 
     name: str = Field(min_length=1)
@@ -83,6 +86,7 @@ class EndpointSpec(FingerprintedContract):
         default_factory=list, max_length=MAX_KEYWORDS
     )
     deprecated: bool = False
+    context: str = ""
 
     if TYPE_CHECKING:
 

@@ -153,6 +153,14 @@ COUNT_QUESTION = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
 COUNT_WORDS: tuple[tuple[str, ...], ...] = (("count", "counts", "number", "statistics", "stats"),)
 """The ranking word a question asking *how many* adds: the nouns API documents name counts by
 ("Get task count of a project", "Returns the number of associations")."""
+STATUS_QUESTION = re.compile(
+    r"\b(?:is|are)\b.*\b(?:up|down|online|offline|alive|reachable|operational)\s*\??\s*$", re.IGNORECASE
+)
+"""A question whether a service works ("is the API up?", "is the server down"): it asks the
+service's own status, not a record."""
+STATUS_WORDS: tuple[tuple[str, ...], ...] = (("status", "health", "heartbeat", "ping"),)
+"""The ranking word a status question adds: the nouns API documents name their liveness check by
+("Return the current status of the REST API", ``/heartbeat``, ``/health``, ``/ping``)."""
 
 
 def _known(index: SurfaceIndex, lexicon: LexicalIndex | None) -> Callable[[str], bool]:
@@ -170,7 +178,8 @@ def _known(index: SurfaceIndex, lexicon: LexicalIndex | None) -> Callable[[str],
 def _pronoun_words(query: str) -> tuple[tuple[str, ...], ...]:
     """The ranking words *query*'s pronouns and question words add: :data:`SPEAKER_WORDS`
     when it speaks in the first person ("my playlists"), :data:`PERSON_WORDS` when it asks
-    who ("who is on team 15"), :data:`COUNT_WORDS` when it asks how many; else ()."""
+    who ("who is on team 15"), :data:`COUNT_WORDS` when it asks how many, :data:`STATUS_WORDS`
+    when it asks whether the service is up; else ()."""
     words: tuple[tuple[str, ...], ...] = ()
     if FIRST_PERSON.search(query):
         words += SPEAKER_WORDS
@@ -178,6 +187,8 @@ def _pronoun_words(query: str) -> tuple[tuple[str, ...], ...]:
         words += PERSON_WORDS
     if COUNT_QUESTION.search(query):
         words += COUNT_WORDS
+    if STATUS_QUESTION.search(query):
+        words += STATUS_WORDS
     return words
 
 

@@ -9,7 +9,8 @@ name      the endpoint name (camelCase and snake_case split)          3       0
 keywords  ``keywords`` (OpenAPI: operationId, tags, path segments)    2       0
 summary   the description's first sentence (a leading                 2       0.5
           ``operationId <id>:`` or ``GET /path:`` label left out)
-body      the rest of the description                                 1       0.75
+body      the rest of the description; then, once each, the words of  1       0.75
+          ``context`` (its tags' descriptions) no other field holds
 ========  ==========================================================  ======  =====
 
 Words are those of :mod:`.words` (stop words and numbers left out); a contract word of 4
@@ -94,9 +95,12 @@ class LexicalDocument:
     head: frozenset[str]
 
     @classmethod
-    def of(cls, name: str, keywords: Iterable[str], description: str) -> LexicalDocument:
+    def of(cls, name: str, keywords: Iterable[str], description: str, context: str = "") -> LexicalDocument:
         """The document of an endpoint's texts; endpoints whose texts have the same words
-        share one (documents are read-only once built)."""
+        share one (documents are read-only once built). A word of *context* (what the
+        document says of the endpoint outside it: its tags' descriptions) that none of its
+        own fields holds counts once in the body, leaving the lengths as they are: context
+        adds words an operation does not use, never weight to those it does."""
         summary, body = split_description(description)
         keywords = tuple(keywords)
         fields = (
@@ -111,13 +115,17 @@ class LexicalDocument:
             _runs((summary,)),
             _runs((body,)),
         )
-        key = (fields, runs)
+        extra = tuple(text_words(context)) if context else ()
+        key = (fields, runs, extra)
         shared = _DOCUMENTS.get(key)
         if shared is not None:
             return shared
         counted = [_terms(words) for words in fields]
         for counter, whole in zip(counted, runs, strict=True):
             counter.update(whole)
+        if extra:
+            own = {t for c in counted for t in c}
+            counted[3].update(dict.fromkeys((t for t in _terms(extra) if t not in own), 1))
         terms: dict[str, Counts] = {}
         for term in {t for c in counted for t in c}:
             a, b, c, d = (counted[i].get(term, 0) for i in range(4))
@@ -140,10 +148,10 @@ class LexicalDocument:
         return any(form in self.head for form in forms)
 
 
-_DOCUMENTS: BoundedCache[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], LexicalDocument] = (
-    BoundedCache(4096)
-)
-"""Documents by the words and the camelCase runs of their four fields."""
+_DOCUMENTS: BoundedCache[
+    tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...], tuple[str, ...]], LexicalDocument
+] = BoundedCache(4096)
+"""Documents by the words and the camelCase runs of their four fields, and their context words."""
 
 
 def _runs(texts: Iterable[str]) -> tuple[str, ...]:

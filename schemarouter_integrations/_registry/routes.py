@@ -111,7 +111,9 @@ class Route:
             field_names=frozenset(f.name for f in endpoint.fields),
             endpoint_fingerprint=endpoint.fingerprint,
             identity=tuple(f.name for f in endpoint.fields if f.identity or f.label),
-            lexical=LexicalDocument.of(endpoint.name, endpoint.keywords, endpoint.description),
+            lexical=LexicalDocument.of(
+                endpoint.name, endpoint.keywords, endpoint.description, endpoint.context
+            ),
         )
         for spec in endpoint.fields:
             route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))

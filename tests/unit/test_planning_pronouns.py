@@ -133,3 +133,35 @@ async def test_a_request_verb_before_me_is_not_the_first_person() -> None:
 
 async def test_me_after_a_preposition_is_the_first_person() -> None:
     assert await primary_of("playlists made by me") == "get_a_list_of_current_users_playlists"
+
+
+KEYS = {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}
+STATUS = {"type": "object", "properties": {"healthy": {"type": "boolean"}}}
+
+
+def service_document() -> dict[str, Any]:
+    """A registry service's API keys and its liveness check (no field names its status)."""
+    return document(
+        {
+            "/credentials/api-keys": described(
+                get("get_api_keys", schema=KEYS), "Return a list of API keys for the account"
+            ),
+            "/ping": described(get("get_ping", schema=STATUS), "Return the current status of the API"),
+        }
+    )
+
+
+async def service_primary(query: str) -> str | None:
+    spec, invoker, _ = await build({DOC_URL: service_document()}, provider="registry")
+    router = SchemaRouter()
+    router.register(spec, invoker)
+    primary = router.plan(PlanRequest(query)).primary
+    return primary.endpoint if primary is not None else None
+
+
+async def test_a_question_whether_the_service_is_up_goes_to_its_status_operation() -> None:
+    assert await service_primary("is the registry API up") == "get_ping"
+
+
+async def test_a_question_about_the_api_itself_keeps_the_operation_its_words_match() -> None:
+    assert await service_primary("list the API keys") == "get_api_keys"

@@ -16,7 +16,6 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from ..._contracts import EndpointSpec, FieldSpec, ServerProjectionSpec
-from ..._contracts.schemas import ARGUMENT_ROLE, PAGING
 from ...errors import RegistrationError
 from .._fields import (
     as_dict,
@@ -24,29 +23,26 @@ from .._fields import (
     complete_projection,
     is_identity_name,
     per_endpoint,
-    safe_name,
     short_description,
     title_aliases,
-    unique_name,
     unknown_names,
     with_identity_defaults,
 )
 from .._http import public_url
 from .._options import OpenApiOptions
-from .._roles import argument_role, paging_kind
 from .._route import RouteBuilder
 from .filter_names import with_filter_aliases
-from .invoker import Location, Operation, Parameter
-from .operations import OperationRecord, parameter_key, parameter_schema
-from .parameters import parameter_notes, text_path_names
-from .patterns import without_unusable_patterns
+from .inputs import operation_inputs
+from .invoker import Operation
+from .operations import OperationRecord
+from .parameters import text_path_names
 from .record_fields import record_properties
 from .records import RecordProperty, find_records, records_at
 from .schema import SchemaResolver
 from .selection import select_operations
 from .servers import server_base
-from .shaping import field_selection_parameter, list_schema, list_separator, one_or_many_schema
-from .texts import operation_description, operation_keywords
+from .shaping import field_selection_parameter
+from .texts import operation_context, operation_description, operation_keywords
 
 logger = logging.getLogger("schemarouter_integrations.adapters.openapi")
 _READ_ONLY_METHODS = frozenset({"get", "head"})
@@ -141,28 +137,13 @@ class ContractBuilder:
 
     def _endpoint(self, record: OperationRecord, base: str, where: str) -> tuple[EndpointSpec, Operation]:
         projection = self._projection(record)
-        properties: dict[str, Any] = {}
-        required: list[str] = []
-        parameters: list[Parameter] = []
-        for param, schema, is_required in self._parameters(record, projection, where):
-            canonical = param.canonical
-            if canonical in properties:
-                canonical = unique_name(safe_name(f"{param.wire}_{param.location}"), set(properties))
-                param = Parameter(canonical, param.wire, param.location, param.explode, param.separator)
-            properties[canonical] = schema
-            parameters.append(param)
-            if is_required:
-                required.append(canonical)
-        body_mode = self._body(record, properties, required, parameters, where)
-        input_schema: dict[str, Any] = {"type": "object", "properties": properties}
-        if required:
-            input_schema["required"] = required
-        input_schema["additionalProperties"] = False
-        input_schema = without_unusable_patterns(input_schema)
+        input_schema, parameters, body_mode = operation_inputs(self, record, projection, where)
         records, record_fields, output_schema = self._response(record, where)
         fields = self.route.fields(record_fields, record.names, applies=bool(record_fields), what=where)
         # an OpenAPI record's ids identify it; its filter parameters (created, email) do not
-        fields = with_filter_aliases(tuple(with_identity_defaults(fields)), properties)  # k_vrh_min
+        fields = with_filter_aliases(
+            tuple(with_identity_defaults(fields)), input_schema["properties"]
+        )  # k_vrh_min
         read_only = self._read_only(record)
         spec = self.route.endpoint(
             record.endpoint,
@@ -172,6 +153,7 @@ class ContractBuilder:
             projection=complete_projection(projection, fields) if fields else None,
             description=operation_description(record),
             keywords=operation_keywords(record),
+            context=operation_context(record),
             input_schema=input_schema,
             output_schema=output_schema,
             read_only=read_only,
@@ -234,73 +216,6 @@ class ContractBuilder:
     @cached_property
     def _text_path_names(self) -> frozenset[str]:
         return text_path_names(self.records, self.resolver.concrete)
-
-    def _parameters(
-        self, record: OperationRecord, projection: ServerProjectionSpec | None, where: str
-    ) -> list[tuple[Parameter, dict[str, Any], bool]]:
-        out: list[tuple[Parameter, dict[str, Any], bool]] = []
-        for param in record.parameters:
-            wire, location = parameter_key(param)
-            if location not in ("query", "path", "header"):
-                continue
-            if location == "header" and wire.lower() in _IGNORED_HEADERS | self.secret_headers:
-                continue
-            if location == "query" and projection is not None and wire == projection.parameter:
-                continue
-            raw_schema = parameter_schema(param)
-            schema = self._inline(raw_schema, f"{where}, parameter {wire!r}")
-            schema = parameter_notes(schema, param, record.path, self._text_path_names)
-            style = param.get("style", "form" if location == "query" else "simple")
-            explode = bool(param.get("explode", style == "form"))
-            separator = role = None
-            is_required = location == "path" or param.get("required") is True
-            if location == "query":
-                concrete = self.resolver.concrete(raw_schema)
-                separator = list_separator(param, concrete, self._list_separators)
-                role = argument_role(wire, concrete, required=is_required)
-            if separator is not None:
-                explode = False
-                schema = list_schema(schema, separator)
-            elif location == "query" and role is None:
-                schema = one_or_many_schema(schema)
-            if role is not None:  # the router's business: never shown to a model
-                schema = {**schema, ARGUMENT_ROLE: role}
-            kind = paging_kind(wire) if role == "pagination" else None
-            if kind is not None:  # the router pages listings through it
-                schema = {**schema, PAGING: kind}
-            where_to: Location = location  # type: ignore[assignment]
-            parameter = Parameter(wire, wire, where_to, explode, separator or ",")
-            out.append((parameter, schema, is_required))
-        return out
-
-    def _body(
-        self,
-        record: OperationRecord,
-        properties: dict[str, Any],
-        required: list[str],
-        parameters: list[Parameter],
-        where: str,
-    ) -> Body:
-        if record.request_body is None:
-            return "none"
-        body, schema = record.request_body
-        body_required = body.get("required") is True
-        concrete = self.resolver.concrete(schema)
-        members = self.resolver.properties(concrete)
-        if members and not set(members) & set(properties):
-            needed = set(concrete.get("required") or ())
-            for wire, member in members.items():
-                properties[wire] = self._inline(member, f"{where}, body property {wire!r}")
-                parameters.append(Parameter(wire, wire, "body"))
-                if body_required and wire in needed:
-                    required.append(wire)
-            return "properties"
-        canonical = unique_name("body", set(properties))
-        properties[canonical] = self._inline(schema, f"{where}, request body")
-        parameters.append(Parameter(canonical, canonical, "body"))
-        if body_required:
-            required.append(canonical)
-        return "whole"
 
     def _response(
         self, record: OperationRecord, where: str

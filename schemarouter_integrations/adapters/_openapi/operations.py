@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ..._registry.words import text_words, word_forms
 from ...errors import RegistrationError
 from .._fields import is_valid_name, safe_name, unique_name
 from .schema import SchemaResolver, read_flags
@@ -34,6 +35,60 @@ def openapi_version(document: Mapping[str, Any]) -> str:
     raise RegistrationError(f"unsupported OpenAPI version {declared or '(missing)'!r}; 3.0 and 3.1 are")
 
 
+class DocumentTexts:
+    """What a document says of its operations outside them: its tags' descriptions, and how
+    many operations give each success-response description (counted on first use)."""
+
+    def __init__(
+        self,
+        document: Mapping[str, Any],
+        operations: tuple[tuple[str, dict[str, Any]], ...],
+        resolver: SchemaResolver,
+    ) -> None:
+        tags = resolver.deref(document.get("tags"))
+        self.tag_descriptions: dict[str, str] = {
+            tag["name"]: tag["description"]
+            for tag in (resolver.deref(t) for t in (tags if isinstance(tags, list) else ()))
+            if isinstance(tag, dict)
+            and isinstance(tag.get("name"), str)
+            and isinstance(tag.get("description"), str)
+        }
+        self._operations = operations
+        self._resolver = resolver
+
+    @cached_property
+    def head_words(self) -> frozenset[str]:
+        """Every form of the words the operations name themselves by: operationIds, tags,
+        literal path segments and summaries (a tag description's word among them says
+        nothing of one operation in particular)."""
+        found: set[str] = set()
+        for path, operation in self._operations:
+            texts = [operation.get("operationId"), operation.get("summary"), path]
+            tags = operation.get("tags")
+            texts.extend(tags if isinstance(tags, list) else ())
+            for text in texts:
+                if isinstance(text, str):
+                    found.update(form for word in text_words(text) for form in word_forms(word))
+        return frozenset(found)
+
+    @cached_property
+    def response_counts(self) -> dict[str, int]:
+        """Success-response description -> how many operations of the document give it."""
+        counts: dict[str, int] = {}
+        for _, operation in self._operations:
+            text = response_description(operation, self._resolver)
+            if text:
+                counts[text] = counts.get(text, 0) + 1
+        return counts
+
+
+def response_description(operation: Mapping[str, Any], resolver: SchemaResolver) -> str:
+    """The description of *operation*'s success response ("" when none)."""
+    response = success_response(operation, resolver)
+    text = response.get("description") if response is not None else None
+    return " ".join(text.split()) if isinstance(text, str) else ""
+
+
 @dataclass(frozen=True)
 class OperationRecord:
     """One operation: where it sits, its names, and what it refers to (resolved once)."""
@@ -48,6 +103,8 @@ class OperationRecord:
     operation: dict[str, Any] = field(repr=False)
     item: dict[str, Any] = field(repr=False)
     resolver: SchemaResolver = field(repr=False, compare=False)
+    texts: DocumentTexts | None = field(default=None, repr=False, compare=False)
+    """What the document says of its operations outside them (``texts.py``)."""
 
     @property
     def names(self) -> tuple[str, str]:
@@ -94,12 +151,18 @@ class OperationRecord:
     @cached_property
     def response_schema(self) -> Any:
         """The JSON schema of the success response (200, else the first 2xx, else 2XX), if any."""
-        responses = self.resolver.deref(self.operation.get("responses"))
-        responses = {str(k): v for k, v in responses.items()} if isinstance(responses, dict) else {}
-        codes = ["200", *sorted(c for c in responses if c.startswith("2") and c != "200"), "2XX"]
-        chosen = next((responses[c] for c in codes if c in responses), None)
-        response = self.resolver.deref(chosen)
-        return json_schema_of(response, self.resolver) if isinstance(response, dict) else None
+        response = success_response(self.operation, self.resolver)
+        return json_schema_of(response, self.resolver) if response is not None else None
+
+
+def success_response(operation: Mapping[str, Any], resolver: SchemaResolver) -> dict[str, Any] | None:
+    """The success response object of *operation* (200, else the first 2xx, else 2XX), if any."""
+    responses = resolver.deref(operation.get("responses"))
+    responses = {str(k): v for k, v in responses.items()} if isinstance(responses, dict) else {}
+    codes = ["200", *sorted(c for c in responses if c.startswith("2") and c != "200"), "2XX"]
+    chosen = next((responses[c] for c in codes if c in responses), None)
+    response = resolver.deref(chosen)
+    return response if isinstance(response, dict) else None
 
 
 def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> Iterator[OperationRecord]:
@@ -116,6 +179,7 @@ def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> It
                 original = operation.get("operationId")
                 label = original if isinstance(original, str) and original else f"{method} {path}"
                 found.append((str(path), method, operation, item, label))
+    texts = DocumentTexts(document, tuple((path, operation) for path, _, operation, _, _ in found), resolver)
     taken = {label for *_, label in found if is_valid_name(label)}
     kept: set[str] = set()
     for path, method, operation, item, label in found:
@@ -126,7 +190,7 @@ def walk_operations(document: Mapping[str, Any], resolver: SchemaResolver) -> It
             endpoint = unique_name(safe_name(label), taken)
         raw_tags = operation.get("tags")
         tags = tuple(t for t in raw_tags if isinstance(t, str)) if isinstance(raw_tags, list) else ()
-        yield OperationRecord(path, method, endpoint, label, tags, operation, item, resolver)
+        yield OperationRecord(path, method, endpoint, label, tags, operation, item, resolver, texts)
 
 
 def flags_as_written(node: dict[str, Any]) -> dict[str, Any]:
