@@ -15,6 +15,7 @@ from .._bounded import BoundedCache
 from .coercion import coerced_arguments as coerced_arguments
 from .fast_check import fast_is_valid
 from .fingerprint import canonical_json, fingerprint_of
+from .interning import FrozenDict
 from .patterns import pattern_problem, patterns_in, search
 
 if TYPE_CHECKING:
@@ -87,6 +88,10 @@ def check_schema(schema: dict[str, Any], *, what: str) -> str:
     """
     if not isinstance(schema, dict):
         raise ValueError(f"{what} must be a JSON Schema object, got {type(schema).__name__}")
+    if type(schema) is FrozenDict:  # a contract's interned schema: checked when it was interned
+        checked = schema.checked_key()
+        if checked is not None:
+            return checked
     try:
         key = fingerprint_of(schema)
     except ValueError as exc:
