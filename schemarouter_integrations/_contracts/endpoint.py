@@ -11,7 +11,7 @@ from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model
 
 from .base import NOT_GIVEN, FingerprintedContract, with_first
 from .fields import FieldSpec, ServerProjectionSpec
-from .interning import FrozenDict, interned_schema, shared_schema, shared_strings, shared_value
+from .interning import FrozenDict, FrozenList, interned_schema, shared_schema, shared_strings, shared_value
 from .origins import origin_of
 from .policies import RetryPolicy
 from .schemas import check_schema
@@ -102,6 +102,8 @@ class EndpointSpec(FingerprintedContract):
 
     @model_validator(mode="after")
     def _check(self) -> EndpointSpec:
+        if type(self.keywords) is FrozenList:  # a built endpoint, passed whole to a tool
+            return self
         duplicated = _duplicates([f.name for f in self.fields])
         if duplicated:
             raise ValueError(f"endpoint {self.name!r} declares field(s) twice: {duplicated}")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
 from .base import NOT_GIVEN, Contract, with_first
-from .interning import interned_schema, shared_schema, shared_strings
+from .interning import FrozenList, interned_schema, shared_schema, shared_strings
 from .schemas import check_schema
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ class FieldSpec(Contract):
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> FieldSpec:
+        if type(self.aliases) is FrozenList:  # a built field, passed whole to another contract
+            return self
         for attr, value in (  # lists shared with equal ones, read-only (see .interning)
             ("semantic_id", self.semantic_id or self.name),
             ("aliases", shared_strings(self.aliases)),
