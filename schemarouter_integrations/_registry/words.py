@@ -25,8 +25,11 @@ exact surfaces). A word of 6+ letters ending in a noun suffix of a property has 
 as a further candidate (:data:`DERIVATIONS`): ``-bility`` -> ``-ble`` (stability -> stable),
 ``-ility`` -> ``-ile`` (ductility -> ductile), ``-ivity`` -> ``-ive`` (conductivity ->
 conductive), ``-icity`` -> ``-ic`` (elasticity -> elastic), ``-ness`` dropped (hardness ->
-hard). Both sides are derived, so a question's "stable" meets a field named ``stability``
-and "stability" meets ``is_stable``.
+hard), and the nouns of verbs ``-ization`` -> ``-ize`` (polarization -> polarize), ``-ition``
+-> ``-e`` (decomposition -> decompose, definition -> define). Both sides are derived, so a
+question's "stable" meets a field named ``stability``, "stability" meets ``is_stable`` and
+"decomposition" meets ``decomposes_to`` strongly (ahead of ``composition``, which it meets
+only weakly, by its ending). A wrong base ("addition" -> "adde") meets no field word.
 
 **British spellings** (English only, used by field-word matching as derived forms are). A
 word of 6+ letters with a British ending has its American spelling as a further form
@@ -88,7 +91,15 @@ IRREGULAR = {
 }
 """Irregular plurals and their singular (tried after the regular candidates)."""
 
-DERIVATIONS = (("bility", "ble"), ("ility", "ile"), ("ivity", "ive"), ("icity", "ic"), ("ness", ""))
+DERIVATIONS = (
+    ("bility", "ble"),
+    ("ility", "ile"),
+    ("ivity", "ive"),
+    ("icity", "ic"),
+    ("ness", ""),
+    ("ization", "ize"),
+    ("ition", "e"),
+)
 """Noun suffixes and the ending of their base (documented above), tried in this order."""
 DERIVED_MIN_LETTERS = 6
 
