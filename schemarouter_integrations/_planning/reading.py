@@ -210,12 +210,13 @@ def _ranking_forms(
     else what a parameter's description says the word means ("blocked" by ``is_blocked``,
     "Filter to tasks with incomplete dependencies"; ``_registry/glosses.py``)."""
     forms = word_forms(word)
-    if documented(word):
-        return forms
     base = negated_base(word)
+    glosses = glossed(word)
+    if (not base and not glosses) or documented(word):
+        return forms
     if base and documented(base):
         return (*forms, base)
-    return forms + tuple(g for g in glossed(word) if g not in forms)
+    return forms + tuple(g for g in glosses if g not in forms)
 
 
 def _glossed(word: str, lexicon: LexicalIndex) -> tuple[str, ...]:
