@@ -9,7 +9,7 @@ DEMO_VENV := .venv-demo
 DEMO_STAMP := $(DEMO_VENV)/.installed
 UV_TOOL := .cache/uv-tool
 
-.PHONY: setup demo test lint typecheck unit dist docs docs-serve bench eval anchor-venv mp-venv node host-envs soak soak-local redis clean
+.PHONY: setup demo test lint typecheck unit dist docs docs-serve bench eval anchor-venv peers-venv mp-venv node host-envs soak soak-local redis clean
 
 # --compile-bytecode: the machine sets PYTHONDONTWRITEBYTECODE=1, so without .pyc files from the
 # install every Python process of the suite (each xdist worker, CLI run, cookbook script)
@@ -97,6 +97,12 @@ eval: setup mp-venv
 anchor-venv: setup
 	$(BIN)/python -m benchmarks.anchor.environment
 
+# The tools registration is compared with (fastmcp 4.2.3, LangChain's OpenAPI tools) live only
+# in their own venv, created when missing; when they cannot be installed, the peer rows of the
+# benchmark are skipped with the reason (benchmarks/peers/environment.py).
+peers-venv: setup
+	$(BIN)/python -m benchmarks.peers.environment
+
 # The Materials Project API server (PyPI emmet-api) lives only in its own venv, created when
 # missing; the real-MP tests and cookbook/materials_project.py run it as a subprocess.
 mp-venv: setup
@@ -120,7 +126,7 @@ host-envs: setup node
 # run: under 15 minutes). The benchmarks that mostly wait (timeouts, sleeps) run in a second
 # lane beside the others; `make bench BENCH_LANES=1` runs everything one after the other.
 BENCH_LANES ?= 2
-bench: setup redis anchor-venv
+bench: setup redis anchor-venv peers-venv
 	$(BIN)/python benchmarks/run_all.py --lanes $(BENCH_LANES)
 
 clean:

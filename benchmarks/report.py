@@ -17,6 +17,7 @@ from typing import Any
 from benchmarks.cache_bench import cache_section
 from benchmarks.report_outage import fleet_section, outage_section
 from benchmarks.report_readme import write_readme
+from benchmarks.report_registration import peer_registration_section
 from benchmarks.run_all import BENCHMARKS, BUDGET_S, TOTAL_BUDGET_S, short
 from benchmarks.targets import target_rows, targets_section
 
@@ -52,6 +53,9 @@ DOCS_INTRO = [
     "function, each side in a fresh interpreter.",
     "- `registration_bench.py`: registering real OpenAPI documents, with GitHub's YAML document "
     "beside libyaml's `CSafeLoader` parsing it alone.",
+    "- `peer_registration_bench.py`: Spotify's, Stripe's and GitHub's documents registered by the "
+    "router, by `fastmcp` 4.2.3's `FastMCP.from_openapi` and by LangChain's OpenAPI tools, each peer "
+    "in its own venv; CPU seconds decide, and the documents a peer refuses are listed.",
     "- `anchor_bench.py`: side by side with PyPI `schemarouter` 0.17.0 in its own environment.",
     "- `mcp_http_bench.py`: the router's MCP tool served over streamable HTTP by uvicorn against a "
     "bare `mcp` server tool over the same function, 16 client sessions, calls per second and the "
@@ -81,13 +85,15 @@ def write_report(results: dict[str, Any]) -> Path:
         "",
         "## plan() latency",
         "",
-        "| tools | warm (ms) | cold (ms) |",
-        "|---|---|---|",
+        "| tools | warm (ms) | cold (ms) | warm before the reader (ms) | cold before the reader (ms) |",
+        "|---|---|---|---|---|",
     ]
-    for size in (10, 100, 1000):
+    for size in (10, 100, 1000, 10000):
         warm, cold = results.get(f"plan_median_ms_{size}"), results.get(f"plan_cold_median_ms_{size}")
+        before = [results.get(f"plan_before{kind}_median_ms_{size}") for kind in ("", "_cold")]
+        cells = " | ".join(f"{v:.4f}" if v is not None else "-" for v in before)
         if warm is not None:
-            lines.append(f"| {size} | {warm:.4f} | {cold:.4f} |")
+            lines.append(f"| {size} | {warm:.4f} | {cold:.4f} | {cells} |")
     lines += _anchor_section(results)
     lines += ["", "## Registration and plans at scale (10 compatible tools among N)", ""]
     lines += ["| tools | register (s) | first plan, all compatible (ms) | cold plan (ms) | warm plan (ms) |"]
@@ -104,6 +110,7 @@ def write_report(results: dict[str, Any]) -> Path:
         ]
         if row[0] is not None:
             lines.append(f"| {size:,} | {row[0]:.2f} | {row[1]:.1f} | {row[2]:.4f} | {row[3]:.4f} |")
+    lines += peer_registration_section(results)
     lines += outage_section(results, OUT)
     lines += fleet_section(results, OUT)
     lines += _hedge_section(results)
@@ -114,7 +121,7 @@ def write_report(results: dict[str, Any]) -> Path:
         for k in results
         if not k.startswith(("plan_", "register_", "first_plan_", "cold_plan_", "warm_plan_", "anchor"))
         and not isinstance(results[k], dict)
-        and not k.startswith(("outage_timeline", "fleet", "hedge.", "cache_", "bench."))
+        and not k.startswith(("outage_timeline", "fleet", "hedge.", "cache_", "bench.", "peer_"))
     )
     if others:
         lines += ["", "## Other measurements", "", "| measurement | value |", "|---|---|"]

@@ -47,15 +47,18 @@ BENCHMARKS = [  # the longest single-process one first: the wait lane runs besid
     "benchmarks.mcp_http_bench",
     "benchmarks.http_invoke_bench",
     "benchmarks.stdio_handshake_bench",
+    "benchmarks.peer_registration_bench",
 ]
 # Seconds each benchmark may take on the quiet 2-core reference machine (a budget, not a
 # measurement: the report prints the measured time beside it). Set from a whole run on the
 # loaded machine (load 5-7; times there were about twice these), with room for the changes of
 # issue 27 (memory_bench at 100,000 routes, registration_bench with a second YAML parser).
-# Each lane's sum must stay under TOTAL_BUDGET_S (tests/unit/test_bench_report.py).
+# Each lane's sum must stay under TOTAL_BUDGET_S (tests/unit/test_bench_report.py). Issue 42:
+# plan_bench measures 10,000 tools and the code before the question reader too (25 s), paid
+# for by registration_bench (180 -> 165 s: registering a document costs about a third less).
 BUDGET_S = {
-    "registration_bench": 180,
-    "plan_bench": 10,
+    "registration_bench": 165,
+    "plan_bench": 25,
     "invoke_bench": 15,
     "fleet_bench": 50,
     "import_bench": 30,
@@ -72,6 +75,7 @@ BUDGET_S = {
     "mcp_http_bench": 40,
     "http_invoke_bench": 30,
     "stdio_handshake_bench": 30,
+    "peer_registration_bench": 240,
 }
 TOTAL_BUDGET_S = 900
 # CPU / wall seconds measured (`bench.<name>.cpu_seconds`, the processes each one waits for
@@ -81,7 +85,13 @@ TOTAL_BUDGET_S = 900
 # than 100 ms, which a busy core would add.
 # stdio_handshake (CPU 12 / wall 23 s) waits on its subprocesses' start-ups about half the time,
 # and its number is a ratio of alternating rounds (ours, bare SDK), both under the same load.
-WAIT_BOUND = {"with_fallbacks_bench", "hedge_bench", "outage_timeline_bench", "stdio_handshake_bench"}
+# peer_registration_bench is in the second lane too, though it computes: its verdict compares CPU
+# seconds (ours against FastMCP.from_openapi's, over a minute on Stripe's document), which the
+# other lane's work does not change, and the CPU lane has no room left for its minutes.
+WAIT_BOUND = {
+    "with_fallbacks_bench", "hedge_bench", "outage_timeline_bench", "stdio_handshake_bench",
+    "peer_registration_bench",
+}  # fmt: skip
 
 
 def short(name: str) -> str:

@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks.report_registration import registration_and_plan_rows
+
 Row = tuple[str, str, str]
 """(target, measured, holds?)"""
 
@@ -31,6 +33,8 @@ PROFILE = {  # how to see where the time (or memory) of a row that does not hold
     "http": ".venv/bin/python -m pyinstrument benchmarks/http_invoke_bench.py",
     "stdio": ".venv/bin/python benchmarks/stdio_handshake_bench.py (its heaviest imports)",
     "bench": "see the seconds per benchmark below (bench.<name>.seconds and .cpu_seconds)",
+    "peers": ".venv/bin/python -m pyinstrument benchmarks/peer_registration_bench.py",
+    "plan": ".venv/bin/python -m pyinstrument benchmarks/plan_bench.py --json",
 }
 _FAST_YAML = re.compile(r"^registration github\.yaml \(([^)]+)\) s$")
 
@@ -78,6 +82,7 @@ def _rows(results: dict[str, Any]) -> list[_Full]:
     rows += _yaml_rows(results)
     rows += _http_rows(results)
     rows += _stdio_rows(results)
+    rows += [_row(*row) for row in registration_and_plan_rows(results)]
     seconds = results.get("bench.seconds")
     rows.append(_row("`make bench` under 15 minutes", seconds, lambda v: v < 900, "{:.0f} s", "bench"))
     return rows

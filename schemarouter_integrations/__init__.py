@@ -15,76 +15,42 @@ from typing import TYPE_CHECKING
 from ._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from ._caching import CacheHints
-    from ._contracts import (
-        CachePolicy,
-        CooldownPolicy,
-        EndpointSpec,
-        FieldSpec,
-        HedgePolicy,
-        RateLimit,
-        RetryPolicy,
-        ServerProjectionSpec,
-        ToolSpec,
-    )
-    from ._execution import RunBudget
-    from ._planning import Plan, PlanRequest, ToolCall
-    from ._registry.reports import FederationReport
-    from ._router import SchemaRouter
-    from .errors import (
-        AllRoutesUnavailableError,
-        BudgetExceededError,
-        InvocationUnavailableError,
-        NonRetryableInvocationError,
-        NoRouteError,
-        PlanningError,
-        PolicyViolationError,
-        RateLimitedError,
-        RegistrationError,
-        SchemaRouterError,
-        SchemaValidationError,
-        StaleFingerprintError,
-    )
-    from .events import GatherResult, RouterEvent, ToolResult
-    from .stores import MemoryAnswerCache
+    from ._caching import CacheHints as CacheHints
+    from ._contracts import CachePolicy as CachePolicy
+    from ._contracts import CooldownPolicy as CooldownPolicy
+    from ._contracts import EndpointSpec as EndpointSpec
+    from ._contracts import FieldSpec as FieldSpec
+    from ._contracts import HedgePolicy as HedgePolicy
+    from ._contracts import RateLimit as RateLimit
+    from ._contracts import RetryPolicy as RetryPolicy
+    from ._contracts import ServerProjectionSpec as ServerProjectionSpec
+    from ._contracts import ToolSpec as ToolSpec
+    from ._execution import RunBudget as RunBudget
+    from ._planning import Plan as Plan
+    from ._planning import PlanRequest as PlanRequest
+    from ._planning import ToolCall as ToolCall
+    from ._registry.reports import FederationReport as FederationReport
+    from ._router import SchemaRouter as SchemaRouter
+    from .errors import AllRoutesUnavailableError as AllRoutesUnavailableError
+    from .errors import BudgetExceededError as BudgetExceededError
+    from .errors import InvocationUnavailableError as InvocationUnavailableError
+    from .errors import NonRetryableInvocationError as NonRetryableInvocationError
+    from .errors import NoRouteError as NoRouteError
+    from .errors import PlanningError as PlanningError
+    from .errors import PolicyViolationError as PolicyViolationError
+    from .errors import RateLimitedError as RateLimitedError
+    from .errors import RegistrationError as RegistrationError
+    from .errors import SchemaRouterError as SchemaRouterError
+    from .errors import SchemaValidationError as SchemaValidationError
+    from .errors import StaleFingerprintError as StaleFingerprintError
+    from .events import GatherResult as GatherResult
+    from .events import RouterEvent as RouterEvent
+    from .events import ToolResult as ToolResult
+    from .stores import MemoryAnswerCache as MemoryAnswerCache
 
-__all__ = [
-    "AllRoutesUnavailableError",
-    "BudgetExceededError",
-    "CacheHints",
-    "CachePolicy",
-    "CooldownPolicy",
-    "EndpointSpec",
-    "FederationReport",
-    "FieldSpec",
-    "GatherResult",
-    "HedgePolicy",
-    "InvocationUnavailableError",
-    "MemoryAnswerCache",
-    "NoRouteError",
-    "NonRetryableInvocationError",
-    "Plan",
-    "PlanRequest",
-    "PlanningError",
-    "PolicyViolationError",
-    "RateLimit",
-    "RateLimitedError",
-    "RegistrationError",
-    "RetryPolicy",
-    "RouterEvent",
-    "RunBudget",
-    "SchemaRouter",
-    "SchemaRouterError",
-    "SchemaValidationError",
-    "ServerProjectionSpec",
-    "StaleFingerprintError",
-    "ToolCall",
-    "ToolResult",
-    "ToolSpec",
-]
 __version__ = "0.1.0"
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         "._caching": ("CacheHints",),

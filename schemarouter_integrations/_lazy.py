@@ -1,12 +1,17 @@
 """Package attributes loaded on first use (PEP 562), so importing a package costs nothing
 until one of its names is used.
 
-A package lists its names by home module, imports them statically under ``TYPE_CHECKING``
-(type checkers and IDEs see the real types) and installs the hooks::
+A package lists its names once, by home module, and gets ``__all__`` and the hooks from that
+table; it imports the same names under ``TYPE_CHECKING`` with the explicit re-export form
+``import X as X`` (type checkers and IDEs see the real types; ``__all__`` is computed, so the
+alias is what tells them the name is exported)::
 
     from .._lazy import lazy_attributes as _lazy_attributes
 
-    __getattr__, __dir__ = _lazy_attributes(globals(), {"._router": ("SchemaRouter",)})
+    if TYPE_CHECKING:
+        from ._router import SchemaRouter as SchemaRouter
+
+    __all__, __getattr__, __dir__ = _lazy_attributes(globals(), {"._router": ("SchemaRouter",)})
 
 The first access imports the home module and keeps the value in the package's globals, so
 later accesses are plain attribute reads; ``from package import *`` loads every name of
@@ -36,10 +41,15 @@ def extra_needed(extra: str, said: str) -> Iterator[None]:
         ) from exc
 
 
+def export_order(name: str) -> tuple[int, str]:
+    """The order ``__all__`` keeps: constants, then classes, then functions (ruff's order)."""
+    return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
+
+
 def lazy_attributes(
     namespace: dict[str, Any], homes: Mapping[str, Iterable[str]], *, submodules: Iterable[str] = ()
-) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """``(__getattr__, __dir__)`` for the package whose globals are *namespace*.
+) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__all__, __getattr__, __dir__)`` for the package whose globals are *namespace*.
 
     *homes* maps a module (relative to the package, ``"._router"``) to the names it defines;
     *submodules* are child modules offered as attributes (``package.errors``) without an
@@ -47,6 +57,7 @@ def lazy_attributes(
     """
     package = namespace["__name__"]
     home_of = {name: module for module, names in homes.items() for name in names}
+    exported = sorted(home_of, key=export_order)
     home_of.update({name: f".{name}" for name in submodules})
 
     def __getattr__(name: str) -> Any:
@@ -62,4 +73,4 @@ def lazy_attributes(
     def __dir__() -> list[str]:
         return sorted({*namespace, *home_of})
 
-    return __getattr__, __dir__
+    return exported, __getattr__, __dir__

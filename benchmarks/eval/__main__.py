@@ -53,11 +53,17 @@ def _commit() -> str:
     return done.stdout.strip() or "unknown"
 
 
+EVAL_CALL_TIMEOUT_SECONDS = 30.0
+"""Each MP route's call timeout in the evaluation."""
+
+
 @contextlib.contextmanager
 def _mp_landscape() -> Iterator[Any]:
     from cookbook.services.materials_project.landscape import MPLandscape
 
-    with MPLandscape() as landscape:
+    # the eval scores the reading of questions, not latency: on a loaded machine a 2 s call
+    # timeout cools MP's routes down and every later question reads as a wrong operation
+    with MPLandscape(call_timeout=EVAL_CALL_TIMEOUT_SECONDS) as landscape:
         yield landscape
 
 

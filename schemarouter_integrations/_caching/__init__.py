@@ -18,15 +18,16 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from .flights import Flight, Flights
-    from .hints import CacheHints, http_cache_hints
-    from .keys import answer_key
-    from .policies import PolicyBook
-    from .stats import CacheStats
+    from .flights import Flight as Flight
+    from .flights import Flights as Flights
+    from .hints import CacheHints as CacheHints
+    from .hints import http_cache_hints as http_cache_hints
+    from .keys import answer_key as answer_key
+    from .policies import PolicyBook as PolicyBook
+    from .stats import CacheStats as CacheStats
 
-__all__ = ["CacheHints", "CacheStats", "Flight", "Flights", "PolicyBook", "answer_key", "http_cache_hints"]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         ".flights": ("Flight", "Flights"),

@@ -8,8 +8,9 @@ from typing import Any, Final, Self
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from ..errors import InvalidContractError
-from .fingerprint import fingerprint_of
+from .fingerprint import canonical_json
 from .interning import shared_fields_set
+from .views import json_view, text_fingerprint
 
 
 class _NotGiven:
@@ -59,7 +60,8 @@ class Contract(BaseModel):
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         if not update:
             return super().model_copy(deep=deep)
-        data = self.model_dump()
+        # the validated values as they are (contracts and interned schemas shared, not dumped)
+        data = {name: self.__dict__[name] for name in type(self).model_fields}
         data.update(update)
         try:
             return type(self).model_validate(data)
@@ -73,10 +75,25 @@ class FingerprintedContract(Contract):
     """A contract with ``fingerprint``: sha256 over the canonical JSON of all its fields."""
 
     _fingerprint: str = PrivateAttr(default="")
+    _text: str | None = PrivateAttr(default=None)
 
     def model_post_init(self, context: Any, /) -> None:
         super().model_post_init(context)
-        self._fingerprint = fingerprint_of(self.model_dump(mode="json"))
+        self._fingerprint = self._fingerprinted()
+
+    def _fingerprinted(self) -> str:
+        """The fingerprint, its text kept for the first tool that holds this contract."""
+        text = self._text = canonical_json(json_view(self))
+        return text_fingerprint(text)
+
+    def take_text(self) -> str:
+        """The canonical JSON this contract was fingerprinted from, forgotten once taken (a
+        tool's fingerprint holds its endpoints' texts; see :mod:`.views`)."""
+        text = self.__pydantic_private__["_text"]  # type: ignore[index]
+        if text is None:
+            return canonical_json(json_view(self))
+        self.__pydantic_private__["_text"] = None  # type: ignore[index]
+        return text  # type: ignore[no-any-return]
 
     @property
     def fingerprint(self) -> str:

@@ -7,14 +7,15 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Annotated, Any, Required, TypedDict
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
 from .base import NOT_GIVEN, FingerprintedContract, with_first
 from .fields import FieldSpec, ServerProjectionSpec
-from .interning import FrozenDict, shared_schema, shared_strings, shared_value
+from .interning import FrozenDict, FrozenList, interned_schema, shared_schema, shared_strings, shared_value
 from .origins import origin_of
 from .policies import RetryPolicy
 from .schemas import check_schema
+from .views import composed_fingerprint
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -97,8 +98,16 @@ class EndpointSpec(FingerprintedContract):
         def __init__(self, name: str = NOT_GIVEN, **options: Any) -> None:
             super().__init__(**with_first("name", name, options))
 
+    @field_validator("input_schema", "output_schema", mode="wrap")
+    @classmethod
+    def _interned(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """An interned schema (a copy of an endpoint's) is taken as it is: checked, read-only."""
+        return value if interned_schema(value) else handler(value)
+
     @model_validator(mode="after")
     def _check(self) -> EndpointSpec:
+        if type(self.keywords) is FrozenList:  # a built endpoint, passed whole to a tool
+            return self
         duplicated = _duplicates([f.name for f in self.fields])
         if duplicated:
             raise ValueError(f"endpoint {self.name!r} declares field(s) twice: {duplicated}")
@@ -186,6 +195,11 @@ class ToolSpec(FingerprintedContract):
         if duplicated:
             raise ValueError(f"tool {self.name!r} declares endpoint(s) twice: {duplicated}")
         return self
+
+    def _fingerprinted(self) -> str:
+        """The tool's own fields around its endpoints' texts, each encoded once (see :mod:`.views`)."""
+        own = {name: value for name, value in self.__dict__.items() if name != "endpoints"}
+        return composed_fingerprint(own, "endpoints", [e.take_text() for e in self.endpoints])
 
     @property
     def explicit_provider(self) -> str | None:

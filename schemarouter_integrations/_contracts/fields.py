@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
 from .base import NOT_GIVEN, Contract, with_first
-from .interning import shared_schema, shared_strings
+from .interning import FrozenList, interned_schema, shared_schema, shared_strings
 from .schemas import check_schema
 
 if TYPE_CHECKING:
@@ -61,8 +61,16 @@ class FieldSpec(Contract):
         def __init__(self, name: str = NOT_GIVEN, **options: Any) -> None:
             super().__init__(**with_first("name", name, options))
 
+    @field_validator("json_schema", mode="wrap")
+    @classmethod
+    def _interned(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """An interned schema (a copy of a field's) is taken as it is: checked, read-only."""
+        return value if interned_schema(value) else handler(value)
+
     @model_validator(mode="after")
     def _fill_defaults(self) -> FieldSpec:
+        if type(self.aliases) is FrozenList:  # a built field, passed whole to another contract
+            return self
         for attr, value in (  # lists shared with equal ones, read-only (see .interning)
             ("semantic_id", self.semantic_id or self.name),
             ("aliases", shared_strings(self.aliases)),

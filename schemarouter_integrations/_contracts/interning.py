@@ -27,8 +27,8 @@ from typing import Any, NoReturn, TypeVar
 
 from .._bounded import BoundedCache
 
-__all__ = ["FrozenDict", "FrozenList", "ReadOnlySet", "frozen_json", "shared_fields_set", "shared_schema",
-           "shared_strings", "shared_value", "thawed"]  # fmt: skip
+__all__ = ["FrozenDict", "FrozenList", "ReadOnlySet", "frozen_json", "interned_schema", "shared_fields_set",
+           "shared_schema", "shared_strings", "shared_value", "thawed"]  # fmt: skip
 
 T = TypeVar("T")
 _MESSAGE = (
@@ -47,8 +47,9 @@ def _refuse(kind: str) -> Any:
 class FrozenDict(dict[str, Any]):
     """A read-only ``dict`` of an interned JSON schema (see the module docstring)."""
 
-    __slots__ = ("__weakref__", "_arguments")
+    __slots__ = ("__weakref__", "_arguments", "_checked")
     _arguments: frozenset[str]
+    _checked: str
 
     __setitem__ = __delitem__ = __ior__ = _refuse("schema")
     clear = pop = popitem = setdefault = update = _refuse("schema")
@@ -62,6 +63,11 @@ class FrozenDict(dict[str, Any]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenDict, (dict(self),))
+
+    def checked_key(self) -> str | None:
+        """The fingerprint of this schema when :func:`shared_schema` interned it (after its
+        check), else None: such a schema needs no check again."""
+        return getattr(self, "_checked", None)
 
     def argument_names(self) -> frozenset[str]:
         """The names of ``properties`` (an input schema's arguments), computed once."""
@@ -145,12 +151,20 @@ def shared_schema(schema: dict[str, Any], key: str) -> FrozenDict:
     Schemas share a copy only when they are written alike, key order included: the fingerprint
     sorts keys, but the order of ``properties`` is what a model reads in a tool's schema.
     """
-    del key  # equal writing implies an equal fingerprint
+    if type(schema) is FrozenDict and schema.checked_key() == key:
+        return schema  # interned already (a copy of a contract shares its parts)
     written = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
     shared = _SCHEMAS.get(written)
     if shared is None:
         shared = _SCHEMAS[written] = frozen_json(schema)
+        shared._checked = key  # equal writing implies an equal fingerprint
     return shared
+
+
+def interned_schema(value: Any) -> bool:
+    """Whether *value* is a schema :func:`shared_schema` interned: checked JSON Schema, read-only,
+    taken by a contract as it is (no copy, no check again)."""
+    return type(value) is FrozenDict and value.checked_key() is not None
 
 
 _STRINGS: BoundedCache[tuple[str, ...], FrozenList] = BoundedCache(8192)

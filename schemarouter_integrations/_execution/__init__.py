@@ -11,22 +11,16 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from .attempts import falls_back
-    from .budget import BudgetMeter, RunBudget
-    from .context import RunContext
-    from .executor import Executor, PlanSource, Sleep
+    from .attempts import falls_back as falls_back
+    from .budget import BudgetMeter as BudgetMeter
+    from .budget import RunBudget as RunBudget
+    from .context import RunContext as RunContext
+    from .executor import Executor as Executor
+    from .executor import PlanSource as PlanSource
+    from .executor import Sleep as Sleep
 
-__all__ = [
-    "BudgetMeter",
-    "Executor",
-    "PlanSource",
-    "RunBudget",
-    "RunContext",
-    "Sleep",
-    "falls_back",
-]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         ".budget": ("BudgetMeter", "RunBudget"),

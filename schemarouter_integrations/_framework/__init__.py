@@ -43,68 +43,48 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from .arguments import QUERY_DESCRIPTION, ModelArguments, arguments_model, python_type
-    from .canonical import RESERVED_ARGUMENTS, CanonicalArgument, canonical_arguments
-    from .drawing import claim_route_spans, is_openinference_handler, route_spans_drawn
-    from .events import event_from_json, trace_payload
-    from .gathering import GathersRuns, gather_content
-    from .invocation import ToolInvocation, current_invocation, invoking
-    from .messages import (
-        MODEL_ERRORS,
-        MODEL_FIXABLE_STATUSES,
-        model_error_message,
-        result_content,
-        validation_message,
-    )
-    from .names import FACE_RESERVED_NAMES, model_facing_names, shown_name
-    from .options import HasRegistry, Mode, RegistrySource, ToolOptions, model_routes
-    from .run import EventHook, ModelOutcome, StreamsRuns, run_for_model
-    from .summary import failure_summary, route_summary
-    from .surface import ToolSurface, describe_tool, record_fields
+    from .arguments import QUERY_DESCRIPTION as QUERY_DESCRIPTION
+    from .arguments import ModelArguments as ModelArguments
+    from .arguments import arguments_model as arguments_model
+    from .arguments import python_type as python_type
+    from .canonical import RESERVED_ARGUMENTS as RESERVED_ARGUMENTS
+    from .canonical import CanonicalArgument as CanonicalArgument
+    from .canonical import canonical_arguments as canonical_arguments
+    from .drawing import claim_route_spans as claim_route_spans
+    from .drawing import is_openinference_handler as is_openinference_handler
+    from .drawing import route_spans_drawn as route_spans_drawn
+    from .events import event_from_json as event_from_json
+    from .events import trace_payload as trace_payload
+    from .gathering import GathersRuns as GathersRuns
+    from .gathering import gather_content as gather_content
+    from .invocation import ToolInvocation as ToolInvocation
+    from .invocation import current_invocation as current_invocation
+    from .invocation import invoking as invoking
+    from .messages import MODEL_ERRORS as MODEL_ERRORS
+    from .messages import MODEL_FIXABLE_STATUSES as MODEL_FIXABLE_STATUSES
+    from .messages import model_error_message as model_error_message
+    from .messages import result_content as result_content
+    from .messages import validation_message as validation_message
+    from .names import FACE_RESERVED_NAMES as FACE_RESERVED_NAMES
+    from .names import model_facing_names as model_facing_names
+    from .names import shown_name as shown_name
+    from .options import HasRegistry as HasRegistry
+    from .options import Mode as Mode
+    from .options import RegistrySource as RegistrySource
+    from .options import ToolOptions as ToolOptions
+    from .options import model_routes as model_routes
+    from .run import EventHook as EventHook
+    from .run import ModelOutcome as ModelOutcome
+    from .run import StreamsRuns as StreamsRuns
+    from .run import run_for_model as run_for_model
+    from .summary import failure_summary as failure_summary
+    from .summary import route_summary as route_summary
+    from .surface import ToolSurface as ToolSurface
+    from .surface import describe_tool as describe_tool
+    from .surface import record_fields as record_fields
 
-__all__ = [
-    "FACE_RESERVED_NAMES",
-    "MODEL_ERRORS",
-    "MODEL_FIXABLE_STATUSES",
-    "QUERY_DESCRIPTION",
-    "RESERVED_ARGUMENTS",
-    "CanonicalArgument",
-    "EventHook",
-    "GathersRuns",
-    "HasRegistry",
-    "Mode",
-    "ModelArguments",
-    "ModelOutcome",
-    "RegistrySource",
-    "StreamsRuns",
-    "ToolInvocation",
-    "ToolOptions",
-    "ToolSurface",
-    "arguments_model",
-    "canonical_arguments",
-    "claim_route_spans",
-    "current_invocation",
-    "describe_tool",
-    "event_from_json",
-    "failure_summary",
-    "gather_content",
-    "invoking",
-    "is_openinference_handler",
-    "model_error_message",
-    "model_facing_names",
-    "model_routes",
-    "python_type",
-    "record_fields",
-    "result_content",
-    "route_spans_drawn",
-    "route_summary",
-    "run_for_model",
-    "shown_name",
-    "trace_payload",
-    "validation_message",
-]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         ".arguments": ("QUERY_DESCRIPTION", "ModelArguments", "arguments_model", "python_type"),

@@ -13,7 +13,15 @@ from .._planning import PlanRequest
 from .._planning.models import FallbackScope
 from .._registry import Registry, Route
 
-__all__ = ["HasRegistry", "Mode", "RegistrySource", "ToolOptions", "model_routes", "registry_of"]
+__all__ = [
+    "SETTING_NAMES",
+    "HasRegistry",
+    "Mode",
+    "RegistrySource",
+    "ToolOptions",
+    "model_routes",
+    "registry_of",
+]
 
 Mode = Literal["fallback", "gather"]
 """``"fallback"``: one answer, through the fallback chain; ``"gather"``: every compatible
@@ -45,29 +53,20 @@ class ToolOptions:
     cache: CachePolicy | None = None
 
     @classmethod
-    def from_settings(
-        cls,
-        *,
-        fallback_scope: FallbackScope = "disabled",
-        max_fallbacks: int = 3,
-        preferred_tools: Sequence[str] = (),
-        budget: RunBudget | None = None,
-        fields: Sequence[str] | None = None,
-        mode: Mode = "fallback",
-        hedge: HedgePolicy | None = None,
-        cache: CachePolicy | None = None,
-    ) -> ToolOptions:
-        """The options from a framework tool's keyword settings (any sequences of names)."""
-        return cls(
-            fallback_scope=fallback_scope,
-            max_fallbacks=max_fallbacks,
-            preferred_tools=tuple(preferred_tools),
-            budget=budget,
-            fields=tuple(fields) if fields is not None else None,
-            mode=mode,
-            hedge=hedge,
-            cache=cache,
-        )
+    def from_settings(cls, **settings: Any) -> ToolOptions:
+        """The options from a framework tool's keyword settings (any sequences of names); a
+        setting left out keeps its default."""
+        if "preferred_tools" in settings:
+            settings["preferred_tools"] = tuple(settings["preferred_tools"])
+        if settings.get("fields") is not None:
+            settings["fields"] = tuple(settings["fields"])
+        return cls(**settings)
+
+    @classmethod
+    def among(cls, arguments: Mapping[str, Any]) -> ToolOptions:
+        """The options among a face's own *arguments* (``locals()`` at the start of its
+        constructor): each argument named like a setting; the others are the face's own."""
+        return cls.from_settings(**{name: arguments[name] for name in SETTING_NAMES if name in arguments})
 
     def settings(self) -> dict[str, Any]:
         """The options as keyword settings, the inverse of :meth:`from_settings`."""
@@ -100,6 +99,10 @@ class ToolOptions:
         if self.cache is not None:
             settings["cache"] = self.cache
         return PlanRequest(query=query, arguments=given, **settings)
+
+
+SETTING_NAMES = tuple(field.name for field in dataclasses.fields(ToolOptions))
+"""The names of the routing settings, as the faces' keywords spell them."""
 
 
 def model_routes(router: RegistrySource, *, options: ToolOptions | None = None) -> list[Route]:

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from .probes import Probe, ProbeEntry, ProbeOutcome, run_probe
+    from .probes import Probe as Probe
+    from .probes import ProbeEntry as ProbeEntry
+    from .probes import ProbeOutcome as ProbeOutcome
+    from .probes import run_probe as run_probe
 
-__all__ = ["Probe", "ProbeEntry", "ProbeOutcome", "run_probe"]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         ".probes": ("Probe", "ProbeEntry", "ProbeOutcome", "run_probe"),

@@ -7,27 +7,20 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from .cache import arguments_known_valid
-    from .models import FieldEvidence, Plan, PlanRequest, Rejection, ToolCall
-    from .need import need_from_fields, need_from_query
-    from .planner import CooldownView, compile_plan
-    from .reuse import planned
+    from .cache import arguments_known_valid as arguments_known_valid
+    from .models import FieldEvidence as FieldEvidence
+    from .models import Plan as Plan
+    from .models import PlanRequest as PlanRequest
+    from .models import Rejection as Rejection
+    from .models import ToolCall as ToolCall
+    from .need import need_from_fields as need_from_fields
+    from .need import need_from_query as need_from_query
+    from .planner import CooldownView as CooldownView
+    from .planner import compile_plan as compile_plan
+    from .reuse import planned as planned
 
-__all__ = [
-    "CooldownView",
-    "FieldEvidence",
-    "Plan",
-    "PlanRequest",
-    "Rejection",
-    "ToolCall",
-    "arguments_known_valid",
-    "compile_plan",
-    "need_from_fields",
-    "need_from_query",
-    "planned",
-]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         ".cache": ("arguments_known_valid",),

@@ -9,7 +9,11 @@ question asks the value of, and so do not narrow the answer:
 * a term naming the **records** themselves: every content word of it is a head word of the
   route (its name, keywords, summary), alone or joined with the next ("played" on
   ``get-recently-played``, "is playing" on ``get-the-users-currently-playing-track``,
-  "bio assays" on ``getBioassays``): the question asks for the records.
+  "bio assays" on ``getBioassays``): the question asks for the records;
+* a **description** asked for (the noun of a request verb, ``purpose.py``: "describe the
+  structure of SnO2", "robocrys description of mp-8062"): a description of a subject is the
+  record that describes it, its ``description`` text beside the structured facts the text is
+  written from (MP's robocrystallographer record: the text and its ``condensed_structure``).
 
 When no term of a call's need narrows, the call selects every field, as for an empty need.
 
@@ -29,6 +33,7 @@ from typing import Any
 from .._registry import STOP_WORDS, Route, word_forms
 from .._text import name_words, normalise
 from .need import Need
+from .purpose import purpose_noun
 
 MAX_STAND_INS = 4
 VALUE_PARTS = 8
@@ -47,7 +52,9 @@ def loose_sids(route: Route, need: Need, query: str, arguments: Mapping[str, Any
     loose: list[str] = []
     for sid, surface in need.pairs():
         words = surface.split()
-        if words and (_names_records(route, words) or _before_a_value(text, words, values)):
+        if words and (
+            _names_records(route, words) or _before_a_value(text, words, values) or _a_description(words)
+        ):
             loose.append(sid)
     return tuple(loose)
 
@@ -73,6 +80,11 @@ def stand_ins(route: Route, surfaces: Iterable[str]) -> tuple[str, ...]:
 
 def _content(word: str) -> bool:
     return len(word) >= 3 and word not in STOP_WORDS and not word.isdigit()
+
+
+def _a_description(words: list[str]) -> bool:
+    """The term is one word, the noun of a request verb ("description"): see ``purpose.py``."""
+    return len(words) == 1 and purpose_noun(words[0]) != ""
 
 
 def _names_records(route: Route, words: list[str]) -> bool:

@@ -27,6 +27,10 @@ they would say the answer ignored them. So they join the *scope words* of ``read
    subject phrase (after "of") such a noun may name what is returned ("structures most like
    GaAs"): it is the subject's only when no registered source uses it ("materials" beside
    OPTIMADE's structures).
+5. **Words that qualify the subject**: a word written right before a word of rules 1 or 4
+   ("binary oxides of iron", "ferromagnetic compounds of Fe") that no registered source uses:
+   it says which of the subject's records are meant, never a value of them (a source that
+   uses the word reads it as before).
 """
 
 from __future__ import annotations
@@ -91,9 +95,19 @@ def subject_words(
             for at, w in enumerate(words)
             if w in SUBJECT_NOUNS and at not in asked and (at in after or known is None or not known(w))
         )
+    if out and known is not None:
+        out.update(
+            words[at - 1]
+            for at, w in enumerate(words)
+            if at > 0 and w in out and _qualifier(words[at - 1]) and not known(words[at - 1])
+        )
     said = _value_forms(arguments)
     out.update(w for w in words if len(w) >= _MIN_FORM and not meeting_forms(w).isdisjoint(said))
     return frozenset(out)
+
+
+def _qualifier(word: str) -> bool:
+    return len(word) >= _MIN_FORM and word.isalpha() and word not in STOP_WORDS
 
 
 def _value_forms(arguments: Mapping[str, Any]) -> frozenset[str]:

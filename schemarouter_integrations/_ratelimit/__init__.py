@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from .gate import RateGate
+    from .gate import RateGate as RateGate
 
-__all__ = ["RateGate"]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         ".gate": ("RateGate",),

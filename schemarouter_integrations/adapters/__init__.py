@@ -21,31 +21,22 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from ._documents import load_document
-    from ._entries import HttpRouteEntry, RouteEntry
-    from ._http_errors import http_failure, parse_retry_after
-    from ._kinds import Kind, register_kind, unregister_kind
-    from ._mcp.probe import mcp_ping_probe
-    from ._probes import openapi_operation_probe, optimade_info_probe
-    from ._requests import EntryContext, UrlRequest
+    from ._documents import load_document as load_document
+    from ._entries import HttpRouteEntry as HttpRouteEntry
+    from ._entries import RouteEntry as RouteEntry
+    from ._http_errors import http_failure as http_failure
+    from ._http_errors import parse_retry_after as parse_retry_after
+    from ._kinds import Kind as Kind
+    from ._kinds import register_kind as register_kind
+    from ._kinds import unregister_kind as unregister_kind
+    from ._mcp.probe import mcp_ping_probe as mcp_ping_probe
+    from ._probes import openapi_operation_probe as openapi_operation_probe
+    from ._probes import optimade_info_probe as optimade_info_probe
+    from ._requests import EntryContext as EntryContext
+    from ._requests import UrlRequest as UrlRequest
 
-__all__ = [
-    "EntryContext",
-    "HttpRouteEntry",
-    "Kind",
-    "RouteEntry",
-    "UrlRequest",
-    "http_failure",
-    "load_document",
-    "mcp_ping_probe",
-    "openapi_operation_probe",
-    "optimade_info_probe",
-    "parse_retry_after",
-    "register_kind",
-    "unregister_kind",
-]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         "._documents": ("load_document",),

@@ -42,6 +42,13 @@ class RouteEntry(BaseModel):
     if TYPE_CHECKING:
         kind: str
 
+    def keywords(self, *names: str, given_only: bool = False) -> dict[str, Any]:
+        """The entry's values under *names*, as keywords of the same names for the
+        ``router.add_*`` call the entry becomes; with *given_only*, only the values not None
+        (the call's own default stands for the others)."""
+        values = {name: getattr(self, name) for name in names}
+        return {k: v for k, v in values.items() if v is not None} if given_only else values
+
 
 def _fields(cls: type[BaseModel], value: Any) -> Any:
     """``fields = ["formula", {name = "band_gap", path = ["gap"]}]``: bare names become dicts."""

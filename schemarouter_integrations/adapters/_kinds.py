@@ -101,23 +101,24 @@ def _probe(module: str, name: str) -> ProbeFactory:
     return make
 
 
+def _url_kind(name: str, entry: type[RouteEntry], options: type[Mapping[str, Any]]) -> Kind:
+    """A built-in ``add_url`` kind: its adapter module ``._<name>.kind`` defines
+    ``build_route`` and ``entry_probe``."""
+    module = f"._{name}.kind"
+    return Kind(
+        name,
+        entry,
+        build=_deferred(module, "build_route"),
+        options=options,
+        probe=_probe(module, "entry_probe"),
+    )
+
+
 _TABLE: dict[str, Kind] = {
     kind.name: kind
     for kind in (
-        Kind(
-            "openapi",
-            OpenApiRoute,
-            build=_deferred("._openapi.kind", "build_route"),
-            options=OpenApiOptions,
-            probe=_probe("._openapi.kind", "entry_probe"),
-        ),
-        Kind(
-            "optimade",
-            OptimadeRoute,
-            build=_deferred("._optimade.kind", "build_route"),
-            options=OptimadeOptions,
-            probe=_probe("._optimade.kind", "entry_probe"),
-        ),
+        _url_kind("openapi", OpenApiRoute, OpenApiOptions),
+        _url_kind("optimade", OptimadeRoute, OptimadeOptions),
         Kind(
             "optimade_federation",
             OptimadeFederationRoute,

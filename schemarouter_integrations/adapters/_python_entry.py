@@ -17,20 +17,13 @@ __all__ = ["add_entry"]
 async def add_entry(router: Any, name: str, entry: PythonRoute, context: EntryContext) -> None:
     """Import the entry's function (an error names the file, line and key) and add it."""
     function = context.resolve("function", entry.function)
-    options: dict[str, Any] = {
-        key: getattr(entry, key)
-        for key in ("retry", "cost_units", "records_path", "timeout_seconds", "description", "origin")
-        if getattr(entry, key) is not None
-    }
     spec = router.add_callable(
         function,
         name=name,
-        provider=entry.provider,
-        access_mode=entry.access_mode,
-        endpoint=entry.endpoint,
-        read_only=entry.read_only,
-        fields=entry.fields,
-        **options,
+        **entry.keywords("provider", "access_mode", "endpoint", "read_only", "fields"),
+        **entry.keywords(
+            "retry", "cost_units", "records_path", "timeout_seconds", "description", "origin", given_only=True
+        ),
     )
     if entry.probe is not None:
         register_probe(router, name, spec, context.resolve("probe", entry.probe))

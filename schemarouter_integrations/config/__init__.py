@@ -28,51 +28,32 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from .._settings import SchemaRouterSettings
-    from ._build import build_router, resolve_target
-    from ._loader import LandscapeError, load_config, parse_config
-    from ._models import (
-        AvailabilitySettings,
-        OpenApiRoute,
-        OptimadeFederationRoute,
-        OptimadeRoute,
-        PythonRoute,
-        RouteConfig,
-        RouterConfig,
-        RouterSettings,
-        ToolSettings,
-    )
+    from .._settings import SchemaRouterSettings as SchemaRouterSettings
+    from ..adapters._entries import OpenApiRoute as OpenApiRoute
+    from ..adapters._entries import OptimadeFederationRoute as OptimadeFederationRoute
+    from ..adapters._entries import OptimadeRoute as OptimadeRoute
+    from ..adapters._entries import PythonRoute as PythonRoute
+    from ._build import build_router as build_router
+    from ._build import resolve_target as resolve_target
+    from ._loader import LandscapeError as LandscapeError
+    from ._loader import load_config as load_config
+    from ._loader import parse_config as parse_config
+    from ._models import AvailabilitySettings as AvailabilitySettings
+    from ._models import RouteConfig as RouteConfig
+    from ._models import RouterConfig as RouterConfig
+    from ._models import RouterSettings as RouterSettings
+    from ._models import ToolSettings as ToolSettings
 
-__all__ = [
-    "AvailabilitySettings",
-    "LandscapeError",
-    "OpenApiRoute",
-    "OptimadeFederationRoute",
-    "OptimadeRoute",
-    "PythonRoute",
-    "RouteConfig",
-    "RouterConfig",
-    "RouterSettings",
-    "SchemaRouterSettings",
-    "ToolSettings",
-    "build_router",
-    "load_config",
-    "parse_config",
-    "resolve_target",
-]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         "._build": ("build_router", "resolve_target"),
         "._loader": ("LandscapeError", "load_config", "parse_config"),
         ".._settings": ("SchemaRouterSettings",),
+        "..adapters._entries": ("OpenApiRoute", "OptimadeFederationRoute", "OptimadeRoute", "PythonRoute"),
         "._models": (
             "AvailabilitySettings",
-            "OpenApiRoute",
-            "OptimadeFederationRoute",
-            "OptimadeRoute",
-            "PythonRoute",
             "RouteConfig",
             "RouterConfig",
             "RouterSettings",

@@ -30,16 +30,14 @@ from .._execution import RunBudget
 from .._planning import PlanRequest
 from .._planning.models import FallbackScope
 from .._settings import SchemaRouterSettings
-from ..adapters._entries import (
-    HttpRouteEntry,
-    McpRoute,
-    OpenApiRoute,
-    OptimadeFederationRoute,
-    OptimadeRoute,
-    PythonRoute,
-    RouteEntry,
-    _Route,
-)
+from ..adapters._entries import HttpRouteEntry, RouteEntry, _Route
+
+# the entry models of the built-in kinds live with the kinds; still importable from here
+from ..adapters._entries import McpRoute as McpRoute
+from ..adapters._entries import OpenApiRoute as OpenApiRoute
+from ..adapters._entries import OptimadeFederationRoute as OptimadeFederationRoute
+from ..adapters._entries import OptimadeRoute as OptimadeRoute
+from ..adapters._entries import PythonRoute as PythonRoute
 from ..adapters._kinds import kinds, table_version
 from ..stores import AnswerCache, AvailabilityStore, MemoryAnswerCache
 from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings, _Model, build_store
@@ -47,11 +45,6 @@ from ._sections import AnswerCacheSettings, AvailabilitySettings, RouterSettings
 __all__ = [
     "AvailabilitySettings",
     "HttpRouteEntry",
-    "McpRoute",
-    "OpenApiRoute",
-    "OptimadeFederationRoute",
-    "OptimadeRoute",
-    "PythonRoute",
     "RouteConfig",
     "RouteEntry",
     "RouterConfig",

@@ -32,12 +32,11 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class AvailabilitySettings(_Model):
-    """``[availability]``: where cooldowns live. ``store = "memory"`` or a Redis URL."""
+class _StoreSection(_Model):
+    """A section that names a store: ``"memory"`` or a Redis URL, and the Redis namespace."""
 
     store: str = "memory"
     namespace: str = Field(default="schemarouter", min_length=1)
-    peer_grace_seconds: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
 
     @field_validator("store")
     @classmethod
@@ -45,6 +44,12 @@ class AvailabilitySettings(_Model):
         if value != "memory" and not value.startswith(REDIS_SCHEMES):
             raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
         return value
+
+
+class AvailabilitySettings(_StoreSection):
+    """``[availability]``: where cooldowns live. ``store = "memory"`` or a Redis URL."""
+
+    peer_grace_seconds: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
 
     def build(self) -> AvailabilityStore:
         """The store these settings describe (Redis needs the ``redis`` extra)."""
@@ -58,20 +63,11 @@ class AvailabilitySettings(_Model):
         return RedisAvailabilityStore(self.store, namespace=self.namespace, **options)
 
 
-class AnswerCacheSettings(_Model):
+class AnswerCacheSettings(_StoreSection):
     """``[answer_cache]``: where answers are kept. ``store = "memory"`` (with ``max_entries``)
     or a Redis URL (shared by the fleet, under ``namespace``)."""
 
-    store: str = "memory"
-    namespace: str = Field(default="schemarouter", min_length=1)
     max_entries: int = Field(default=10_000, ge=1)
-
-    @field_validator("store")
-    @classmethod
-    def _store(cls, value: str) -> str:
-        if value != "memory" and not value.startswith(REDIS_SCHEMES):
-            raise ValueError("must be 'memory' or a Redis URL (redis://, rediss://, unix://)")
-        return value
 
     def build(self) -> AnswerCache:
         """The cache these settings describe (Redis needs the ``redis`` extra)."""

@@ -24,11 +24,10 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from ._callbacks import SchemaRouterCallbackHandler
-    from ._tool import SchemaRouterTool
+    from ._callbacks import SchemaRouterCallbackHandler as SchemaRouterCallbackHandler
+    from ._tool import SchemaRouterTool as SchemaRouterTool
 
-__all__ = ["SchemaRouterCallbackHandler", "SchemaRouterTool"]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(), {"._callbacks": ("SchemaRouterCallbackHandler",), "._tool": ("SchemaRouterTool",)}
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
@@ -39,10 +38,6 @@ from ._tracing import RunTracing, listened
 Artifact = ToolResult | GatherResult | dict[str, Any]
 """The artifact of a run: its ``ToolResult`` (``GatherResult`` when gathering) or, when it
 failed, the failure summary."""
-
-
-_SETTING_NAMES = tuple(field.name for field in dataclasses.fields(ToolOptions))
-"""The tool's fields that are routing settings (:class:`ToolOptions`)."""
 
 
 class SchemaRouterTool(BaseTool):
@@ -102,16 +97,7 @@ class SchemaRouterTool(BaseTool):
         cache: CachePolicy | None = None,
         **kwargs: Any,
     ) -> None:
-        options = ToolOptions.from_settings(
-            fallback_scope=fallback_scope,
-            max_fallbacks=max_fallbacks,
-            preferred_tools=preferred_tools,
-            budget=budget,
-            fields=fields,
-            mode=mode,
-            hedge=hedge,
-            cache=cache,
-        )
+        options = ToolOptions.among(locals())
         surface = ToolSurface(router, options=options, description=description)
         kwargs.setdefault("handle_tool_error", tool_error_output)
         kwargs.setdefault("handle_validation_error", validation_message)
@@ -146,7 +132,7 @@ class SchemaRouterTool(BaseTool):
         """The application's routing settings, as the framework-neutral options (the same
         object while the settings are equal: assigned, edited in place or changed by
         ``model_copy``, they are read again on every use)."""
-        options = ToolOptions.from_settings(**{name: getattr(self, name) for name in _SETTING_NAMES})
+        options = ToolOptions.among(self.__dict__)  # the fields that are routing settings
         known = self._options
         if known is not None and known == options:
             return known

@@ -22,54 +22,30 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from ._events import (
-        HealthProbeEvent,
-        OtherRouterEvent,
-        PlanCompiledEvent,
-        RouteAvailableEvent,
-        RoutePrunedEvent,
-        RouteUnavailableEvent,
-        RunEndEvent,
-        RunErrorEvent,
-        RunStartEvent,
-        SchemaRouterEvent,
-        ToolEndEvent,
-        ToolErrorEvent,
-        ToolFallbackEvent,
-        ToolHedgeEvent,
-        ToolRetryEvent,
-        ToolStartEvent,
-        dispatch_router_event,
-        instrumentation_event,
-    )
-    from ._tool_spec import SchemaRouterToolSpec, instrument_router
-    from ._workflow import RouterStreamEvent
+    from ._events import HealthProbeEvent as HealthProbeEvent
+    from ._events import OtherRouterEvent as OtherRouterEvent
+    from ._events import PlanCompiledEvent as PlanCompiledEvent
+    from ._events import RouteAvailableEvent as RouteAvailableEvent
+    from ._events import RoutePrunedEvent as RoutePrunedEvent
+    from ._events import RouteUnavailableEvent as RouteUnavailableEvent
+    from ._events import RunEndEvent as RunEndEvent
+    from ._events import RunErrorEvent as RunErrorEvent
+    from ._events import RunStartEvent as RunStartEvent
+    from ._events import SchemaRouterEvent as SchemaRouterEvent
+    from ._events import ToolEndEvent as ToolEndEvent
+    from ._events import ToolErrorEvent as ToolErrorEvent
+    from ._events import ToolFallbackEvent as ToolFallbackEvent
+    from ._events import ToolHedgeEvent as ToolHedgeEvent
+    from ._events import ToolRetryEvent as ToolRetryEvent
+    from ._events import ToolStartEvent as ToolStartEvent
+    from ._events import dispatch_router_event as dispatch_router_event
+    from ._events import instrumentation_event as instrumentation_event
+    from ._tool_spec import SchemaRouterToolSpec as SchemaRouterToolSpec
+    from ._tool_spec import instrument_router as instrument_router
+    from ._workflow import RouterStreamEvent as RouterStreamEvent
 
-__all__ = [
-    "HealthProbeEvent",
-    "OtherRouterEvent",
-    "PlanCompiledEvent",
-    "RouteAvailableEvent",
-    "RoutePrunedEvent",
-    "RouteUnavailableEvent",
-    "RouterStreamEvent",
-    "RunEndEvent",
-    "RunErrorEvent",
-    "RunStartEvent",
-    "SchemaRouterEvent",
-    "SchemaRouterToolSpec",
-    "ToolEndEvent",
-    "ToolErrorEvent",
-    "ToolFallbackEvent",
-    "ToolHedgeEvent",
-    "ToolRetryEvent",
-    "ToolStartEvent",
-    "dispatch_router_event",
-    "instrument_router",
-    "instrumentation_event",
-]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         "._events": (

@@ -91,16 +91,7 @@ class SchemaRouterToolSpec(BaseToolSpec):
         self.router = router
         self.name = name
         self.spec_functions: list[SPEC_FUNCTION_TYPE] = [("call", "acall")]
-        self.options = ToolOptions.from_settings(
-            fallback_scope=fallback_scope,
-            max_fallbacks=max_fallbacks,
-            preferred_tools=preferred_tools,
-            budget=budget,
-            fields=fields,
-            mode=mode,
-            hedge=hedge,
-            cache=cache,
-        )
+        self.options = ToolOptions.among(locals())
         self.options.request("")  # reject invalid settings now, not on the model's first call
         self.max_records = max_records
         self._surface = ToolSurface(router, options=self.options, description=description)

@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from ._serve import TRANSPORTS, serve_mcp
-    from ._server import OUTPUT_SCHEMA, RouterMCPServer, router_mcp_server
+    from ._serve import TRANSPORTS as TRANSPORTS
+    from ._serve import serve_mcp as serve_mcp
+    from ._server import OUTPUT_SCHEMA as OUTPUT_SCHEMA
+    from ._server import RouterMCPServer as RouterMCPServer
+    from ._server import router_mcp_server as router_mcp_server
 
-__all__ = ["OUTPUT_SCHEMA", "TRANSPORTS", "RouterMCPServer", "router_mcp_server", "serve_mcp"]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         "._serve": ("TRANSPORTS", "serve_mcp"),

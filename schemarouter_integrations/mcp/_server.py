@@ -257,15 +257,7 @@ def router_mcp_server(
         raise ConfigurationError("mode='gather' needs a router with gather() (the federation feature)")
     if isinstance(max_records, bool) or not isinstance(max_records, int) or max_records < 1:
         raise ConfigurationError(f"max_records must be a positive integer, got {max_records!r}")
-    options = ToolOptions.from_settings(
-        fallback_scope=fallback_scope,
-        max_fallbacks=max_fallbacks,
-        preferred_tools=preferred_tools,
-        budget=budget,
-        fields=fields,
-        hedge=hedge,
-        cache=cache,
-    )
+    options = ToolOptions.among(locals())
     options.request("")  # reject invalid settings now, not on the first call
     return RouterMCPServer(
         router,

@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from ._attributes import DEFAULT_TOOL_NAME, error_type
-    from ._instrument import Instrumentation, instrument
+    from ._attributes import DEFAULT_TOOL_NAME as DEFAULT_TOOL_NAME
+    from ._attributes import error_type as error_type
+    from ._instrument import Instrumentation as Instrumentation
+    from ._instrument import instrument as instrument
 
-__all__ = ["DEFAULT_TOOL_NAME", "Instrumentation", "error_type", "instrument"]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         "._attributes": ("DEFAULT_TOOL_NAME", "error_type"),

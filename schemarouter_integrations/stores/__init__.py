@@ -9,34 +9,22 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from ._answers import AnswerCache, AnswerEntry, MemoryAnswerCache
-    from ._base import AvailabilityMark, AvailabilityStore
-    from ._memory import MemoryAvailabilityStore
-    from ._ratelimit import MemoryRateLimiter, RateLimiterBackend
-    from ._redis import RedisAvailabilityStore
-    from ._redis_answers import RedisAnswerCache
-    from ._redis_ratelimit import RedisRateLimiter
-    from ._redis_store import RedisStore
-    from ._sqlite import SqliteStore
-
-__all__ = [
-    "AnswerCache",
-    "AnswerEntry",
-    "AvailabilityMark",
-    "AvailabilityStore",
-    "MemoryAnswerCache",
-    "MemoryAvailabilityStore",
-    "MemoryRateLimiter",
-    "RateLimiterBackend",
-    "RedisAnswerCache",
-    "RedisAvailabilityStore",
-    "RedisRateLimiter",
-    "RedisStore",
-    "SqliteStore",
-]
+    from ._answers import AnswerCache as AnswerCache
+    from ._answers import AnswerEntry as AnswerEntry
+    from ._answers import MemoryAnswerCache as MemoryAnswerCache
+    from ._base import AvailabilityMark as AvailabilityMark
+    from ._base import AvailabilityStore as AvailabilityStore
+    from ._memory import MemoryAvailabilityStore as MemoryAvailabilityStore
+    from ._ratelimit import MemoryRateLimiter as MemoryRateLimiter
+    from ._ratelimit import RateLimiterBackend as RateLimiterBackend
+    from ._redis import RedisAvailabilityStore as RedisAvailabilityStore
+    from ._redis_answers import RedisAnswerCache as RedisAnswerCache
+    from ._redis_ratelimit import RedisRateLimiter as RedisRateLimiter
+    from ._redis_store import RedisStore as RedisStore
+    from ._sqlite import SqliteStore as SqliteStore
 
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         "._answers": ("AnswerCache", "AnswerEntry", "MemoryAnswerCache"),

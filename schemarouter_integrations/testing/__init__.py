@@ -25,35 +25,28 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_attributes as _lazy_attributes
 
 if TYPE_CHECKING:
-    from ._faults import Down, FailTimes, Fault, FaultyFunction, Hang, RetryAfter, Slow, faulty
-    from ._loopback import LoopbackServer, Reply, Request
-    from ._materials import MATERIALS, Material, materials_router, materials_search, oqmd_search
-    from ._materials_api import MaterialsApi
-    from ._optimade import PROVIDER_BAND_GAPS, OptimadeFederation
+    from ._faults import Down as Down
+    from ._faults import FailTimes as FailTimes
+    from ._faults import Fault as Fault
+    from ._faults import FaultyFunction as FaultyFunction
+    from ._faults import Hang as Hang
+    from ._faults import RetryAfter as RetryAfter
+    from ._faults import Slow as Slow
+    from ._faults import faulty as faulty
+    from ._loopback import LoopbackServer as LoopbackServer
+    from ._loopback import Reply as Reply
+    from ._loopback import Request as Request
+    from ._materials import MATERIALS as MATERIALS
+    from ._materials import Material as Material
+    from ._materials import materials_router as materials_router
+    from ._materials import materials_search as materials_search
+    from ._materials import oqmd_search as oqmd_search
+    from ._materials_api import MaterialsApi as MaterialsApi
+    from ._optimade import PROVIDER_BAND_GAPS as PROVIDER_BAND_GAPS
+    from ._optimade import OptimadeFederation as OptimadeFederation
 
-__all__ = [
-    "MATERIALS",
-    "PROVIDER_BAND_GAPS",
-    "Down",
-    "FailTimes",
-    "Fault",
-    "FaultyFunction",
-    "Hang",
-    "LoopbackServer",
-    "Material",
-    "MaterialsApi",
-    "OptimadeFederation",
-    "Reply",
-    "Request",
-    "RetryAfter",
-    "Slow",
-    "faulty",
-    "materials_router",
-    "materials_search",
-    "oqmd_search",
-]
 
-__getattr__, __dir__ = _lazy_attributes(
+__all__, __getattr__, __dir__ = _lazy_attributes(
     globals(),
     {
         "._faults": ("Down", "FailTimes", "Fault", "FaultyFunction", "Hang", "RetryAfter", "Slow", "faulty"),

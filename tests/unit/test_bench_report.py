@@ -165,3 +165,36 @@ def test_the_core_import_target_is_judged_on_importing_the_router_not_the_lazy_r
     core = next(row for name, row in rows.items() if name.startswith("core import"))
     assert core[1] == "2.40x" and core[2] == "**no**"
     assert any("lazy root" in name and row[2] == "-" for name, row in rows.items())
+
+
+def _peer_results() -> dict[str, Any]:
+    results = _results()
+    results.update({
+        "peer_registration spotify speedup_vs_fastmcp": 2.0,
+        "peer_registration stripe speedup_vs_fastmcp": 1.2,
+        "peer_registration github fastmcp refused": "ValueError: no",
+        "plan_cold_median_ms_1000": 1.5,
+        "plan_median_ms_10": 0.05,
+        "plan_median_ms_10000": 0.06,
+        "plan_median_ms_1000": 0.06,
+        "plan_before_median_ms_1000": 0.05,
+    })  # fmt: skip
+    return results
+
+
+def test_registration_beside_fastmcp_is_judged_per_document_and_a_refusal_is_named() -> None:
+    rows = {row[0]: row for row in targets.target_rows(_peer_results()) if "FastMCP" in row[0]}
+    spotify, stripe = (
+        next(r for t, r in rows.items() if t.startswith(f"register {d}'s")) for d in ("spotify", "stripe")
+    )
+    assert spotify[2] == "yes" and stripe[2] == "**no**"
+    github = next(r for t, r in rows.items() if t.startswith("register github's"))
+    assert "FastMCP refuses it (ValueError: no)" in github[0] and github[1] == "not measured in this run"
+
+
+def test_a_planning_row_slower_than_before_the_reader_does_not_hold() -> None:
+    rows = {row[0]: row[2] for row in targets.target_rows(_peer_results())}
+    assert rows["cold plan of 1,000 tools <= 2 ms"] == "yes"
+    assert rows["warm plan flat from 10 to 10,000 tools (10,000 / 10 <= 1.5x)"] == "yes"
+    slower = "no planning row > 10% slower than before the question reader (worst now / before)"
+    assert rows[slower] == "**no**"  # 0.06 ms now against 0.05 ms before: 1.2x

@@ -100,3 +100,11 @@ async def test_the_field_asked_before_the_purpose_word_stays_a_need() -> None:
     router = await router_of(gardens_document())
     _, need = primary(router, "owner and a description of the layout", garden_ids="g-1")
     assert "owner" in need and "layout" not in need
+
+
+async def test_a_description_asked_for_answers_with_the_whole_describing_record() -> None:
+    router = await router_of(gardens_document())
+    plan = router.plan(PlanRequest(query="describe the layout of Kew", arguments={"garden_ids": "g-1"}))
+    assert plan.primary is not None
+    assert set(plan.primary.selected_fields) == {"garden_id", "description", "author"}
+

@@ -76,3 +76,14 @@ def test_chemical_words_are_read_as_written() -> None:
 
 def test_a_word_an_argument_value_says_in_another_form_is_not_unmatched() -> None:
     assert unmatched("stable entries", "band_gap", formula="_db_stability=0") == []
+
+
+def test_a_word_qualifying_the_subject_that_no_source_uses_is_not_unmatched() -> None:
+    assert unmatched("band gap of binary oxides of iron", "band_gap", chemsys="Fe-O") == []
+
+
+def test_a_word_qualifying_the_subject_that_a_source_uses_is_still_read() -> None:
+    assert unmatched("binary oxides of iron", "binary", chemsys="Fe-O") == []
+    router = router_with("binary", "band_gap")
+    plan = router.plan(PlanRequest(query="binary oxides of iron", arguments={"chemsys": "Fe-O"}))
+    assert plan.need == ["binary"]

@@ -19,14 +19,9 @@ async def add_entry(router: Any, name: str, entry: McpRoute, context: EntryConte
     spec = await router.add_mcp(
         entry.target,
         name=name,
-        provider=entry.provider,
-        access_mode=entry.access_mode,
-        tools=entry.tools,
-        read_only=entry.read_only,
-        fields=entry.fields,
         headers={k: v.get_secret_value() for k, v in entry.headers.items()} or None,
         env={k: v.get_secret_value() for k, v in entry.env.items()} or None,
-        timeout_seconds=entry.timeout_seconds,
+        **entry.keywords("provider", "access_mode", "tools", "read_only", "fields", "timeout_seconds"),
     )
     if entry.probe is not None:
         from .probe import mcp_ping_probe

@@ -18,7 +18,8 @@ from typing import Any
 from ..._registry.words import text_words, word_forms
 from ...errors import RegistrationError
 from .._fields import is_valid_name, safe_name, unique_name
-from .schema import SchemaResolver, read_flags
+from .schema import SchemaResolver
+from .written import read_flags
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _OBJECT_FLAGS = ("required", "explode", "allowEmptyValue", "allowReserved", "deprecated")
