@@ -122,7 +122,8 @@ def read_request(request: PlanRequest, index: SurfaceIndex, lexicon: LexicalInde
     query = read_query(text, index, said, operation_word)
     scope = frozenset(w for w in query.words if _says(w, spoken, stems))
     documented = lambda word: _documented(word, index, lexicon)  # noqa: E731
-    words = tuple(_ranking_forms(w, documented) for w in query.words if w not in scope)
+    glossed = (lambda word: _glossed(word, lexicon)) if lexicon is not None else _no_gloss
+    words = tuple(_ranking_forms(w, documented, glossed) for w in query.words if w not in scope)
     words += _pronoun_words(request.query)
     if request.fields is not None:
         need = need_from_fields(request.fields, index)
@@ -200,15 +201,31 @@ def scope_words(arguments: Mapping[str, Any], words: Iterable[str], query: str =
     return frozenset(w for w in words if _says(w, spoken, stems))
 
 
-def _ranking_forms(word: str, documented: Callable[[str], bool]) -> tuple[str, ...]:
+def _ranking_forms(
+    word: str, documented: Callable[[str], bool], glossed: Callable[[str], tuple[str, ...]]
+) -> tuple[str, ...]:
     """The forms of a ranking *word*: the word and its singular candidates, and, for a word no
     registered document uses, the base a negating prefix negates when a document uses that
-    ("dissimilarity" ranks the operations about similarity; ``_registry/words.negated_base``)."""
+    ("dissimilarity" ranks the operations about similarity; ``_registry/words.negated_base``),
+    else what a parameter's description says the word means ("blocked" by ``is_blocked``,
+    "Filter to tasks with incomplete dependencies"; ``_registry/glosses.py``)."""
     forms = word_forms(word)
     base = negated_base(word)
-    if base and not documented(word) and documented(base):
-        forms += (base,)
-    return forms
+    glosses = glossed(word)
+    if (not base and not glosses) or documented(word):
+        return forms
+    if base and documented(base):
+        return (*forms, base)
+    return forms + tuple(g for g in glosses if g not in forms)
+
+
+def _glossed(word: str, lexicon: LexicalIndex) -> tuple[str, ...]:
+    """The gloss words of *word* that are operation words (a head term of some route)."""
+    return tuple(g for g in lexicon.glosses.of(word) if lexicon.is_head_word((g,)))
+
+
+def _no_gloss(word: str) -> tuple[str, ...]:
+    return ()
 
 
 def _documented(word: str, index: SurfaceIndex, lexicon: LexicalIndex | None) -> bool:

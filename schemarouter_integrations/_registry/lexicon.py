@@ -49,6 +49,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .._bounded import BoundedCache
+from .glosses import Glosses, GlossIndex
 from .words import CONTRACT_MIN_LETTERS, camel_runs, singular_forms, text_words
 
 K1 = 1.2
@@ -173,9 +174,13 @@ class LexicalIndex:
         self._totals = [0, 0, 0, 0]
         self._heads: Counter[str] = Counter()
         """Head term -> how many routes hold it in their name, keywords or summary."""
+        self.glosses = GlossIndex()
+        """Parameter name words -> what their descriptions say (see :mod:`.glosses`)."""
 
-    def add(self, path: str, document: LexicalDocument) -> None:
-        """Index *document* under *path* (a path is removed before it is added again)."""
+    def add(self, path: str, document: LexicalDocument, glosses: Glosses = ()) -> None:
+        """Index *document* (and its parameters' *glosses*) under *path* (a path is removed
+        before it is added again)."""
+        self.glosses.add(glosses)
         self._lengths[path] = document.lengths
         for i, length in enumerate(document.lengths):
             self._totals[i] += length
@@ -183,10 +188,11 @@ class LexicalIndex:
             self._postings.setdefault(term, {})[path] = counts
         self._heads.update(document.head)
 
-    def remove(self, path: str, document: LexicalDocument) -> None:
+    def remove(self, path: str, document: LexicalDocument, glosses: Glosses = ()) -> None:
         lengths = self._lengths.pop(path, None)
         if lengths is None:
             return
+        self.glosses.remove(glosses)
         for i, length in enumerate(lengths):
             self._totals[i] -= length
         for term in document.terms:

@@ -142,7 +142,7 @@ class Registry:
         for endpoint in spec.endpoints:
             route = Route.build(spec, endpoint)
             self._routes[route.path] = route
-            self.lexicon.add(route.path, route.lexical)
+            self.lexicon.add(route.path, route.lexical, route.glosses)
             self._index.add(route)
             for argument in route.argument_names:
                 self._by_argument.setdefault(argument, set()).add(route.path)
@@ -176,7 +176,7 @@ class Registry:
         for endpoint in spec.endpoints if spec is not None else ():
             route = self._routes.pop(f"{tool}.{endpoint.name}", None)
             if route is not None:
-                self.lexicon.remove(route.path, route.lexical)
+                self.lexicon.remove(route.path, route.lexical, route.glosses)
                 self._index.remove(route)
                 for argument in route.argument_names:
                     paths = self._by_argument.get(argument)

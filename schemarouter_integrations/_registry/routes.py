@@ -11,6 +11,7 @@ from .._contracts import EndpointSpec, FieldSpec, ToolSpec
 from .._contracts.schemas import compiled_validator
 from .._text import is_unspaced_char, name_words, normalise
 from .abbreviations import learned_names
+from .glosses import Glosses, parameter_glosses
 from .lexicon import LexicalDocument
 
 if TYPE_CHECKING:
@@ -95,6 +96,8 @@ class Route:
     lexical: LexicalDocument = field(default_factory=LexicalDocument.empty)
     """The words of the endpoint's name, keywords, summary and description, and its head
     (see :mod:`.lexicon`)."""
+    glosses: Glosses = ()
+    """What its parameters' descriptions say their name words mean (see :mod:`.glosses`)."""
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
@@ -115,6 +118,7 @@ class Route:
                 endpoint.name, endpoint.keywords, endpoint.description, endpoint.context
             ),
         )
+        route.glosses = parameter_glosses(endpoint.input_schema, route.lexical.head)
         for spec in endpoint.fields:
             route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))
             route._add(spec.name, FieldMatch(spec, "name", spec.name))
