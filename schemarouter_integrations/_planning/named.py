@@ -27,8 +27,9 @@ they would say the answer ignored them. So they join the *scope words* of ``read
    subject phrase (after "of") such a noun may name what is returned ("structures most like
    GaAs"): it is the subject's only when no registered source uses it ("materials" beside
    OPTIMADE's structures).
-5. **Words that qualify the subject**: a word written right before a word of rules 1 or 4
-   ("binary oxides of iron", "ferromagnetic compounds of Fe") that no registered source uses:
+5. **Words that qualify the subject**: a word written right before a lower-case word of rules
+   1 or 4 ("binary oxides of iron", "ferromagnetic compounds of Fe"; not the "named" of
+   "entities named Si") that no registered source uses:
    it says which of the subject's records are meant, never a value of them (a source that
    uses the word reads it as before).
 """
@@ -99,7 +100,11 @@ def subject_words(
         out.update(
             words[at - 1]
             for at, w in enumerate(words)
-            if at > 0 and w in out and _qualifier(words[at - 1]) and not known(words[at - 1])
+            if at > 0
+            and w in out
+            and written[at].islower()
+            and _qualifier(words[at - 1])
+            and not known(words[at - 1])
         )
     said = _value_forms(arguments)
     out.update(w for w in words if len(w) >= _MIN_FORM and not meeting_forms(w).isdisjoint(said))

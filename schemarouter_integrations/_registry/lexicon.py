@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 from .._bounded import BoundedCache
 from .glosses import Glosses, GlossIndex
-from .words import CONTRACT_MIN_LETTERS, camel_runs, singular_forms, text_words
+from .words import CONTRACT_MIN_LETTERS, camel_runs, derived_forms, singular_forms, text_words
 
 K1 = 1.2
 INFLECTED_WEIGHT = 0.9
@@ -122,6 +122,15 @@ class LexicalDocument:
         if shared is not None:
             return shared
         counted = [_terms(words) for words in fields]
+        for counter in counted:  # a derived noun's base is a term too: "elastic" for ``elasticity``
+            counter.update(
+                {
+                    base: n
+                    for t, n in list(counter.items())
+                    for base in derived_forms(t)
+                    if base not in counter
+                }
+            )
         for counter, whole in zip(counted, runs, strict=True):
             counter.update(whole)
         if extra:

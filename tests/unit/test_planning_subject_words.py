@@ -87,3 +87,7 @@ def test_a_word_qualifying_the_subject_that_a_source_uses_is_still_read() -> Non
     router = router_with("binary", "band_gap")
     plan = router.plan(PlanRequest(query="binary oxides of iron", arguments={"chemsys": "Fe-O"}))
     assert plan.need == ["binary"]
+
+
+def test_a_word_before_a_formula_as_written_is_not_a_qualifier() -> None:
+    assert unmatched("entities named Si", "band_gap", elements=["Si"]) == ["entities", "named"]
