@@ -12,15 +12,13 @@ The chain asks :class:`AnswerService` three things (``_caching`` holds the parts
   freshest answer younger than ``stale_if_error_seconds`` of any route of the chain compiled
   as if all were healthy is served (``cache.stale``). Never for any other error.
 
-A key holds where the call goes and a digest of its credentials (``_caching/keys.py``). An
-entry read back is used only when it is an answer of that access path whose records fit the
-route's fields; anything else is a miss. The first cache failure of a run skips the run's
-other cache operations (a store that fails fast: one timeout per question at most).
+A key holds where the call goes and a digest of its credentials (``_caching/keys.py``). Reads,
+locks and writes go through :class:`~.runcache.RunCache`: an entry that does not fit its route
+is a miss, and the first cache failure of a run skips the run's other cache operations.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -28,7 +26,6 @@ from typing import Any, Protocol
 import anyio
 
 from .._caching import CacheStats, Flights, answer_key
-from .._caching.entries import entry_fits
 from .._caching.keys import scope_of
 from .._caching.policies import PolicyBook
 from .._contracts import CachePolicy
@@ -37,13 +34,11 @@ from .._registry import Invoker, Registry
 from ..errors import BudgetExceededError, InvocationUnavailableError, NoRouteError
 from ..events import CacheHitEvent, CacheStaleEvent, RouterEvent
 from ..stores import AnswerCache, AnswerEntry
-from ..stores._breaker import StoreUnavailable
 from .budget import BudgetMeter
 from .context import RunContext
 from .outcomes import Answered, Unavailable, passed_over
 from .preflight import Step
-
-logger = logging.getLogger("schemarouter_integrations.cache")
+from .runcache import RunCache
 
 Item = RouterEvent | Answered | Unavailable
 
@@ -90,15 +85,12 @@ class AnswerService:
         self.lookups = Flights()
         """Concurrent lookups of one key in this process share one read of the cache."""
         self.stats = CacheStats()
+        self.run_cache = RunCache(cache, self.stats, registry)
 
     def key_of(self, call: ToolCall) -> str:
         """The answer key of *call*: its scope is that of the invoker bound to its tool."""
         binding = None if self.registry is None else self.registry.binding(call.tool)
         return answer_key(call, "" if binding is None else scope_of(binding.invoker))
-
-    def _fits(self, entry: AnswerEntry, call: ToolCall) -> bool:
-        spec = None if self.registry is None else self.registry.tool(call.tool)
-        return entry_fits(entry, call, None if spec is None else spec.endpoint(call.endpoint))
 
     # -- fresh -----------------------------------------------------------------------
     async def fresh(
@@ -114,7 +106,7 @@ class AnswerService:
             self.stats.misses += 1
             return None
         entry = await self._lookup(key, call, ctx)
-        served = None if entry is None else self._fresh_age(entry, policy)
+        served = None if entry is None else self.run_cache.fresh_age(entry, policy)
         if entry is None or served is None:
             self.stats.misses += 1
             return None
@@ -138,47 +130,10 @@ class AnswerService:
         flight = self.lookups.lead(key)
         entry: AnswerEntry | None = None
         try:
-            entry = await self._get(key, call, ctx)
+            entry = await self.run_cache.get(key, call, ctx)
         finally:
             self.lookups.land(key, flight, entry)
         return entry
-
-    async def _get(self, key: str, call: ToolCall, ctx: RunContext) -> AnswerEntry | None:
-        """The cache's entry for *key* when it is an answer of *call*; a cache that fails is a
-        miss (it never fails a run) and is not asked again in this run."""
-        if ctx.cache_down:
-            return None
-        try:
-            entry = await self.cache.get(key)
-        except Exception as exc:
-            self._down(ctx, "a lookup", exc)
-            return None
-        if entry is not None and not self._fits(entry, call):
-            logger.warning("an answer-cache entry does not fit %s; treated as a miss", call.access_path)
-            return None
-        return entry
-
-    async def _lock(self, key: str, ctx: RunContext) -> bool:
-        """The fleet lock for *key*; a cache that fails lets this worker go itself."""
-        if ctx.cache_down:
-            return True
-        try:
-            return await self.cache.lock(key, self.lock_seconds)
-        except Exception as exc:
-            self._down(ctx, "a lock", exc)
-            return True
-
-    @staticmethod
-    def _down(ctx: RunContext, what: str, exc: Exception) -> None:
-        ctx.cache_down = True  # a store's own failure is logged by the store
-        level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING
-        logger.log(
-            level, "the answer cache failed %s (%s); a miss, no more cache work in this run", what, exc
-        )
-
-    def _fresh_age(self, entry: AnswerEntry, policy: CachePolicy) -> float | None:
-        age = entry.age(self.cache.now())
-        return age if age < min(policy.ttl_seconds, entry.fresh_seconds) else None
 
     # -- one call for identical questions --------------------------------------------
     async def call(
@@ -241,7 +196,7 @@ class AnswerService:
             async for item in inner(step, invoker, meter, ctx):
                 if isinstance(item, Answered):
                     outcome = item
-                    await self._store(key, policy, call, item, ctx)
+                    await self.run_cache.store(key, policy, call, item, ctx)
                 elif isinstance(item, Unavailable):
                     outcome = item
                 yield item
@@ -254,12 +209,9 @@ class AnswerService:
                 error if isinstance(error, Exception) and not isinstance(error, BudgetExceededError) else None
             )
             self.flights.land(key, flight, outcome, shared)
-            if locked and not ctx.cache_down:
+            if locked:
                 with anyio.CancelScope(shield=True):
-                    try:
-                        await self.cache.unlock(key)
-                    except Exception as exc:
-                        self._down(ctx, "an unlock", exc)
+                    await self.run_cache.unlock(key, ctx)
 
     def _shared(
         self, outcome: Answered | Unavailable, call: ToolCall, policy: CachePolicy, ctx: RunContext
@@ -282,51 +234,19 @@ class AnswerService:
         self, key: str, policy: CachePolicy, call: ToolCall, ctx: RunContext
     ) -> tuple[bool, AnswerEntry | None]:
         """``(locked, entry)``: the fleet lock taken, or the answer another worker stored."""
-        if await self._lock(key, ctx):
+        if await self.run_cache.lock(key, self.lock_seconds, ctx):
             return True, None
         with anyio.move_on_after(self.wait_seconds):
             while not ctx.cache_down:
                 await anyio.sleep(self.poll_seconds)
-                entry = await self._get(key, call, ctx)
+                entry = await self.run_cache.get(key, call, ctx)
                 if entry is not None and (
-                    policy.ttl_seconds <= 0 or self._fresh_age(entry, policy) is not None
+                    policy.ttl_seconds <= 0 or self.run_cache.fresh_age(entry, policy) is not None
                 ):
                     return False, entry
-                if await self._lock(key, ctx):  # the holder gave up: our turn
+                if await self.run_cache.lock(key, self.lock_seconds, ctx):  # the holder gave up: our turn
                     return True, None
         return False, None
-
-    async def _store(
-        self, key: str, policy: CachePolicy, call: ToolCall, answered: Answered, ctx: RunContext
-    ) -> None:
-        if ctx.cache_down:
-            return
-        hints = answered.hints
-        if hints is not None and hints.no_store:
-            self.stats.not_stored += 1
-            return
-        fresh = policy.ttl_seconds
-        if hints is not None and hints.max_age_seconds is not None:
-            fresh = max(0.0, min(fresh, hints.max_age_seconds))
-        keep = max(fresh, policy.stale_if_error_seconds)
-        if keep <= 0:
-            self.stats.not_stored += 1
-            return
-        entry = AnswerEntry(
-            path=call.access_path,
-            records=answered.records,
-            stored_at=self.cache.now(),
-            fresh_seconds=fresh,
-            provider=call.provider,
-            access_mode=call.access_mode,
-            total=answered.total,
-            more=answered.more,
-        )
-        try:
-            await self.cache.put(key, entry, keep)
-            self.stats.stored += 1
-        except Exception as exc:  # a cache error never fails a run
-            self._down(ctx, f"to store an entry of {call.access_path}", exc)
 
     # -- stale -----------------------------------------------------------------------
     async def stale(
@@ -354,7 +274,7 @@ class AnswerService:
             policy = self.policies.for_call(request, call)
             if policy is None or policy.stale_if_error_seconds <= 0:
                 continue
-            entry = await self._get(self.key_of(call), call, ctx)
+            entry = await self.run_cache.get(self.key_of(call), call, ctx)
             if entry is None:
                 continue
             age = entry.age(now)

@@ -6,8 +6,7 @@ treated is decided by one predicate, :func:`falls_back`: an :class:`InvocationUn
 from the invoker is retried while the endpoint's ``RetryPolicy`` allows, then cools the
 route down (``route.unavailable``) and hands over to the next step (``tool.fallback``). Any
 other error - validation, policy, budget, a 4xx, an invoker bug - ends the run at once, and
-so does cancellation. A call ends as a typed outcome, :class:`Answered` or
-:class:`Unavailable`; a route that cannot run at all is a :class:`Skip`.
+so does cancellation. A call ends as :class:`Answered` or :class:`Unavailable`; a :class:`Skip` cannot run.
 """
 
 from __future__ import annotations

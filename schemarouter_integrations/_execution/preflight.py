@@ -14,7 +14,7 @@ from .._availability import Availability
 from .._contracts import EndpointSpec, ToolSpec
 from .._contracts.schemas import compiled_validator, validation_errors
 from .._planning import Plan, ToolCall, arguments_known_valid
-from .._planning.models import group_line, group_rejections
+from .._planning.explaining import group_line, group_rejections
 from .._registry import Registry
 from .._registry.words import meeting_forms
 from .._text import normalise

@@ -1,17 +1,16 @@
-"""Plans and their parts: requests, calls, evidence and rejections."""
+"""Plans and their parts: calls, evidence and rejections (the request is in ``requests.py``;
+``PlanRequest``, ``PlanRequestOptions`` and ``FallbackScope`` are re-exported here)."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    JsonValue,
     PrivateAttr,
     ValidatorFunctionWrapHandler,
     computed_field,
@@ -19,94 +18,16 @@ from pydantic import (
     model_validator,
 )
 
-from .._contracts.base import NOT_GIVEN, Contract, with_first
-from .._contracts.caching import CachePolicy
+from .._contracts.base import Contract
 from .._contracts.fingerprint import canonical_json
-from .._contracts.policies import HedgePolicy
 from .._registry.routes import RouteRef
-from .._registry.words import script_runs
-from .._text import normalise
-from .json_data import MAX_QUERY_CHARS, Arguments, json_arguments, request_fields
+from .explaining import EXPLAIN_GROUPS, group_line, group_rejections, unmatched_phrases
+from .json_data import Arguments, json_arguments
+from .requests import FallbackScope, PlanRequest, PlanRequestOptions
 
-if TYPE_CHECKING:
-    from typing import Unpack
-
-FallbackScope = Literal["disabled", "same_provider", "cross_provider"]
 CallScope = Literal["primary", "same_provider", "cross_provider"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
-_WORDS = re.compile(r"\w+")
-_set = object.__setattr__
-
-
-class PlanRequestOptions(TypedDict, total=False):
-    """The keyword arguments of :class:`PlanRequest` after ``query``."""
-
-    arguments: Mapping[str, JsonValue]
-    preferred_tools: Sequence[str]
-    fields: Sequence[str] | None
-    fallback_scope: FallbackScope
-    max_fallbacks: int
-    hedge: HedgePolicy | None
-    cache: CachePolicy | None
-    max_records: int
-
-
-class PlanRequest(Contract):
-    """What to answer and how far fallback may go: ``PlanRequest(query, ...)``.
-
-    ``arguments`` must be JSON data (anything else is a ``ValidationError`` here, before
-    any planning). ``fields`` (semantic ids, names or aliases) overrides the need read from
-    ``query`` (at most :data:`MAX_QUERY_CHARS` characters: a longer question is an
-    ``InvalidContractError``). Fallback is disabled unless ``fallback_scope`` says otherwise; ``hedge``
-    (a :class:`HedgePolicy`) starts the next read-only call of the chain when the current
-    one is slow; ``cache`` (a :class:`CachePolicy`) serves a recent answer again. Both
-    change execution only, never the plan. ``max_records`` (default 200) bounds the records
-    of an answer: a listing with more is cut there (``ToolResult.truncated``).
-    """
-
-    query: str
-    arguments: Arguments = Field(default_factory=dict)
-    preferred_tools: list[str] = Field(default_factory=list)
-    fields: list[str] | None = None
-    fallback_scope: FallbackScope = "disabled"
-    max_fallbacks: int = Field(default=3, ge=0, le=8)
-    hedge: HedgePolicy | None = None
-    cache: CachePolicy | None = None
-    max_records: int = Field(default=200, ge=1)
-
-    if TYPE_CHECKING:
-
-        def __init__(self, query: str, **options: Unpack[PlanRequestOptions]) -> None: ...
-
-    else:
-
-        def __init__(self, query: str = NOT_GIVEN, **options: Any) -> None:
-            known = request_fields(query, options) if type(self) is PlanRequest else None
-            if known is None:
-                super().__init__(**with_first("query", query, options))
-            else:  # plain values, valid by their types: what validation would give, without it
-                _set(self, "__dict__", known[0])
-                _set(self, "__pydantic_fields_set__", known[1])
-                _set(self, "__pydantic_extra__", None)
-                _set(self, "__pydantic_private__", None)
-
-    _check_arguments = field_validator("arguments")(json_arguments)
-
-    @field_validator("query")
-    @classmethod
-    def _short_enough(cls, query: str) -> str:
-        if len(query) > MAX_QUERY_CHARS:
-            raise ValueError(
-                f"the question is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are read: "
-                "ask a shorter question and pass values as arguments"
-            )
-        return query
-
-    @cached_property
-    def arguments_key(self) -> str:
-        """The arguments as canonical JSON: equal keys mean equal arguments (computed once)."""
-        return canonical_json(self.arguments)
 
 
 class FieldEvidence(BaseModel):
@@ -293,24 +214,7 @@ class Plan(BaseModel):
     def unmatched_phrases(self) -> list[str]:
         """The unmatched words grouped as the query writes them: adjacent ones form one phrase
         ("melting point of Si" -> ["melting point"])."""
-        if not self.unmatched:
-            return []
-        wanted = set(self.unmatched)
-        phrases: list[str] = []
-        current: list[str] = []
-        runs = (run for word in _WORDS.findall(normalise(self.request.query)) for run in script_runs(word))
-        for word in runs:
-            if word in wanted:
-                current.append(word)
-                continue
-            if current:
-                phrases.append(" ".join(current))
-                current = []
-        if current:
-            phrases.append(" ".join(current))
-        found = list(dict.fromkeys(phrases))
-        seen = {w for p in found for w in p.split(" ")}
-        return found + [w for w in self.unmatched if w not in seen]
+        return unmatched_phrases(self.request.query, self.unmatched)
 
     def explain(self, verbose: bool = False) -> str:
         """A readable account of the plan: why the primary was chosen (``reasons``), the need
@@ -358,38 +262,15 @@ class Plan(BaseModel):
         return "\n".join(lines)
 
 
-EXPLAIN_GROUPS = 8
-"""Groups of rejections ``Plan.explain()`` shows; ``explain(verbose=True)`` shows every one."""
-GROUP_PATHS = 3
-"""Access paths named in a group line before "and N more"."""
-
-_PLURAL_VERBS = {
-    "exposes": "expose",
-    "matches": "match",
-    "does": "do",
-    "reads": "read",
-    "has": "have",
-    "serves": "serve",
-    "is": "are",
-}
-
-
-def group_rejections(rejections: Sequence[Rejection]) -> list[tuple[str, list[str]]]:
-    """*rejections* grouped by reason: ``(reason, access paths)`` in the order each reason
-    first appears, so the reasons closest to an answer stay first."""
-    groups: dict[str, list[str]] = {}
-    for rejection in rejections:
-        groups.setdefault(rejection.reason, []).append(rejection.access_path)
-    return list(groups.items())
-
-
-def group_line(reason: str, paths: Sequence[str], shown: int = GROUP_PATHS) -> str:
-    """One group of rejections as a line: ``path: reason`` for one route, else
-    ``31 endpoints expose no field for 'band_gap' (...): a, b, c and 28 more``."""
-    if len(paths) == 1:
-        return f"{paths[0]}: {reason}"
-    verb, _, rest = reason.partition(" ")
-    plural = _PLURAL_VERBS.get(verb)
-    said = f" {plural} {rest}" if plural is not None else f": {reason}"
-    named = ", ".join(paths[:shown]) + (f" and {len(paths) - shown} more" if len(paths) > shown else "")
-    return f"{len(paths)} endpoints{said}: {named}"
+__all__ = [
+    "CallScope",
+    "FallbackScope",
+    "FieldEvidence",
+    "Plan",
+    "PlanRequest",
+    "PlanRequestOptions",
+    "Rejection",
+    "ToolCall",
+    "group_line",
+    "group_rejections",
+]

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 
 from .._registry import (
     STOP_WORDS,
-    FieldProfile,
     SurfaceIndex,
     is_content_word,
     script_runs,
@@ -23,10 +22,8 @@ from .._registry import (
     word_forms,
 )
 from .._registry.compounds import split_compounds
-from .._registry.fieldwords import Rank
-from .._registry.notations import notation_readings
-from .._registry.routes import is_unspaced
 from .._text import normalise
+from .fieldwindows import field_word_hits, list_breaks, read_alone
 from .terms import Part, Term, holders
 
 _WORDS = re.compile(r"\w+")
@@ -125,8 +122,8 @@ def read_query(
                 step = size
                 break
         position += step
-    breaks = _breaks(text, words, tokens)
-    by_words, absorbed = _field_word_hits(
+    breaks = list_breaks(text, words, tokens)
+    by_words, absorbed = field_word_hits(
         tokens, covered_by, hits, in_scope, index, breaks, units, operation_word
     )
     found: list[tuple[int, str, str]] = []
@@ -138,7 +135,7 @@ def read_query(
         found.extend((words[position].start(), sid, key) for sid in sorted(sids))
         term = _term(key, sids, tokens[position : position + size], index)
         if size == 1 and is_content_word(key):
-            other = _read_alone(key, index, sids)
+            other = read_alone(key, index, sids)
             if other is not None:
                 term = replace(term, alternatives=(*term.alternatives, other))
         terms.append((words[position].start(), term))
@@ -175,149 +172,6 @@ def read_query(
         uncovered=tuple(w for w, hit in content.items() if not hit),
         terms=distinct_terms(t for _, t in terms),
     )
-
-
-def _field_word_hits(
-    tokens: list[str],
-    covered_by: list[int],
-    hits: list[tuple[int, int, str, set[str]]],
-    in_scope: Callable[[str], bool] | None,
-    index: SurfaceIndex,
-    breaks: frozenset[int] = frozenset(),
-    units: frozenset[int] = frozenset(),
-    operation_word: Callable[[str], bool] | None = None,
-) -> tuple[list[tuple[list[int], str, bool]], set[int]]:
-    """Windows of query words read through field words (word positions, semantic id, whether
-    the field's name words read it rather than only its description), left to right, and the
-    exact matches they took in (see ``_registry/fieldwords.py``)."""
-    field_words = index.field_words
-    if not len(field_words):
-        return [], set()
-    scoped = in_scope or (lambda word: False)
-    seeds = [i for i, w in enumerate(tokens) if covered_by[i] < 0 and w not in STOP_WORDS and not scoped(w)]
-    if not seeds:  # every word matched exactly, or is a stop or scope word: nothing to read
-        return [], set()
-    content = [
-        i for i, w in enumerate(tokens) if is_content_word(w) and not is_unspaced(w) and i not in units
-    ]
-    free = lambda i: covered_by[i] < 0 and not scoped(tokens[i])  # noqa: E731
-    notes = notation_readings(tokens, content, free, lambda a, b: _crosses(a, b, breaks), field_words)
-    claimed: set[int] = {i for window, _ in notes for i in window}  # "e_hull": read first
-    readings: list[tuple[Rank, int, list[int], bool]] = []
-    for at, i in enumerate(content):
-        word = tokens[i]
-        if covered_by[i] >= 0 or scoped(word):
-            continue
-        for profile in field_words.candidates(word):
-            if not profile.meets(word):
-                continue
-            window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile, breaks)
-            fresh = [tokens[j] for j in window if covered_by[j] < 0 and not scoped(tokens[j])]
-            window_words = [tokens[j] for j in window]
-            rank = profile.rank(window_words, fresh)
-            if rank is None:
-                continue
-            named = profile.names_window(window_words, fresh)
-            if not named and any(scoped(w) for w in window_words):
-                continue  # scope words join name readings only
-            weak = len(window) == 1 and max(profile.name_meeting(word)) < 2
-            if weak and operation_word is not None and operation_word(word):
-                continue  # "Follow ...": the operation's word, weakly a field's: evidence, no need
-            readings.append((rank, window[0], window, named))
-    out: list[tuple[list[int], str, bool]] = []
-    for rank, _, window, named in sorted(readings):
-        if claimed.isdisjoint(window):
-            claimed.update(window)
-            out.append((window, rank[-1], named))
-    out.extend((window, sid, True) for window, sid in notes)
-    out.sort()
-    absorbed = {covered_by[i] for window, _, _ in out for i in window if covered_by[i] >= 0}
-    return out, absorbed
-
-
-MAX_WINDOW_SIDE = 16
-"""A window reaches at most this many content words either side of its seed: no field is
-named by more, and a question of thousands of words that each meet a field stays linear."""
-
-
-def _read_alone(word: str, index: SurfaceIndex, sids: set[str]) -> str | None:
-    """The semantic id the field words read *word* as on its own by a field's name, when it
-    is not one of *sids* (the term's alternative reading; see ``Term.alternatives``)."""
-    best: tuple[Rank, str] | None = None
-    for profile in index.field_words.candidates(word):
-        if not profile.meets(word) or not profile.names_window([word], [word]):
-            continue
-        rank = profile.rank([word], [word])
-        if rank is not None and rank[-1] not in sids and (best is None or rank < best[0]):
-            best = (rank, rank[-1])
-    return best[1] if best is not None else None
-
-
-def _window(
-    at: int,
-    content: list[int],
-    tokens: list[str],
-    covered_by: list[int],
-    hits: list[tuple[int, int, str, set[str]]],
-    claimed: set[int],
-    scoped: Callable[[str], bool],
-    profile: FieldProfile,
-    breaks: frozenset[int] = frozenset(),
-) -> list[int]:
-    """The run of adjacent content words around ``content[at]`` that meet *profile*'s words;
-    an exact match is taken in whole, and only when each of its words meets a name word. A
-    window never crosses a list boundary (a comma, a semicolon, "and", "or"): the parts of
-    "energy per atom and formation energy" name two fields."""
-    chosen = [content[at]]
-    for step in (-1, 1):
-        k = at + step
-        while 0 <= k < len(content) and abs(k - at) <= MAX_WINDOW_SIDE:
-            i = content[k]
-            near = content[k - step]
-            if i in claimed or _crosses(near, i, breaks):
-                break
-            if scoped(tokens[i]) and not profile.meets_name(tokens[i]):
-                break  # a scope word joins a window only as a word of the field's name
-            hit = covered_by[i]
-            if hit >= 0:
-                position, size = hits[hit][0], hits[hit][1]
-                span = [j for j in range(position, position + size) if j in content]
-                meets = profile.meets if len(span) == 1 else profile.meets_name  # one word: as any word
-                if not span or not all(meets(tokens[j]) for j in span):
-                    break
-                chosen.extend(span)
-                # the span is next to k: search from there, never from the start (linear overall)
-                k = (
-                    content.index(span[-1], k) + 1
-                    if step > 0
-                    else content.index(span[0], max(0, k - size)) - 1
-                )
-            elif profile.meets(tokens[i]):
-                chosen.append(i)
-                k += step
-            else:
-                break
-    return sorted(chosen)
-
-
-_CONJUNCTIONS = frozenset({"and", "or", "nor", "versus", "vs", "plus"})
-_LIST_MARKS = re.compile(r"[,;:/&|+]")
-
-
-def _breaks(text: str, words: list[re.Match[str]], tokens: list[str]) -> frozenset[int]:
-    """Token positions with a list boundary just before them: a conjunction token itself, or
-    punctuation between it and the previous word."""
-    out = {i for i, token in enumerate(tokens) if token in _CONJUNCTIONS}
-    out.update(
-        i for i in range(1, len(words)) if _LIST_MARKS.search(text, words[i - 1].end(), words[i].start())
-    )
-    return frozenset(out)
-
-
-def _crosses(a: int, b: int, breaks: frozenset[int]) -> bool:
-    """True when a list boundary lies between token positions *a* and *b*."""
-    low, high = (a, b) if a < b else (b, a)
-    return any(j in breaks for j in range(low + 1, high + 1))
 
 
 def distinct_terms(terms: Iterable[Term]) -> tuple[Term, ...]:
