@@ -17,57 +17,16 @@ operation without a literal segment after its last path parameter is not judged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from .._bounded import BoundedCache
-from .._contracts.schemas import PATH_SEGMENT, PATH_TAIL
-from .._registry import Route, text_words, word_forms
-
-Segments = tuple[frozenset[str], frozenset[str]]
-"""The forms of the returned segment's words, and those of the path's other segments."""
-_NONE: Segments = (frozenset(), frozenset())
-_SEGMENTS: BoundedCache[str, Segments] = BoundedCache(16384)
-"""Per endpoint fingerprint: a pure memo that can never go stale."""
+from .._registry import Route
 
 
 def returns_part(route: Route, spoken: frozenset[str]) -> int:
     """1 when *route* returns something the question (the forms of its words, *spoken*) does
-    not say while naming another segment of its path; else 0 (see the module docstring)."""
+    not say while naming another segment of its path; else 0 (see the module docstring).
+    The path's words are read at registration (``Route.path_words``)."""
     if not spoken:
         return 0
-    returned, about = path_segments(route)
+    returned, about = route.path_words
     if not returned or not returned.isdisjoint(spoken):
         return 0
     return 0 if about.isdisjoint(spoken) else 1
-
-
-def path_segments(route: Route) -> Segments:
-    """The forms of the words of *route*'s returned segment and of its other path segments."""
-    found = _SEGMENTS.get(route.endpoint_fingerprint)
-    if found is None:
-        found = _SEGMENTS.put(route.endpoint_fingerprint, _read(route.endpoint.input_schema))
-    return found
-
-
-def _read(schema: Mapping[str, Any]) -> Segments:
-    properties = schema.get("properties")
-    if not isinstance(properties, Mapping):
-        return _NONE
-    tail: list[str] = []
-    kinds: list[str] = []
-    for node in properties.values():
-        if not isinstance(node, Mapping):
-            continue
-        segment, after = node.get(PATH_SEGMENT), node.get(PATH_TAIL)
-        if isinstance(segment, str):
-            kinds.append(segment)
-        if isinstance(after, str) and after:
-            tail = after.split("/")
-    if not tail:
-        return _NONE
-    returned = frozenset(form for word in text_words(tail[-1]) for form in word_forms(word))
-    others = frozenset(
-        form for text in (*tail[:-1], *kinds) for word in text_words(text) for form in word_forms(word)
-    )
-    return returned, others - returned

@@ -13,6 +13,7 @@ from .._text import is_unspaced_char, name_words, normalise
 from .abbreviations import learned_names
 from .glosses import Glosses, parameter_glosses
 from .lexicon import LexicalDocument
+from .path_words import NO_PATH_WORDS, PathWords, path_words
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -98,6 +99,8 @@ class Route:
     (see :mod:`.lexicon`)."""
     glosses: Glosses = ()
     """What its parameters' descriptions say their name words mean (see :mod:`.glosses`)."""
+    path_words: PathWords = NO_PATH_WORDS
+    """What its path says it returns, and its other segments (see :mod:`.path_words`)."""
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
@@ -119,6 +122,7 @@ class Route:
             ),
         )
         route.glosses = parameter_glosses(endpoint.input_schema, route.lexical.head)
+        route.path_words = path_words(endpoint.input_schema)
         for spec in endpoint.fields:
             route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))
             route._add(spec.name, FieldMatch(spec, "name", spec.name))
