@@ -181,7 +181,7 @@ class SqliteStore(AvailabilityStore):
                     db.execute("DELETE FROM marks WHERE until <= ?", (wall,))
 
         try:
-            self.file.run(write, timeout=timeout)
+            self.file.run(write, timeout=timeout, deferrable=True)
         except StoreUnavailable:
             return  # stays queued: the refresher tries again
         for path, change in changes.items():

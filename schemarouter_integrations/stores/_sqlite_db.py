@@ -23,12 +23,12 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 from ..errors import ConfigurationError
 from ._breaker import Breaker, StoreUnavailable
 
-__all__ = ["SqliteFile"]
+__all__ = ["SqliteFile", "StoreBusy"]
 
 T = TypeVar("T")
 logger = logging.getLogger("schemarouter_integrations.stores.sqlite")
@@ -42,6 +42,17 @@ CREATE TABLE IF NOT EXISTS answer_locks (
   key TEXT PRIMARY KEY, token TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS rate_limits (key TEXT PRIMARY KEY, tat REAL NOT NULL);
 """
+
+
+class StoreBusy(StoreUnavailable):
+    """Another writer held the file for the whole wait; the queued write is tried again later."""
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc) or "busy" in str(exc)
 
 
 class SqliteFile:
@@ -58,9 +69,19 @@ class SqliteFile:
         self._ready = False
         self._lock = threading.Lock()
 
-    def run(self, action: Callable[[sqlite3.Connection], T], *, timeout: float | None = None) -> T:
+    def run(
+        self,
+        action: Callable[[sqlite3.Connection], T],
+        *,
+        timeout: float | None = None,
+        deferrable: bool = False,
+    ) -> T:
         """``action(connection)`` in one immediate transaction, committed on return; a failure
-        is :class:`StoreUnavailable` (and counts towards the breaker)."""
+        is :class:`StoreUnavailable` (and counts towards the breaker).
+
+        A *deferrable* write (one its caller keeps queued and writes again) that only finds the
+        file locked by another writer is :class:`StoreBusy`: waiting is not a failure of the
+        file, so it counts neither as an error nor towards the breaker."""
         self.breaker.check()
         try:
             connection = self._connect(self.busy_timeout_seconds if timeout is None else timeout)
@@ -70,20 +91,27 @@ class SqliteFile:
                     result = action(connection)
             finally:
                 connection.close()
+        except sqlite3.OperationalError as exc:
+            if deferrable and _is_busy(exc):
+                raise StoreBusy(str(exc)) from None
+            self._failed(exc)
         except (sqlite3.Error, OSError, ValueError) as exc:
-            self.errors += 1
-            self.last_error = f"{type(exc).__name__}: {exc}"[:300]
-            self.breaker.failed()
-            first = self.breaker.consecutive_failures == 1  # once per run of failures, then quietly
-            logger.log(
-                logging.WARNING if first else logging.DEBUG,
-                "the state file %s failed (counted as a miss until it works again): %s",
-                self.path,
-                self.last_error,
-            )
-            raise StoreUnavailable(self.last_error) from None
+            self._failed(exc)
         self.breaker.succeeded()
         return result
+
+    def _failed(self, exc: Exception) -> NoReturn:
+        self.errors += 1
+        self.last_error = f"{type(exc).__name__}: {exc}"[:300]
+        self.breaker.failed()
+        first = self.breaker.consecutive_failures == 1  # once per run of failures, then quietly
+        logger.log(
+            logging.WARNING if first else logging.DEBUG,
+            "the state file %s failed (counted as a miss until it works again): %s",
+            self.path,
+            self.last_error,
+        )
+        raise StoreUnavailable(self.last_error) from None
 
     def _connect(self, timeout: float) -> sqlite3.Connection:
         if not self._ready:

@@ -121,13 +121,31 @@ async def test_an_answer_changed_in_the_file_is_a_miss(tmp_path: Path) -> None:
     assert (damaged.cached, damaged.records[0]["band_gap"], route.calls) == (False, 1.1, 3)
 
 
+def test_a_mark_that_finds_the_file_held_by_another_writer_waits_in_the_queue(tmp_path: Path) -> None:
+    from schemarouter_integrations.stores import AvailabilityMark
+
+    store = SqliteStore(tmp_path / "state.db")
+    store.active()  # creates the file
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process writes for longer than the mark may wait
+    store.mark_unavailable(AvailabilityMark("mp.rest", store.clock() + 600, "down"))
+    held = (store.file.errors, store.status()["pending_writes"], store.status()["breaker"]["state"])
+    other.execute("COMMIT")
+    other.close()
+    anyio.run(store.flush)
+    with sqlite3.connect(store.path) as db:
+        written = db.execute("SELECT path FROM marks").fetchall()
+    assert held == (0, 1, "closed")
+    assert (written, store.status()["pending_writes"], store.file.errors) == ([("mp.rest",)], 0, 0)
+
+
 WRITER = textwrap.dedent(
     """
     import sys, anyio
     from schemarouter_integrations.stores import AnswerEntry, AvailabilityMark, SqliteStore
 
     async def main(path, me):
-        store = SqliteStore(path)
+        store = SqliteStore(path, busy_timeout_seconds=30.0)  # a loaded machine: wait, never fail
         for n in range(150):
             store.mark_unavailable(AvailabilityMark(f"w{me}.e{n % 10}", store.clock() + 600, "down"))
             await store.answers.put(f"{me}-{n}", AnswerEntry("mp.call", [{"n": n}], 0.0, 60.0), 60.0)
