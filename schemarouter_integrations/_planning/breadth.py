@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._registry import STOP_WORDS, Route, word_forms
+from .._registry.routes import label_words
 from .._text import name_words, normalise
 from .need import Need
 from .purpose import purpose_noun
@@ -137,16 +138,20 @@ def _values(arguments: Mapping[str, Any]) -> Iterable[Any]:
 def constrained_by(route: Route, arguments: Mapping[str, Any], query: str = "") -> list[str]:
     """The route's fields the request's arguments constrain: an argument named as a field
     (a list, ``elements=["Ga", "As"]``, or one value the *query* does not write,
-    ``ordering="FM"`` for "ferromagnetic materials"; "Si band gap" with ``formula="Si"``
-    names its subject), or as one with a range affix (``total_magnetization_min=3``), and
-    the field a sort argument orders by (``sort="-created"``): the answer shows that the
-    constraint held, and the order."""
+    ``ordering="FM"`` for "ferromagnetic materials"), or as one with a range affix
+    (``total_magnetization_min=3``), and the field a sort argument orders by
+    (``sort="-created"``): the answer shows that the constraint held, and the order.
+
+    A value the query writes names the subject. Its field comes back too unless its name is
+    a label's ("Si band gap" with ``formula="Si"``: the record's label already names Si): the
+    key the asker named the subject by ("the protein P04637" with ``accession="P04637"``)
+    says which subject each record answers."""
     found: list[str] = []
     text = normalise(query)
     for name, value in arguments.items():
         bare = _RANGE.sub("", name)
         if name in route.field_names:
-            if isinstance(value, list) or not _writes(text, normalise(str(value))):
+            if isinstance(value, list) or not label_words(name) or not _writes(text, normalise(str(value))):
                 found.append(name)
         elif bare != name and bare in route.field_names:
             found.append(bare)

@@ -51,6 +51,9 @@ def field_word_hits(
             if not profile.meets(word):
                 continue
             window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile, breaks)
+            window = _with_stand_in(
+                window, content, tokens, covered_by, claimed, scoped, profile, breaks, index
+            )
             fresh = [tokens[j] for j in window if covered_by[j] < 0 and not scoped(tokens[j])]
             window_words = [tokens[j] for j in window]
             rank = profile.rank(window_words, fresh)
@@ -137,6 +140,67 @@ def _window(
             else:
                 break
     return sorted(chosen)
+
+
+def _with_stand_in(
+    window: list[int],
+    content: list[int],
+    tokens: list[str],
+    covered_by: list[int],
+    claimed: set[int],
+    scoped: Callable[[str], bool],
+    profile: FieldProfile,
+    breaks: frozenset[int],
+    index: SurfaceIndex,
+) -> list[int]:
+    """*window* grown over one word that stands in for one word of the field's name: "formation
+    *enthalpy* per atom" for ``formation_energy_per_atom``. The word meets no field of any route
+    (a word the documents do not use), the words either side of it meet the name, and the grown
+    window meets every word of a name of three words or more but the one it replaces, which
+    stands between the name words either side of the stand-in meet. The
+    word may meet other fields' words, but reads none of them on its own ("enthalpy" meets
+    ``decomposition_enthalpy`` and names it only beside "decomposition")."""
+    if len(profile.names) < 3:
+        return window
+    for step, edge in ((1, window[-1]), (-1, window[0])):
+        at = content.index(edge)
+        gap, beyond = at + step, at + 2 * step
+        if not (0 <= gap < len(content) and 0 <= beyond < len(content)):
+            continue
+        i, j = content[gap], content[beyond]
+        if (
+            {i, j} & claimed
+            or covered_by[i] >= 0
+            or covered_by[j] >= 0
+            or scoped(tokens[i])
+            or _crosses(edge, i, breaks)
+            or _crosses(i, j, breaks)
+            or not profile.meets_name(tokens[j])
+            or _reads_a_field(tokens[i], index)
+        ):
+            continue
+        grown = sorted([*window, i, j])
+        met = [0] * len(profile.names)
+        for k in grown:
+            for n, kind in enumerate(profile.name_meeting(tokens[k])):
+                met[n] = max(met[n], kind)
+        if met.count(0) == 1 and _between(met.index(0), profile, tokens[edge], tokens[j]):
+            return grown
+    return window
+
+
+def _between(lacked: int, profile: FieldProfile, one: str, other: str) -> bool:
+    """The name word at *lacked* stands between the name words *one* and *other* meet: the
+    stand-in takes its place ("formation [energy] atom"), not an end of the name."""
+    first = [n for n, kind in enumerate(profile.name_meeting(one)) if kind]
+    second = [n for n, kind in enumerate(profile.name_meeting(other)) if kind]
+    return any(min(a, b) < lacked < max(a, b) for a in first for b in second)
+
+
+def _reads_a_field(word: str, index: SurfaceIndex) -> bool:
+    return any(
+        p.meets(word) and p.rank([word], [word]) is not None for p in index.field_words.candidates(word)
+    )
 
 
 _CONJUNCTIONS = frozenset({"and", "or", "nor", "versus", "vs", "plus"})

@@ -57,6 +57,22 @@ def test_an_argument_the_question_writes_names_its_subject_and_selects_nothing_m
     assert "formula" not in fields
 
 
+def test_an_identifier_the_question_writes_comes_back_to_say_which_subject_each_record_answers() -> None:
+    proteins = EndpointSpec(
+        name="proteins",
+        read_only=True,
+        input_schema={"type": "object", "properties": {"accession": {"type": "string"}}},
+        fields=[
+            FieldSpec("full_name", label=True),
+            FieldSpec("tax_id"),
+            FieldSpec("accession"),
+            FieldSpec("mass"),
+        ],
+    )
+    fields = selected(router_of(proteins), "mass of the human protein P04637", accession="P04637")
+    assert "accession" in fields and "mass" in fields
+
+
 def test_a_range_filter_selects_the_quantity_it_bounds() -> None:
     router = router_of(summary(*MAGNETISM))
     fields = selected(router, "magnetic materials above 3 muB", total_magnetization_min=3)

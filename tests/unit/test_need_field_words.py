@@ -164,3 +164,19 @@ def test_a_field_described_in_a_unit_is_read_as_the_quantity_the_unit_measures()
     ]
     router.register(ToolSpec(name="t", endpoints=[EndpointSpec(name="s", fields=fields)]))
     assert router.plan("magnetic moment of the cell").need == ["net_spin"]
+
+
+def test_a_word_the_documents_do_not_use_stands_in_for_one_word_of_a_long_field_name() -> None:
+    assert need("formation enthalpy per atom of MgO", formula="MgO") == ["formation_energy_per_atom"]
+
+
+def test_a_word_that_names_a_field_of_its_own_stands_in_for_nothing() -> None:
+    assert need("formation density per atom of MgO", formula="MgO") == ["density"]
+
+
+def test_a_two_word_field_name_takes_no_stand_in() -> None:
+    assert need("band enthalpy gap of Si", formula="Si") != ["band_gap"]
+
+
+def test_a_stand_in_takes_the_place_of_a_word_inside_the_name_never_at_its_end() -> None:
+    assert need("energy enthalpy per formation of MgO", formula="MgO") != ["formation_energy_per_atom"]
