@@ -60,8 +60,8 @@ def field_word_hits(
             if rank is None:
                 continue
             named = profile.names_window(window_words, fresh)
-            if not named and any(scoped(w) for w in window_words):
-                continue  # scope words join name readings only
+            if not named and any(scoped(tokens[j]) and not _in_phrase(j, covered_by, hits) for j in window):
+                continue  # scope words join name readings only (in a field's phrase they are no scope)
             weak = len(window) == 1 and max(profile.name_meeting(word)) < 2
             if weak and operation_word is not None and operation_word(word):
                 continue  # "Follow ...": the operation's word, weakly a field's: evidence, no need
@@ -195,6 +195,11 @@ def _between(lacked: int, profile: FieldProfile, one: str, other: str) -> bool:
     first = [n for n, kind in enumerate(profile.name_meeting(one)) if kind]
     second = [n for n, kind in enumerate(profile.name_meeting(other)) if kind]
     return any(min(a, b) < lacked < max(a, b) for a in first for b in second)
+
+
+def _in_phrase(at: int, covered_by: list[int], hits: list[tuple[int, int, str, set[str]]]) -> bool:
+    """The word at *at* is part of a field surface of two words or more ("formula unit")."""
+    return covered_by[at] >= 0 and hits[covered_by[at]][1] > 1
 
 
 def _reads_a_field(word: str, index: SurfaceIndex) -> bool:

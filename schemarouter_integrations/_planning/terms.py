@@ -202,7 +202,7 @@ def explain_partial(route: Route, terms: Sequence[Term]) -> Partial | None:
     weighed: set[str] = set()
     points = weight = 0
     for term in terms:
-        unit = 2 if term.strong else 1
+        unit = (2 if term.strong else 1) * max(1, len(term.parts))  # per question word it reads
         served: list[tuple[str, FieldMatch]] = []
         lacking: list[str] = []
         for sid, key in term.sid_keys:

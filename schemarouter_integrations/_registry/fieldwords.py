@@ -101,12 +101,17 @@ def _affixes(word: str, longest: int | None = None) -> Iterator[str]:
         yield word[-size:]
 
 
-def _weakly(word: str, other: str) -> bool:
-    """One word begins or ends with the other, the shorter of 3+ letters."""
+def _weakly(word: str, other: str, names: Sequence[str] = ()) -> bool:
+    """One word begins with the other, the shorter of 3+ letters, or ends with it, the
+    shorter of 4+ letters or the rest being another of *names* ("bandgap" ends with "gap"
+    after "band"): otherwise a word's last three letters are most often a suffix
+    ("function" ends with "ion"), not the word it meets."""
     short, long = (word, other) if len(word) <= len(other) else (other, word)
     if len(short) < AFFIX_MIN_LETTERS or len(short) == len(long):
         return False
-    return long.startswith(short) or long.endswith(short)
+    if long.startswith(short):
+        return True
+    return long.endswith(short) and (len(short) > AFFIX_MIN_LETTERS or long[: -len(short)] in names)
 
 
 @dataclass(slots=True)
@@ -146,7 +151,7 @@ class FieldProfile:
         for name, name_forms in zip(self.names, self.name_forms, strict=True):
             if forms & name_forms:
                 out.append(2)
-            elif any(_weakly(form, name) for form in forms):
+            elif any(_weakly(form, name, self.names) for form in forms):
                 out.append(1)
             else:
                 out.append(0)

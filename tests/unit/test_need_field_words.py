@@ -180,3 +180,54 @@ def test_a_two_word_field_name_takes_no_stand_in() -> None:
 
 def test_a_stand_in_takes_the_place_of_a_word_inside_the_name_never_at_its_end() -> None:
     assert need("energy enthalpy per formation of MgO", formula="MgO") != ["formation_energy_per_atom"]
+
+
+def one_route(*fields: FieldSpec) -> SchemaRouter:
+    router = SchemaRouter()
+    endpoint = EndpointSpec(name="search", read_only=True, input_schema=SCHEMA, fields=list(fields))
+    router.register(ToolSpec(name="db", endpoints=[endpoint]))
+    return router
+
+
+def test_a_word_ending_in_a_short_field_word_does_not_meet_it() -> None:
+    router = one_route(
+        FieldSpec("working_ion", description="The ion that moves in and out of the electrode."),
+        FieldSpec("weighted_work_function", description="Area-weighted work function, eV."),
+    )
+    assert router.plan(PlanRequest(query="work function of Au", arguments={"formula": "Au"})).need == [
+        "weighted_work_function"
+    ]
+
+
+def test_an_argument_name_inside_a_field_phrase_is_a_word_of_that_phrase() -> None:
+    router = one_route(
+        FieldSpec("formula_units", description="Formula units in the cell."),
+        FieldSpec("total_magnetization", description="Total magnetic moment of the cell, in μB."),
+        FieldSpec(
+            "total_magnetization_normalized_formula_units",
+            description="Total magnetic moment per formula unit, in μB.",
+        ),
+    )
+    plan = router.plan(
+        PlanRequest(query="magnetic moment per formula unit of Fe2O3", arguments={"formula": "Fe2O3"})
+    )
+    assert plan.need == ["total_magnetization_normalized_formula_units"]
+
+
+def test_a_partial_answer_serves_the_term_that_reads_more_of_the_question() -> None:
+    router = SchemaRouter()
+    for name, field in (
+        ("ground_states", FieldSpec("state", description="Whether the fit succeeded.")),
+        ("energies", FieldSpec("energy_per_atom", description="Total energy of one atom, eV.")),
+    ):
+        endpoint = EndpointSpec(name=name, read_only=True, input_schema=SCHEMA, fields=[field])
+        router.register(ToolSpec(name=f"db_{name}", endpoints=[endpoint]))
+    plan = router.plan(PlanRequest(query="ground state energy per atom of Si", arguments={"formula": "Si"}))
+    assert plan.primary is not None and plan.primary.endpoint == "energies"
+
+
+def test_a_compound_ending_in_a_short_field_word_meets_it_after_another_word_of_the_name() -> None:
+    router = one_route(FieldSpec("band_gap", description="Gap between valence and conduction bands, eV."))
+    assert router.plan(
+        PlanRequest(query="what's the bandgap of silicon", arguments={"formula": "Si"})
+    ).need == ["band_gap"]
