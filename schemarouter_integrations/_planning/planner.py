@@ -115,7 +115,9 @@ def compile_plan(
             built = build_partial(
                 walk.registry, reading.terms, ordering.lexical, reading.given, ordering.said, ordering.spoken
             )
-            tiers = ordering.partial = [by_subject(t, _subject(reading, walk), RANK) for t in built]
+            tiers = ordering.partial = [
+                by_subject(t, _subject(reading, walk), RANK, walk.registry) for t in built
+            ]
         for tier in tiers:
             primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
             if primary is not None:
@@ -208,7 +210,7 @@ def _ordering(reading: Reading, walk: Walk) -> Ordering:
             walk.registry, reading.terms, reading.words, restrict=not reading.explicit, given=reading.given
         )
         ordering = walk.cache.orderings.put(key, built)
-    reading.ordering = by_subject(ordering, _subject(reading, walk), RANK)
+    reading.ordering = by_subject(ordering, _subject(reading, walk), RANK, walk.registry)
     return reading.ordering
 
 
@@ -234,7 +236,7 @@ def _by_arguments(reading: Reading, ordering: Ordering, walk: Walk) -> Ordering:
             reading.given,
             asked_words(walk.request.query),
         )
-        tier = reading.by_arguments = by_subject(tier, _subject(reading, walk), broadest_first)
+        tier = reading.by_arguments = by_subject(tier, _subject(reading, walk), broadest_first, walk.registry)
     return tier
 
 
