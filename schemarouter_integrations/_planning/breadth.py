@@ -36,9 +36,6 @@ from .need import Need
 from .purpose import purpose_noun
 
 MAX_STAND_INS = 4
-VALUE_PARTS = 8
-"""The most fields read inside one object field for that object to be selected whole (a
-value of a few parts, as the OpenAPI adapter opens them: MP's ``symmetry``)."""
 _RANGE = re.compile(r"^(?:min|max|from|to|gte?|lte?)_|_(?:min|max|from|to|gte?|lte?)$")
 _SORT_WORDS = frozenset({"sort", "order", "orderby", "sortby"})
 """The most fields that stand in for one missing term."""
@@ -172,18 +169,13 @@ def whole_records(route: Route) -> list[str]:
 
 def whole_values(route: Route, names: Iterable[str]) -> list[str]:
     """*names* without repeats, a field read inside a small object field replaced by that
-    object (``symmetry.symbol`` -> ``symmetry``, at most :data:`VALUE_PARTS` fields inside
-    it): the parts of one value are read together (a space group's symbol beside its number)."""
-    fields = route.endpoint.fields
-    by_path = {tuple(f.wire_path): f.name for f in fields}
+    object (``symmetry.symbol`` -> ``symmetry``, at most ``_registry.values.VALUE_PARTS`` fields inside
+    it): the parts of one value are read together (a space group's symbol beside its number).
+    Which object holds a field is read at registration (``Route.value_parents``)."""
+    parents = route.value_parents
     out: list[str] = []
     for name in names:
-        spec = route.endpoint.field(name)
-        if spec is not None and len(spec.wire_path) > 1:
-            above = spec.wire_path[:-1]
-            parent = by_path.get(tuple(above))
-            if parent is not None and len([f for f in fields if f.wire_path[:-1] == above]) <= VALUE_PARTS:
-                name = parent
+        name = parents.get(name, name)
         if name not in out:
             out.append(name)
     return out

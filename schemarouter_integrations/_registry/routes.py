@@ -14,6 +14,7 @@ from .abbreviations import learned_names
 from .glosses import Glosses, parameter_glosses
 from .lexicon import LexicalDocument
 from .path_words import NO_PATH_WORDS, PathWords, path_words, shown_arguments
+from .values import value_parents
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -105,6 +106,8 @@ class Route:
     """Its parameters that show the kind of value they take (examples, a path segment)."""
     order: tuple[float, str, str] = (0.0, "", "")
     """The last parts of its planning rank: its cost units, tool name and endpoint name."""
+    value_parents: dict[str, str] = field(default_factory=dict)
+    """Field name -> the small object field it is read inside (see :mod:`.values`)."""
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
@@ -122,6 +125,7 @@ class Route:
             endpoint_fingerprint=endpoint.fingerprint,
             identity=tuple(f.name for f in endpoint.fields if f.identity or f.label),
             order=(endpoint.cost_units, tool.name, endpoint.name),
+            value_parents=value_parents(endpoint.fields),
             lexical=LexicalDocument.of(
                 endpoint.name, endpoint.keywords, endpoint.description, endpoint.context
             ),
