@@ -42,18 +42,28 @@ _SORT_WORDS = frozenset({"sort", "order", "orderby", "sortby"})
 _WORDS = re.compile(r"\w+")
 
 
-def loose_sids(route: Route, need: Need, query: str, arguments: Mapping[str, Any]) -> tuple[str, ...]:
-    """The semantic ids of *need* that do not narrow an answer of *route* (module docstring)."""
-    text = normalise(query)
-    values = [normalise(str(v)) for v in _values(arguments)]
+def loose_sids(route: Route, need: Need, anywhere: frozenset[tuple[str, str]]) -> tuple[str, ...]:
+    """The semantic ids of *need* that do not narrow an answer of *route* (module docstring):
+    its terms in *anywhere* (:func:`loose_anywhere`), and those naming *route*'s records."""
     loose: list[str] = []
     for sid, surface in need.pairs():
         words = surface.split()
-        if words and (
-            _names_records(route, words) or _before_a_value(text, words, values) or _a_description(words)
-        ):
+        if words and ((sid, surface) in anywhere or _names_records(route, words)):
             loose.append(sid)
     return tuple(loose)
+
+
+def loose_anywhere(need: Need, query: str, arguments: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
+    """The terms ``(sid, surface)`` of *need* that narrow no route's answer: a subject written
+    right before a value the arguments pass, or a description asked for (read once per plan,
+    not per call)."""
+    text = normalise(query)
+    values = [normalise(str(v)) for v in _values(arguments)]
+    return frozenset(
+        (sid, surface)
+        for sid, surface in need.pairs()
+        if (words := surface.split()) and (_before_a_value(text, words, values) or _a_description(words))
+    )
 
 
 def stand_ins(route: Route, surfaces: Iterable[str]) -> tuple[str, ...]:

@@ -75,7 +75,7 @@ from collections.abc import Callable
 from .._registry import Registry
 from .arguments_tier import broadest_first, build_arguments_tier, writes_a_value
 from .asked import asked_words, foreign_asked
-from .breadth import loose_sids, stand_ins
+from .breadth import loose_anywhere, loose_sids, stand_ins
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .need import Need
 from .ordering import RANK, Candidate, Ordering, build_ordering
@@ -278,6 +278,14 @@ def _fallbacks(primary: Candidate, pool: Ordering, walk: Walk) -> list[tuple[Can
     return chosen
 
 
+def _loose_anywhere(need: Need, walk: Walk) -> frozenset[tuple[str, str]]:
+    """``breadth.loose_anywhere`` of *need*, read once per plan (every call of the chain asks)."""
+    found = walk.loose.get(need)
+    if found is None:
+        found = walk.loose[need] = loose_anywhere(need, walk.request.query, walk.request.arguments)
+    return found
+
+
 def _cached_call(
     candidate: Candidate, walk: Walk, scope: CallScope, asked: Need, unmatched: tuple[str, ...] = ()
 ) -> ToolCall:
@@ -291,7 +299,7 @@ def _cached_call(
     need = candidate.need
     route = candidate.route
     request = walk.request
-    loose = loose_sids(route, need, request.query, request.arguments) if need.sids else ()
+    loose = loose_sids(route, need, _loose_anywhere(need, walk)) if need.sids else ()
     surfaces = dict(asked.pairs())
     standing = (
         stand_ins(route, (f"{surfaces.get(sid, '')} {sid}" for sid in candidate.missing))
