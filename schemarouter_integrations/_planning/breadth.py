@@ -37,27 +37,34 @@ from .need import Need
 from .purpose import purpose_noun
 
 MAX_STAND_INS = 4
-VALUE_PARTS = 8
-"""The most fields read inside one object field for that object to be selected whole (a
-value of a few parts, as the OpenAPI adapter opens them: MP's ``symmetry``)."""
 _RANGE = re.compile(r"^(?:min|max|from|to|gte?|lte?)_|_(?:min|max|from|to|gte?|lte?)$")
 _SORT_WORDS = frozenset({"sort", "order", "orderby", "sortby"})
 """The most fields that stand in for one missing term."""
 _WORDS = re.compile(r"\w+")
 
 
-def loose_sids(route: Route, need: Need, query: str, arguments: Mapping[str, Any]) -> tuple[str, ...]:
-    """The semantic ids of *need* that do not narrow an answer of *route* (module docstring)."""
-    text = normalise(query)
-    values = [normalise(str(v)) for v in _values(arguments)]
+def loose_sids(route: Route, need: Need, anywhere: frozenset[tuple[str, str]]) -> tuple[str, ...]:
+    """The semantic ids of *need* that do not narrow an answer of *route* (module docstring):
+    its terms in *anywhere* (:func:`loose_anywhere`), and those naming *route*'s records."""
     loose: list[str] = []
     for sid, surface in need.pairs():
         words = surface.split()
-        if words and (
-            _names_records(route, words) or _before_a_value(text, words, values) or _a_description(words)
-        ):
+        if words and ((sid, surface) in anywhere or _names_records(route, words)):
             loose.append(sid)
     return tuple(loose)
+
+
+def loose_anywhere(need: Need, query: str, arguments: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
+    """The terms ``(sid, surface)`` of *need* that narrow no route's answer: a subject written
+    right before a value the arguments pass, or a description asked for (read once per plan,
+    not per call)."""
+    text = normalise(query)
+    values = [normalise(str(v)) for v in _values(arguments)]
+    return frozenset(
+        (sid, surface)
+        for sid, surface in need.pairs()
+        if (words := surface.split()) and (_before_a_value(text, words, values) or _a_description(words))
+    )
 
 
 def stand_ins(route: Route, surfaces: Iterable[str]) -> tuple[str, ...]:
@@ -177,18 +184,13 @@ def whole_records(route: Route) -> list[str]:
 
 def whole_values(route: Route, names: Iterable[str]) -> list[str]:
     """*names* without repeats, a field read inside a small object field replaced by that
-    object (``symmetry.symbol`` -> ``symmetry``, at most :data:`VALUE_PARTS` fields inside
-    it): the parts of one value are read together (a space group's symbol beside its number)."""
-    fields = route.endpoint.fields
-    by_path = {tuple(f.wire_path): f.name for f in fields}
+    object (``symmetry.symbol`` -> ``symmetry``, at most ``_registry.values.VALUE_PARTS`` fields inside
+    it): the parts of one value are read together (a space group's symbol beside its number).
+    Which object holds a field is read at registration (``Route.value_parents``)."""
+    parents = route.value_parents
     out: list[str] = []
     for name in names:
-        spec = route.endpoint.field(name)
-        if spec is not None and len(spec.wire_path) > 1:
-            above = spec.wire_path[:-1]
-            parent = by_path.get(tuple(above))
-            if parent is not None and len([f for f in fields if f.wire_path[:-1] == above]) <= VALUE_PARTS:
-                name = parent
+        name = parents.get(name, name)
         if name not in out:
             out.append(name)
     return out

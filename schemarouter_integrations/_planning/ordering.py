@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from .._registry import FieldMatch, Registry, Route
+from .._registry.path_words import NO_PATH_WORDS
 from .need import Need
 from .rank import Family, Rank, name_penalty, said_forms, subject_ranks
 from .reach import by_one_field, first_matches, points_of, possible_paths, specific
@@ -61,7 +62,6 @@ class Candidate:
         route: Route,
         evidence: dict[str, FieldMatch] | None,
         need: Need = _NO_NEED,
-        *,
         keys: tuple[tuple[str, str], ...] = (),
         rank: Rank = _NO_RANK,
     ) -> None:
@@ -190,7 +190,8 @@ def build_ordering(
     lexical = registry.lexicon.scores(words) if words else {}
     restrict = restrict and bool(words)
     ordering = Ordering(lexical=lexical)
-    last: tuple[tuple[tuple[str, str], ...], Need] = ((), Need())
+    last_pairs: tuple[tuple[str, str], ...] = ()
+    last_need = Need()
     taking = specific(registry, given) if given and restrict else set()
     possible = possible_paths(registry, terms, lexical, restrict)
     if possible is not None and not terms:
@@ -199,7 +200,7 @@ def build_ordering(
     if possible is None:
         routes: Iterable[Route] = registry.routes()
     else:
-        routes = [route for path in sorted(possible) if (route := registry.route(path)) is not None]
+        routes = registry.routes_at(possible)
         ordering.unseen = lambda: [
             _refusal(route, terms, restrict) for route in registry.routes() if route.path not in possible
         ]
@@ -212,11 +213,13 @@ def build_ordering(
     said = ordering.said = said_forms(words, given)
     spoken = ordering.spoken = said_forms(words, frozenset())
     penalties: dict[str, float] = {}  # endpoint name -> rule 4's penalty (names repeat across tools)
-    for route in routes:
-        score = lexical.get(route.path, 0.0) if lexical else 0.0
-        silent = restrict and score <= 0.0 and route.path not in taking
+    ranked, refused = ordering.ranked, ordering.refused
+    for route in routes:  # every candidate of a cold plan: kept lean (locals, no keyword calls)
+        path = route.path
+        score = lexical.get(path, 0.0) if lexical else 0.0
+        silent = restrict and score <= 0.0 and path not in taking
         if silent and not terms:
-            ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
         if one_key is not None:  # one term of one semantic id, the most common reading
             match = route.matches.get(one_key)
@@ -229,34 +232,32 @@ def build_ordering(
         else:
             explained = explain(route, terms)
             if isinstance(explained, list):
-                ordering.refused.append(_no_field(route, explained))
+                refused.append(_no_field(route, explained))
                 continue
             pairs, evidence, points = explained
         if silent and not pairs:
-            ordering.refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
+            refused.append((_NO_WORDS, route.tool.name, route.endpoint.name, NO_WORD_MATCHES))
             continue
-        if pairs != last[0]:  # neighbouring routes mostly read the query alike
-            last = (pairs, Need.of(pairs))
-        endpoint = route.endpoint
-        name = endpoint.name
+        if pairs is not last_pairs and pairs != last_pairs:  # neighbours mostly read the query alike
+            last_pairs, last_need = pairs, Need.of(pairs)
+        order = route.order
+        name = order[2]
         penalty = penalties.get(name)
         if penalty is None:
             penalty = penalties[name] = name_penalty(name, said)
         required = route.required
         fits = given <= route.argument_names and required <= given if given else not required
-        rank = (  # rank_of (see .rank), inlined: this runs for every candidate of a cold plan
+        head = (  # rank_of (see .rank), inlined: this runs for every candidate of a cold plan
             route.deprecated,
             0 if fits else 1,
             0,
-            returns_part(route, spoken),
+            0 if route.path_words is NO_PATH_WORDS else returns_part(route, spoken),
             penalty - score,
             -(route.projection_bonus + points),
-            endpoint.cost_units,
-            route.tool.name,
-            name,
         )
-        candidate = Candidate(route, evidence, last[1], keys=keys, rank=rank)
-        ordering.ranked.append(candidate)
+        rank = head + order  # Route.order: cost units, tool and endpoint name
+        candidate = Candidate(route, evidence, last_need, keys, rank)
+        ranked.append(candidate)
         if route.identity and not required:
             subjects.append(candidate)
     if len(subjects) > 1:
@@ -270,7 +271,7 @@ def build_ordering(
             if part is not None:
                 r = candidate.rank
                 candidate.rank = (r[0], r[1], part, *r[3:])
-    ordering.ranked.sort(key=RANK)
+    ranked.sort(key=RANK)
     return ordering
 
 

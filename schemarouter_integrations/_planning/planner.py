@@ -75,7 +75,7 @@ from collections.abc import Callable
 from .._registry import Registry
 from .arguments_tier import broadest_first, build_arguments_tier, writes_a_value
 from .asked import asked_words, foreign_asked
-from .breadth import loose_sids, stand_ins
+from .breadth import loose_anywhere, loose_sids, stand_ins
 from .models import CallScope, Plan, PlanRequest, ToolCall
 from .need import Need
 from .ordering import RANK, Candidate, Ordering, build_ordering
@@ -115,7 +115,9 @@ def compile_plan(
             built = build_partial(
                 walk.registry, reading.terms, ordering.lexical, reading.given, ordering.said, ordering.spoken
             )
-            tiers = ordering.partial = [by_subject(t, _subject(reading, walk), RANK) for t in built]
+            tiers = ordering.partial = [
+                by_subject(t, _subject(reading, walk), RANK, walk.registry) for t in built
+            ]
         for tier in tiers:
             primary = walk.first_passing(tier.in_order(preferred), heads_chain=True)
             if primary is not None:
@@ -208,7 +210,7 @@ def _ordering(reading: Reading, walk: Walk) -> Ordering:
             walk.registry, reading.terms, reading.words, restrict=not reading.explicit, given=reading.given
         )
         ordering = walk.cache.orderings.put(key, built)
-    reading.ordering = by_subject(ordering, _subject(reading, walk), RANK)
+    reading.ordering = by_subject(ordering, _subject(reading, walk), RANK, walk.registry)
     return reading.ordering
 
 
@@ -234,7 +236,7 @@ def _by_arguments(reading: Reading, ordering: Ordering, walk: Walk) -> Ordering:
             reading.given,
             asked_words(walk.request.query),
         )
-        tier = reading.by_arguments = by_subject(tier, _subject(reading, walk), broadest_first)
+        tier = reading.by_arguments = by_subject(tier, _subject(reading, walk), broadest_first, walk.registry)
     return tier
 
 
@@ -276,6 +278,14 @@ def _fallbacks(primary: Candidate, pool: Ordering, walk: Walk) -> list[tuple[Can
     return chosen
 
 
+def _loose_anywhere(need: Need, walk: Walk) -> frozenset[tuple[str, str]]:
+    """``breadth.loose_anywhere`` of *need*, read once per plan (every call of the chain asks)."""
+    found = walk.loose.get(need)
+    if found is None:
+        found = walk.loose[need] = loose_anywhere(need, walk.request.query, walk.request.arguments)
+    return found
+
+
 def _cached_call(
     candidate: Candidate, walk: Walk, scope: CallScope, asked: Need, unmatched: tuple[str, ...] = ()
 ) -> ToolCall:
@@ -289,7 +299,7 @@ def _cached_call(
     need = candidate.need
     route = candidate.route
     request = walk.request
-    loose = loose_sids(route, need, request.query, request.arguments) if need.sids else ()
+    loose = loose_sids(route, need, _loose_anywhere(need, walk)) if need.sids else ()
     surfaces = dict(asked.pairs())
     standing = (
         stand_ins(route, (f"{surfaces.get(sid, '')} {sid}" for sid in candidate.missing))

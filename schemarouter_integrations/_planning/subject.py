@@ -36,7 +36,7 @@ from typing import Any
 from .._bounded import BoundedCache
 from .._contracts import ToolSpec
 from .._contracts.schemas import PATH_SEGMENT
-from .._registry import Route, is_content_word, text_words, word_forms
+from .._registry import Registry, Route, is_content_word, text_words, word_forms
 from .._text import normalise
 from .argument_words import value_words
 from .ordering import Candidate, Ordering
@@ -201,14 +201,26 @@ def labels_parameter(route: Route, reading: SubjectReading, forms: Sequence[str]
 SortKey = Callable[[Candidate], Any]
 
 
-def by_subject(ordering: Ordering, reading: SubjectReading, key: SortKey) -> Ordering:
+def by_subject(ordering: Ordering, reading: SubjectReading, key: SortKey, registry: Registry) -> Ordering:
     """*ordering* for this request: a copy whose candidates' operation-words part counts the
     subject evidence, sorted again by *key* (*ordering* itself, shared between requests,
-    stays as it is). Without arguments to read, *ordering* itself."""
+    stays as it is). Without arguments to read, *ordering* itself.
+
+    Only the routes *registry* knows to show the kind of a given argument, or to take a
+    labelled one, can have evidence (``Registry.paths_showing``): the others are not read."""
     if not reading:
         return ordering
     ranked = ordering.ranked
-    bonus = {at: found for at, c in enumerate(ranked) if (found := evidence(c.route, reading))}
+    near = registry.paths_showing((name for name, _ in reading.shapes), (name for name, _ in reading.labels))
+    bonus = (
+        {
+            at: found
+            for at, c in enumerate(ranked)
+            if c.route.path in near and (found := evidence(c.route, reading))
+        }
+        if near
+        else {}
+    )
     if bonus:
         ranked = [
             _with_bonus(c, SUBJECT_WEIGHT * bonus[at]) if at in bonus else c for at, c in enumerate(ranked)

@@ -18,6 +18,7 @@ from .asked import mentions, unasked_reason
 from .cache import ARGUMENT_VERDICTS, PlanningCache
 from .filter_names import filter_problem
 from .models import PlanRequest
+from .need import Need
 from .ordering import Candidate
 from .rejections import Rejections
 from .shape import server_hints
@@ -46,6 +47,8 @@ class Walk:
         self.rejected: Rejections = []
         self.asked: tuple[tuple[str, ...], ...] = ()
         """Asked words foreign to every source: a route must mention one (``asked.py``)."""
+        self.loose: dict[Need, frozenset[tuple[str, str]]] = {}
+        """Per need, its terms that narrow no route's answer (``breadth.loose_anywhere``)."""
 
     def first_passing(self, candidates: Iterable[Candidate], *, heads_chain: bool) -> Candidate | None:
         for candidate in candidates:

@@ -3,7 +3,9 @@
 In ``/bioentity/gene/{id}/function`` the segment after the last identifier (its *tail*, the
 adapter's ``PATH_TAIL`` note) names what the operation returns, and the segments before
 identifiers (``PATH_SEGMENT`` notes) name the kinds of subject. Planning reads both for every
-candidate of every cold plan, so a route holds them from the start.
+candidate of every cold plan, so a route holds them from the start. So does the set of
+parameters that show what kind of value they take (:func:`shown_arguments`), the only ones
+whose arguments can be evidence of the subject's kind (``_planning/subject.py``).
 """
 
 from __future__ import annotations
@@ -41,3 +43,20 @@ def path_words(schema: Mapping[str, Any]) -> PathWords:
         form for text in (*tail[:-1], *kinds) for word in text_words(text) for form in word_forms(word)
     )
     return returned, others - returned
+
+
+def shown_arguments(schema: Mapping[str, Any]) -> frozenset[str]:
+    """The names of an input *schema*'s parameters that show the kind of value they take:
+    example values, or the path segment before them (``PATH_SEGMENT``)."""
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping):
+        return frozenset()
+    return frozenset(
+        name
+        for name, node in properties.items()
+        if isinstance(node, dict)
+        and (
+            isinstance(node.get(PATH_SEGMENT), str)
+            or (isinstance(node.get("examples"), list) and node["examples"])
+        )
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Set
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -12,6 +12,7 @@ from .._contracts import ToolSpec
 from ..errors import RegistrationError
 from .fieldwords import FieldWordIndex
 from .lexicon import LexicalIndex
+from .ordered import OrderedRoutes
 from .routes import LABEL_WORDS, Route, RouteRef, is_unspaced, surface_key
 from .words import CONTRACT_MIN_LETTERS, singular_forms
 
@@ -116,6 +117,7 @@ class Registry:
         self._tools: dict[str, ToolSpec] = {}
         self._bindings: dict[str, Binding] = {}
         self._routes: dict[str, Route] = {}
+        self._ordered = OrderedRoutes()
         self._index = SurfaceIndex()
         self.lexicon = LexicalIndex()
         """BM25 postings of every route's own texts, kept current route by route."""
@@ -125,6 +127,7 @@ class Registry:
         self._origin_paths: dict[str, set[str]] = {}
         self._pending: set[str] = set()
         self._by_argument: dict[str, set[str]] = {}
+        self._showing: dict[str, set[str]] = {}  # parameter name -> paths where it shows its kind
 
     # -- contracts -------------------------------------------------------------------
     def register(self, spec: ToolSpec, invoker: Invoker | None = None) -> None:
@@ -142,10 +145,12 @@ class Registry:
         for endpoint in spec.endpoints:
             route = Route.build(spec, endpoint)
             self._routes[route.path] = route
+            self._ordered.add(route)
             self.lexicon.add(route.path, route.lexical, route.glosses)
             self._index.add(route)
-            for argument in route.argument_names:
-                self._by_argument.setdefault(argument, set()).add(route.path)
+            for table, names in ((self._by_argument, route.argument_names), (self._showing, route.shown)):
+                for name in names:
+                    table.setdefault(name, set()).add(route.path)
             if spec.origin is not None:
                 self._path_origins[route.path] = spec.origin
                 self._origin_paths.setdefault(spec.origin, set()).add(route.path)
@@ -176,14 +181,16 @@ class Registry:
         for endpoint in spec.endpoints if spec is not None else ():
             route = self._routes.pop(f"{tool}.{endpoint.name}", None)
             if route is not None:
+                self._ordered.remove(route)
                 self.lexicon.remove(route.path, route.lexical, route.glosses)
                 self._index.remove(route)
-                for argument in route.argument_names:
-                    paths = self._by_argument.get(argument)
-                    if paths is not None:
-                        paths.discard(route.path)
-                        if not paths:
-                            del self._by_argument[argument]
+                for table, names in ((self._by_argument, route.argument_names), (self._showing, route.shown)):
+                    for name in names:
+                        paths = table.get(name)
+                        if paths is not None:
+                            paths.discard(route.path)
+                            if not paths:
+                                del table[name]
             origin = self._path_origins.pop(f"{tool}.{endpoint.name}", None)
             if origin is not None:
                 paths = self._origin_paths[origin]
@@ -214,6 +221,10 @@ class Registry:
     def route(self, path: str) -> Route | None:
         return self._routes.get(path)
 
+    def routes_at(self, paths: Set[str]) -> list[Route]:
+        """The registered routes at *paths*, sorted by path."""
+        return self._ordered.at(paths, self._routes)
+
     def routes(self) -> Iterator[Route]:
         return iter(self._routes.values())
 
@@ -226,6 +237,15 @@ class Registry:
             if not found:
                 return set()
         return found or set()
+
+    def paths_showing(self, shown: Iterable[str], taking: Iterable[str]) -> set[str]:
+        """The paths of the routes with a parameter named in *shown* that shows the kind of
+        value it takes (``Route.shown``), or that take an argument named in *taking*."""
+        found: set[str] = set()
+        for table, names in ((self._showing, shown), (self._by_argument, taking)):
+            for name in names:
+                found.update(table.get(name, ()))
+        return found
 
     def route_count(self) -> int:
         """How many access paths are registered."""

@@ -13,7 +13,8 @@ from .._text import is_unspaced_char, name_words, normalise
 from .abbreviations import learned_names
 from .glosses import Glosses, parameter_glosses
 from .lexicon import LexicalDocument
-from .path_words import NO_PATH_WORDS, PathWords, path_words
+from .path_words import NO_PATH_WORDS, PathWords, path_words, shown_arguments
+from .values import value_parents
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -101,6 +102,12 @@ class Route:
     """What its parameters' descriptions say their name words mean (see :mod:`.glosses`)."""
     path_words: PathWords = NO_PATH_WORDS
     """What its path says it returns, and its other segments (see :mod:`.path_words`)."""
+    shown: frozenset[str] = frozenset()
+    """Its parameters that show the kind of value they take (examples, a path segment)."""
+    order: tuple[float, str, str] = (0.0, "", "")
+    """The last parts of its planning rank: its cost units, tool name and endpoint name."""
+    value_parents: dict[str, str] = field(default_factory=dict)
+    """Field name -> the small object field it is read inside (see :mod:`.values`)."""
 
     @classmethod
     def build(cls, tool: ToolSpec, endpoint: EndpointSpec) -> Route:
@@ -117,12 +124,15 @@ class Route:
             field_names=frozenset(f.name for f in endpoint.fields),
             endpoint_fingerprint=endpoint.fingerprint,
             identity=tuple(f.name for f in endpoint.fields if f.identity or f.label),
+            order=(endpoint.cost_units, tool.name, endpoint.name),
+            value_parents=value_parents(endpoint.fields),
             lexical=LexicalDocument.of(
                 endpoint.name, endpoint.keywords, endpoint.description, endpoint.context
             ),
         )
         route.glosses = parameter_glosses(endpoint.input_schema, route.lexical.head)
         route.path_words = path_words(endpoint.input_schema)
+        route.shown = shown_arguments(endpoint.input_schema)
         for spec in endpoint.fields:
             route._add(spec.sid, FieldMatch(spec, "semantic_id", spec.sid))
             route._add(spec.name, FieldMatch(spec, "name", spec.name))
