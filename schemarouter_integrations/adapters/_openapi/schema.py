@@ -22,6 +22,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 
+from ..._nodes import MISSING, child
 from ...errors import RegistrationError
 from .written import normalise_schema
 
@@ -46,9 +47,6 @@ _ANNOTATIONS = frozenset(
     }
 )
 """Keywords that describe rather than constrain (dropped by ``inline(..., annotations=False)``)."""
-
-
-_MISSING: Any = object()
 
 
 class SchemaCycleError(RegistrationError):
@@ -113,10 +111,10 @@ class SchemaResolver:
     def _find(self, ref: str) -> Any:
         absolute = urljoin(self.url, ref)
         file, fragment = urldefrag(absolute)
-        data = self._document if file == self.url else self._files.get(file, _MISSING)
-        if data is not _MISSING and (not fragment or fragment.startswith("/")):
+        data = self._document if file == self.url else self._files.get(file, MISSING)
+        if data is not MISSING and (not fragment or fragment.startswith("/")):
             found = self._pointer(data, fragment)
-            if found is not _MISSING:
+            if found is not MISSING:
                 return found
         shown = repr(ref) if ref.startswith("#") else self._shown(absolute)
         problem = self._problems.get(file)
@@ -136,12 +134,9 @@ class SchemaResolver:
             key = unquote(raw).replace("~1", "/").replace("~0", "~")
             if _is_ref(node) and key not in node:
                 node = self.deref(node)
-            if isinstance(node, dict) and key in node:
-                node = node[key]
-            elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-                node = node[int(key)]
-            else:
-                return _MISSING
+            node = child(node, key)
+            if node is MISSING:
+                break
         return node
 
     def deref(self, node: Any, seen: tuple[str, ...] = ()) -> Any:
