@@ -1,24 +1,30 @@
-"""Parsed JSON: one step down (an object's member or an array's item), or every object in it."""
+"""Parsed JSON: the node at a path of members and indexes, or every object in it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-__all__ = ["MISSING", "child", "objects_in"]
+__all__ = ["MISSING", "follow", "objects_in"]
 
 MISSING: Any = object()
-"""What :func:`child` returns when there is no such member or item."""
+"""What :func:`follow` returns when there is no such member or item."""
 
 
-def child(node: Any, key: str) -> Any:
-    """The member *key* of the object *node*, or the item at index *key* (decimal digits) of
-    the array *node*; :data:`MISSING` when there is none."""
-    if isinstance(node, dict) and key in node:
-        return node[key]
-    if isinstance(node, list) and key.isdigit() and int(key) < len(node):
-        return node[int(key)]
-    return MISSING
+def follow(node: Any, keys: Iterable[str], entering: Callable[[Any, str], Any] | None = None) -> Any:
+    """The node below *node* at *keys*, each an object's member or an array's index (decimal
+    digits); :data:`MISSING` where there is none. *entering* may replace the node a key is
+    about to be looked up in (a ``$ref`` followed first, say)."""
+    for key in keys:
+        if entering is not None:
+            node = entering(node, key)
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return MISSING
+    return node
 
 
 def objects_in(data: Any, *, in_order: bool = False) -> Iterator[dict[str, Any]]:

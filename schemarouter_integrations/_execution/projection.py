@@ -9,7 +9,7 @@ from typing import Any
 from .._bounded import BoundedCache
 from .._contracts import EndpointSpec, FieldSpec
 from .._contracts.schemas import response_errors
-from .._nodes import MISSING, child
+from .._nodes import MISSING, follow
 from .._planning import ToolCall
 from ..errors import SchemaValidationError
 
@@ -90,13 +90,8 @@ def listing_count(raw: Any, records_path: Sequence[str] | None) -> tuple[int | N
     return total, more
 
 
-def read_path(record: Any, path: Sequence[str]) -> Any:
-    node = record
-    for key in path:
-        node = child(node, key)
-        if node is MISSING:
-            break
-    return node
+read_path = follow
+"""The value of *record* at a field's wire path (:data:`MISSING` where there is none)."""
 
 
 def write_path(target: dict[str, Any], path: Sequence[str], value: Any) -> None:

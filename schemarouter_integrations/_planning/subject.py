@@ -28,7 +28,6 @@ question whose words name nothing ("prevalence of Marfan syndrome") keeps its re
 from __future__ import annotations
 
 import copy
-import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -215,9 +214,7 @@ def by_subject(ordering: Ordering, reading: SubjectReading, key: SortKey) -> Ord
             _with_bonus(c, SUBJECT_WEIGHT * bonus[at]) if at in bonus else c for at, c in enumerate(ranked)
         ]
         ranked.sort(key=key)
-    # the same reading, refusals and words; what was built from the old ranking starts empty
-    fresh: dict[str, Any] = {"partial": None, "_not_serving": None, "_of_tool": {}, "_of_provider": {}}
-    return dataclasses.replace(ordering, ranked=ranked, **fresh)
+    return ordering.reranked(ranked)
 
 
 def _with_bonus(candidate: Candidate, bonus: float) -> Candidate:

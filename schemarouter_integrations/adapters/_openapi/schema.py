@@ -22,7 +22,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 
-from ..._nodes import MISSING, child
+from ..._nodes import MISSING, follow
 from ...errors import RegistrationError
 from .written import normalise_schema
 
@@ -130,14 +130,12 @@ class SchemaResolver:
     def _pointer(self, node: Any, pointer: str) -> Any:
         """The node at JSON *pointer* in *node*, through whole objects given as ``$ref``
         (``"paths": {"$ref": "./paths.json"}``, ``"schemas": {"$ref": "#/x-schemas"}``)."""
-        for raw in pointer[1:].split("/") if pointer else ():
-            key = unquote(raw).replace("~1", "/").replace("~0", "~")
-            if _is_ref(node) and key not in node:
-                node = self.deref(node)
-            node = child(node, key)
-            if node is MISSING:
-                break
-        return node
+        keys = (unquote(raw).replace("~1", "/").replace("~0", "~") for raw in pointer[1:].split("/"))
+        return follow(node, keys if pointer else (), self._entering)
+
+    def _entering(self, node: Any, key: str) -> Any:
+        """*node*, or the object it refers to when it is a ``$ref`` without a member *key*."""
+        return self.deref(node) if _is_ref(node) and key not in node else node
 
     def deref(self, node: Any, seen: tuple[str, ...] = ()) -> Any:
         """Follow a chain of ``$ref`` until a node that is not a reference."""
