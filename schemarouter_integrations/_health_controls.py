@@ -9,12 +9,12 @@ done by the services it holds (``_availability``, ``_health``).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
 import anyio
 
 from ._availability import Availability
+from ._closing import ClosesOnExit
 from ._execution import Executor
 from ._execution.sinks import EventBus
 from ._health import Probe
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["HealthControls"]
 
 
-class HealthControls:
+class HealthControls(ClosesOnExit):
     """Marks and probes of access paths, the health monitor, ``async with`` and ``aclose``."""
 
     registry: Registry
@@ -99,14 +99,6 @@ class HealthControls:
         await self._background.open()  # the router's background task group; starts the store
         await self._start_answers()
         return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         """Stop the monitor and background services, close the HTTP client and MCP sessions."""

@@ -111,24 +111,17 @@ class DataSources:
         document (some servers build theirs on every request, taking seconds).
         *rate_limit* and *cache* are the route's :class:`RateLimit` and :class:`CachePolicy`.
         """
+        route = _route_keywords(locals())
         self._route_settings(name, rate_limit, cache)
         from .adapters._url import build_url_route
 
         with using(self.document_cache):
             spec, invoker = await build_url_route(
                 url,
-                kind=kind,
-                name=name,
-                provider=provider,
-                access_mode=access_mode,
-                headers=headers,
-                base_url=base_url,
-                timeout_seconds=timeout_seconds,
-                document_timeout_seconds=document_timeout_seconds,
                 client=lambda: self.http_client,
                 max_response_bytes=self.max_response_bytes,
                 network=self.network_policy,
-                **options,
+                **route,
             )
         self.register(spec, invoker)
         return spec
@@ -190,21 +183,11 @@ class DataSources:
         ``rate_limit`` and ``cache``: the route's :class:`RateLimit` and :class:`CachePolicy`.
         A function may return :class:`CacheHints` to bound how long its answer is fresh.
         """
+        route = _route_keywords(locals())
         self._route_settings(name, rate_limit, cache)
         from .adapters._python import build_callable_route
 
-        spec, invoker = build_callable_route(
-            fn,
-            name=name,
-            provider=provider,
-            access_mode=access_mode,
-            endpoint=endpoint,
-            read_only=read_only,
-            fields=fields,
-            origin=origin,
-            unavailable_on=unavailable_on,
-            **options,
-        )
+        spec, invoker = build_callable_route(fn, **route)
         self.register(spec, invoker)
         return spec
 
@@ -234,3 +217,15 @@ class DataSources:
         self._closers.append(invoker.aclose)
         self.register(spec, invoker)
         return spec
+
+
+def _route_keywords(given: dict[str, Any]) -> dict[str, Any]:
+    """The keywords an ``add_*`` method hands to its route builder: its parameters (*given*,
+    its ``locals()`` on entry) but ``self``, the source and the router's own ``rate_limit``
+    and ``cache``, with the kind's ``**options`` spread."""
+    kept = {name: value for name, value in given.items() if name not in _NOT_HANDED_ON}
+    options: dict[str, Any] = given["options"]
+    return kept | options
+
+
+_NOT_HANDED_ON = frozenset({"self", "url", "fn", "rate_limit", "cache", "options"})

@@ -78,6 +78,9 @@ class ToolStartEvent(_RouteEvent):
 
 
 class ToolRetryEvent(_RouteEvent):
+    """An attempt failed as unavailable: the same route is tried again (attempt ``attempt``)
+    after ``delay_seconds`` (``RetryPolicy``); ``error`` is the failure's message."""
+
     log_level: ClassVar[LogLevel] = "warning"
     type: Literal["tool.retry"] = "tool.retry"
     attempt: int
@@ -86,6 +89,9 @@ class ToolRetryEvent(_RouteEvent):
 
 
 class ToolErrorEvent(_RouteEvent):
+    """The route's call failed for good after ``attempts`` attempts; ``retryable`` is True
+    when the error means unavailable (the chain may fall back), False when it ends the run."""
+
     log_level: ClassVar[LogLevel] = "warning"
     type: Literal["tool.error"] = "tool.error"
     error_type: str
@@ -94,13 +100,21 @@ class ToolErrorEvent(_RouteEvent):
     retryable: bool
 
 
-class ToolFallbackEvent(RouterEvent):
-    log_level: ClassVar[LogLevel] = "warning"
-    type: Literal["tool.fallback"] = "tool.fallback"
+class _RouteChange(RouterEvent):
+    """The run moving on from one route's call to the next one's."""
+
     from_tool: str
     from_endpoint: str
     to_tool: str
     to_endpoint: str
+
+
+class ToolFallbackEvent(_RouteChange):
+    """The chain moves on to the next route (``reason``: why the last one gave up);
+    ``same_provider`` tells whether both routes belong to one provider."""
+
+    log_level: ClassVar[LogLevel] = "warning"
+    type: Literal["tool.fallback"] = "tool.fallback"
     from_provider: str | None
     to_provider: str | None
     from_access_mode: str | None
@@ -110,15 +124,11 @@ class ToolFallbackEvent(RouterEvent):
     reason: Literal["unavailable", "binding_unavailable", "rate_limited", "loop"]
 
 
-class ToolHedgeEvent(RouterEvent):
+class ToolHedgeEvent(_RouteChange):
     """The current call had not answered after ``after_seconds``: the next call of the chain
     started as well (``HedgePolicy``); the first of the two to succeed answers the run."""
 
     type: Literal["tool.hedge"] = "tool.hedge"
-    from_tool: str
-    from_endpoint: str
-    to_tool: str
-    to_endpoint: str
     after_seconds: float
 
 
@@ -204,6 +214,9 @@ class RouteAvailableEvent(_RouteEvent):
 
 
 class HealthProbeEvent(_RouteEvent):
+    """A health probe of the route ran for ``duration_ms``: ``ok``, or failed with ``error``
+    and cooled the route down for ``cooldown_seconds``."""
+
     type: Literal["health.probe"] = "health.probe"
     ok: bool
     error: str | None = None

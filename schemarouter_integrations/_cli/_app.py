@@ -8,9 +8,10 @@ or every route unavailable.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import anyio
 import typer
@@ -167,8 +168,28 @@ def validate(
     )
 
 
-@app.command(epilog=epilog("plan"))
-def plan(
+def _config_command(name: str, work: Callable[[RouterConfig, Output], Awaitable[int]], doc: str) -> None:
+    """Register the command *name* that runs *work* on the landscape (``inspect``, ``probe``)."""
+
+    def command(
+        config: ConfigOption,
+        as_json: JsonOption = False,
+        strict: StrictOption = False,
+        document_cache: CacheOption = None,
+        state: StateOption = None,
+    ) -> None:
+        _with_config(config, as_json, work, strict=strict, document_cache=document_cache, state=state)
+
+    command.__doc__ = doc
+    app.command(name, epilog=epilog(name))(command)
+
+
+NoCacheOption = Annotated[
+    bool, typer.Option("--no-cache", help="Ask upstream: no answer from the answer cache.")
+]
+
+
+def _questions(
     query: QueryArgument,
     config: ConfigOption,
     arg: ArgOption = None,
@@ -177,72 +198,53 @@ def plan(
     document_cache: CacheOption = None,
     state: StateOption = None,
 ) -> None:
-    """Show the compiled plan: the chain and every rejected candidate with its reason."""
-    _ask(_run.plan, query, config, arg, as_json, strict=strict, document_cache=document_cache, state=state)
+    """The parameters of the commands that ask a question (never called)."""
 
 
-@app.command(epilog=epilog("query"))
-def query(
-    query: QueryArgument,
-    config: ConfigOption,
-    arg: ArgOption = None,
-    as_json: JsonOption = False,
-    strict: StrictOption = False,
-    document_cache: CacheOption = None,
-    state: StateOption = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Ask upstream: no answer from the answer cache.")
-    ] = False,
+def _asking_command(
+    name: str, work: Callable[..., Awaitable[int]], doc: str, *, cache_switch: bool = False
 ) -> None:
-    """Ask the question: retries, fallback and cooldowns as the landscape says."""
-    _ask(
-        functools.partial(_run.query, no_cache=no_cache),
-        query,
-        config,
-        arg,
-        as_json,
-        strict=strict,
-        document_cache=document_cache,
-        state=state,
-    )
+    """Register the command *name* that asks a question through *work* (``plan``, ``query``,
+    ``gather``): the parameters of :func:`_questions`, and ``--no-cache`` with *cache_switch*."""
+
+    def command(**given: Any) -> None:
+        chosen = functools.partial(work, no_cache=given.pop("no_cache")) if cache_switch else work
+        question = (given.pop("query"), given.pop("config"), given.pop("arg"), given.pop("as_json"))
+        _ask(chosen, *question, **given)
+
+    parameters = list(inspect.signature(_questions, eval_str=True).parameters.values())
+    if cache_switch:
+        parameters.append(inspect.Parameter("no_cache", _KEYWORD, default=False, annotation=NoCacheOption))
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__doc__ = doc
+    app.command(name, epilog=epilog(name))(command)
 
 
-@app.command(epilog=epilog("gather"))
-def gather(
-    query: QueryArgument,
-    config: ConfigOption,
-    arg: ArgOption = None,
-    as_json: JsonOption = False,
-    strict: StrictOption = False,
-    document_cache: CacheOption = None,
-    state: StateOption = None,
-) -> None:
-    """Ask every route that can answer and merge the records (needs router.gather)."""
-    _ask(_run.gather, query, config, arg, as_json, strict=strict, document_cache=document_cache, state=state)
-
-
-@app.command(epilog=epilog("inspect"))
-def inspect(
-    config: ConfigOption,
-    as_json: JsonOption = False,
-    strict: StrictOption = False,
-    document_cache: CacheOption = None,
-    state: StateOption = None,
-) -> None:
-    """Show the registered tools, bindings, probes, pending routes and the availability store."""
-    _with_config(config, as_json, _status.inspect, strict=strict, document_cache=document_cache, state=state)
-
-
-@app.command(epilog=epilog("probe"))
-def probe(
-    config: ConfigOption,
-    as_json: JsonOption = False,
-    strict: StrictOption = False,
-    document_cache: CacheOption = None,
-    state: StateOption = None,
-) -> None:
-    """Run every declared health probe once and report its outcome (and the pending routes)."""
-    _with_config(config, as_json, _status.probe, strict=strict, document_cache=document_cache, state=state)
+_KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
+_asking_command(
+    "plan", _run.plan, "Show the compiled plan: the chain and every rejected candidate with its reason."
+)
+_asking_command(
+    "query",
+    _run.query,
+    "Ask the question: retries, fallback and cooldowns as the landscape says.",
+    cache_switch=True,
+)
+_asking_command(
+    "gather",
+    _run.gather,
+    "Ask every route that can answer and merge the records (needs router.gather).",
+)
+_config_command(
+    "inspect",
+    _status.inspect,
+    "Show the registered tools, bindings, probes, pending routes and the availability store.",
+)
+_config_command(
+    "probe",
+    _status.probe,
+    "Run every declared health probe once and report its outcome (and the pending routes).",
+)
 
 
 @app.command(epilog=epilog("demo"))

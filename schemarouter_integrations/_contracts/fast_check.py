@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._bounded import BoundedCache
+from .._nodes import objects_in
 from .interning import thawed
 from .patterns import patterns_in
 
@@ -107,18 +108,7 @@ def _same_reading(schema: dict[str, Any]) -> bool:
 
 
 def _formats_in(schema: Any) -> set[str]:
-    found: set[str] = set()
-    pending = [schema]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            value = node.get("format")
-            if isinstance(value, str):
-                found.add(value)
-            pending.extend(node.values())
-        elif isinstance(node, list):
-            pending.extend(node)
-    return found
+    return {value for node in objects_in(schema) if isinstance(value := node.get("format"), str)}
 
 
 def _no_retrieval(uri: str) -> Any:

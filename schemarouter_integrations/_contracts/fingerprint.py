@@ -32,6 +32,22 @@ def stateless_encoder(settings: json.JSONEncoder) -> Encode | None:
     return encode
 
 
+def fast_encoding(settings: json.JSONEncoder) -> Callable[[Any], str]:
+    """``settings.encode``, through its :func:`stateless_encoder` where there is one: a value
+    that overflows that (circular or too deep) goes to ``settings.encode``, which says which."""
+    fast = stateless_encoder(settings)
+    if fast is None:  # pragma: no cover - CPython has it
+        return settings.encode
+
+    def encode(value: Any) -> str:
+        try:
+            return "".join(fast(value, 0))
+        except RecursionError:
+            return settings.encode(value)
+
+    return encode
+
+
 def _not_json(value: Any) -> Any:
     raise ValueError(f"a value of type {type(value).__name__} is not JSON data")
 
@@ -39,7 +55,7 @@ def _not_json(value: Any) -> Any:
 _CANONICAL = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_not_json
 )
-_FAST_CANONICAL = stateless_encoder(_CANONICAL)
+_encode_canonical = fast_encoding(_CANONICAL)
 
 
 def canonical_json(value: Any) -> str:
@@ -49,12 +65,7 @@ def canonical_json(value: Any) -> str:
     or an infinity, or nesting too deep to encode) raises ``ValueError`` naming the problem.
     """
     try:
-        if _FAST_CANONICAL is not None:
-            try:
-                return "".join(_FAST_CANONICAL(value, 0))
-            except RecursionError:
-                pass  # circular or too deep: the checked encoder says which
-        return _CANONICAL.encode(value)
+        return _encode_canonical(value)
     except RecursionError:
         raise ValueError("the value is nested too deeply to be JSON data") from None
     except TypeError as exc:  # keys of mixed types cannot be sorted

@@ -38,7 +38,7 @@ without a token, since it is needed.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -51,7 +51,7 @@ from .budget import BudgetMeter
 from .context import RunContext
 from .outcomes import Answered, Unavailable
 from .preflight import Step
-from .race import WATCH_SECONDS, CallFn, CallItems, HedgeTarget, Item, Lane, LateSink, Race, Raced
+from .race import WATCH_SECONDS, CallFn, CallItems, HedgeStart, HedgeTarget, Item, Lane, LateSink, Race, Raced
 from .throttle import HedgeThrottle
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ class Hedger:
         throttle: HedgeThrottle | None,
         meter: BudgetMeter,
         ctx: RunContext,
-    ) -> tuple[Step, Invoker, ToolHedgeEvent] | Literal["no token"] | None:
+    ) -> HedgeStart:
         """Start the hedge if everything allows it: the next call, a token (unless *throttle*
         is None: the hedged-from route is cooling down, so the hedge is needed), the budget."""
         found = target()

@@ -9,10 +9,9 @@ from typing import Any
 from .._bounded import BoundedCache
 from .._contracts import EndpointSpec, FieldSpec
 from .._contracts.schemas import response_errors
+from .._nodes import MISSING, follow
 from .._planning import ToolCall
 from ..errors import SchemaValidationError
-
-_MISSING = object()
 
 
 def records_of(call: ToolCall, endpoint: EndpointSpec, raw: Any) -> list[dict[str, Any]]:
@@ -91,16 +90,8 @@ def listing_count(raw: Any, records_path: Sequence[str] | None) -> tuple[int | N
     return total, more
 
 
-def read_path(record: Any, path: Sequence[str]) -> Any:
-    node = record
-    for key in path:
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return _MISSING
-    return node
+read_path = follow
+"""The value of *record* at a field's wire path (:data:`MISSING` where there is none)."""
 
 
 def write_path(target: dict[str, Any], path: Sequence[str], value: Any) -> None:
@@ -134,7 +125,7 @@ def project_records(
         out: dict[str, Any] = {}
         for spec in fields:
             value = read_path(record, spec.wire_path)
-            if value is not _MISSING:
+            if value is not MISSING:
                 write_path(out, spec.result_location, value)
         projected.append(out)
     return checked_records(projected)

@@ -26,12 +26,17 @@ from .throttle import HedgeThrottle
 if TYPE_CHECKING:
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-__all__ = ["CallFn", "CallItems", "HedgeTarget", "Lane", "LateSink", "Race", "Raced"]
+__all__ = ["CallFn", "CallItems", "HedgeStart", "HedgeTarget", "Lane", "LateSink", "Race", "Raced"]
 
 CallItems = AsyncIterator[RouterEvent | Answered | Unavailable]
 CallFn = Callable[[Step, Invoker, BudgetMeter, RunContext], CallItems]
 LateSink = Callable[[RouterEvent], Awaitable[None]]
 HedgeTarget = Callable[[], tuple[Step, Invoker] | None]
+HedgeStart = tuple[Step, Invoker, ToolHedgeEvent] | Literal["no token"] | None
+"""A hedge started (its step, invoker and event), refused for want of a token, or not started."""
+HedgeFn = Callable[
+    [Step, HedgePolicy, HedgeTarget, HedgeThrottle | None, BudgetMeter, RunContext], HedgeStart
+]
 WATCH_SECONDS = 0.05
 """How often a call whose hedge was refused for want of a token checks its route's cooldown."""
 
@@ -114,15 +119,9 @@ class Racer(Protocol):
 
     def start(self, step: Step, items: CallItems, send: MemoryObjectSendStream[Item]) -> Lane: ...
 
-    def hedge(
-        self,
-        first: Step,
-        policy: HedgePolicy,
-        target: HedgeTarget,
-        throttle: HedgeThrottle | None,
-        meter: BudgetMeter,
-        ctx: RunContext,
-    ) -> tuple[Step, Invoker, ToolHedgeEvent] | Literal["no token"] | None: ...
+    @property
+    def hedge(self) -> HedgeFn:
+        """:meth:`.hedge.Hedger.hedge`: start the hedge of the first step if everything allows it."""
 
     def outrun(
         self, lane: Lane, throttle: HedgeThrottle | None, after_seconds: float, meter: BudgetMeter

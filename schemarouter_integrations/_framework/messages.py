@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from .._contracts.fingerprint import stateless_encoder
+from .._contracts.fingerprint import fast_encoding
 from .._execution.context import events_of
 from ..errors import (
     AllRoutesUnavailableError,
@@ -143,17 +144,8 @@ _RECORD = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
 default=str)`` without building this encoder on every call."""
 
 
-_FAST_RECORD = stateless_encoder(_RECORD)
-
-
-def _record_line(record: dict[str, Any]) -> str:
-    """*record* as ``json.dumps(record, ensure_ascii=False, sort_keys=True, default=str)``."""
-    if _FAST_RECORD is not None:
-        try:
-            return "".join(_FAST_RECORD(record, 0))
-        except RecursionError:
-            pass  # circular or too deep: the checked encoder says which
-    return _RECORD.encode(record)
+_record_line: Callable[[dict[str, Any]], str] = fast_encoding(_RECORD)
+"""*record* as ``json.dumps(record, ensure_ascii=False, sort_keys=True, default=str)``."""
 
 
 def with_records(

@@ -122,6 +122,13 @@ class Ordering:
             self._not_serving = [(tool, endpoint, reason) for _, tool, endpoint, reason in sorted(rows)]
         return self._not_serving
 
+    def reranked(self, ranked: list[Candidate]) -> Ordering:
+        """A copy ranking *ranked* (the same reading, refusals and words); what was built from
+        the old ranking (the candidates by tool and provider, the partial tiers) starts empty."""
+        return Ordering(
+            ranked, self.refused, self.unseen, self.unseen_count, self.lexical, self.said, self.spoken
+        )
+
     def tool_candidates(self, tool: str) -> list[Candidate]:
         """The candidates of *tool*, by rank (picked from ``ranked`` once per tool)."""
         found = self._of_tool.get(tool)

@@ -12,6 +12,8 @@ when there are several), so the reason closest to an answer leads ``Plan.rejecte
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
+
 from .models import PlanRequest
 from .ordering import Candidate, Ordering
 
@@ -49,6 +51,7 @@ def closeness(rejection: tuple[str, str, str]) -> tuple[int, int]:
     return (4, 0)
 
 
+@dataclass(eq=False)
 class Shown:
     """The rejections of a plan besides the walk's own, computed when first read.
 
@@ -58,24 +61,14 @@ class Shown:
     route has one entry); the lower tiers keep their "exposes no field" reason.
     """
 
-    def __init__(
-        self,
-        ordering: Ordering,
-        pool: Ordering,
-        request: PlanRequest,
-        visited: set[str],
-        rejected: Rejections,
-        primary: Candidate | None,
-        *,
-        searched: bool,
-    ) -> None:
-        self.ordering = ordering
-        self.pool = pool
-        self.request = request
-        self.visited = visited
-        self.rejected = rejected
-        self.primary = primary
-        self.searched = searched
+    ordering: Ordering
+    pool: Ordering
+    request: PlanRequest
+    visited: set[str]
+    rejected: Rejections
+    primary: Candidate | None
+    _: KW_ONLY
+    searched: bool
 
     def _listed(self) -> set[str]:
         """Paths of partial candidates that have an entry elsewhere than in not_serving (or

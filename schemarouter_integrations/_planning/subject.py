@@ -226,15 +226,7 @@ def by_subject(ordering: Ordering, reading: SubjectReading, key: SortKey, regist
             _with_bonus(c, SUBJECT_WEIGHT * bonus[at]) if at in bonus else c for at, c in enumerate(ranked)
         ]
         ranked.sort(key=key)
-    return Ordering(
-        ranked=ranked,
-        refused=ordering.refused,
-        unseen=ordering.unseen,
-        unseen_count=ordering.unseen_count,
-        lexical=ordering.lexical,
-        said=ordering.said,
-        spoken=ordering.spoken,
-    )
+    return ordering.reranked(ranked)
 
 
 def _with_bonus(candidate: Candidate, bonus: float) -> Candidate:

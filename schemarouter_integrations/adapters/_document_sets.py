@@ -28,6 +28,7 @@ from urllib.parse import urldefrag, urljoin
 import anyio
 import anyio.to_thread
 
+from .._nodes import objects_in
 from ..errors import RegistrationError
 from . import _documents
 from ._documents import MAX_REFERENCED_FILES, DocumentError, fetch_document, keep_document
@@ -206,18 +207,12 @@ def _parse_file(body: bytes, url: str, *, rewrite: bool) -> tuple[Any, list[tupl
 def external_refs(data: Any, url: str, *, rewrite: bool) -> list[tuple[str, str]]:
     """The ``$ref`` values of *data* (read at *url*) that lead to another file, in document order."""
     out: list[tuple[str, str]] = []
-    pending = [data]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                absolute = urljoin(url, ref)
-                if rewrite:
-                    node["$ref"] = absolute
-                if urldefrag(absolute).url != url:
-                    out.append((ref, absolute))
-            pending.extend(reversed(list(node.values())))
-        elif isinstance(node, list):
-            pending.extend(reversed(node))
+    for node in objects_in(data, in_order=True):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            absolute = urljoin(url, ref)
+            if rewrite:
+                node["$ref"] = absolute
+            if urldefrag(absolute).url != url:
+                out.append((ref, absolute))
     return out

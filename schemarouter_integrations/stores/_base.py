@@ -11,8 +11,9 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Self
+
+from .._closing import ClosesOnExit
 
 Clock = Callable[[], float]
 
@@ -45,7 +46,7 @@ def live_marks(marks: dict[str, AvailabilityMark], now: float) -> dict[str, Avai
     return dict(marks)
 
 
-class AvailabilityStore(ABC):
+class AvailabilityStore(ClosesOnExit, ABC):
     """Holds unavailable marks; every mark expires on its own.
 
     ``get``, ``active``, ``mark_unavailable`` and ``mark_available`` are synchronous and
@@ -86,13 +87,13 @@ class AvailabilityStore(ABC):
     def mark_available(self, path: str) -> bool:
         """Clear the mark of *path*; True when there was an active one."""
 
-    async def start(self) -> None:  # noqa: B027 - optional hook
+    async def start(self) -> None:  # an optional hook
         """Start background services (shared stores)."""
 
-    async def aclose(self) -> None:  # noqa: B027 - optional hook
+    async def aclose(self) -> None:  # an optional hook
         """Stop background services."""
 
-    async def flush(self) -> None:  # noqa: B027 - optional hook
+    async def flush(self) -> None:  # an optional hook
         """Wait until local changes are shared (at once for local stores).
 
         A shared store waits as long as its server is away: bound it with
@@ -113,11 +114,3 @@ class AvailabilityStore(ABC):
     async def __aenter__(self) -> Self:
         await self.start()
         return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()

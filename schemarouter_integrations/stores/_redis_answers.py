@@ -28,9 +28,8 @@ from typing import Any
 from ..errors import ConfigurationError
 from ._answers import AnswerCache, AnswerEntry
 from ._breaker import Breaker, StoreUnavailable
-from ._redis_client import LoopClients
+from ._redis_client import OnDemandRedis
 from ._redis_sync import check_namespace
-from ._redis_wire import describe_server, redact
 
 __all__ = ["RedisAnswerCache"]
 
@@ -75,11 +74,8 @@ return 0
 """
 
 
-class RedisAnswerCache(AnswerCache):
+class RedisAnswerCache(OnDemandRedis, AnswerCache):
     """Answers kept in Redis under *namespace*, seen by every router on it."""
-
-    kind = "redis"
-    shared = True
 
     def __init__(
         self,
@@ -92,16 +88,12 @@ class RedisAnswerCache(AnswerCache):
         check_namespace(namespace)
         if not isinstance(timeout_seconds, int | float) or not 0 < timeout_seconds < math.inf:
             raise ConfigurationError("timeout_seconds must be a positive number of seconds")
-        self._clients = LoopClients(url, float(timeout_seconds))
-        self.namespace = namespace
+        self._connect(url, namespace, float(timeout_seconds), breaker)
         self.prefix = f"{namespace}:answer:"
         self.lock_prefix = f"{namespace}:answer-lock:"
         self._token = uuid.uuid4().hex
-        self.breaker = breaker or Breaker()
-        self.errors = 0
         self.damaged = 0
         """Entries read back that had no answer's shape or broke their digest (misses)."""
-        self.last_error: str | None = None
         self._synced: tuple[int, float] | None = None
         """The last server time read (microseconds) and this process's monotonic time then."""
 
@@ -135,15 +127,10 @@ class RedisAnswerCache(AnswerCache):
     async def unlock(self, key: str) -> None:
         await self._run("eval", _UNLOCK, 1, self.lock_prefix + key, self._token)
 
-    async def aclose(self) -> None:
-        await self._clients.aclose()
-
     def status(self) -> dict[str, Any]:
         return {
             **super().status(),
-            "namespace": self.namespace,
-            "server": describe_server(self._clients.url),
-            "errors": self.errors,
+            **self._server_status(),
             "damaged": self.damaged,
             "last_error": self.last_error,
             "breaker": self.breaker.status(),
@@ -155,8 +142,7 @@ class RedisAnswerCache(AnswerCache):
         try:
             reply = await getattr(self._clients.current(), command)(*args, **options)
         except Exception as exc:
-            self.errors += 1
-            self.last_error = redact(self._clients.url, f"{type(exc).__name__}: {exc}")
+            self._failed(exc)
             self.breaker.failed()
             level = logging.WARNING if self.breaker.consecutive_failures == 1 else logging.DEBUG
             logger.log(level, "answer cache on Redis failed (counted as a miss): %s", self.last_error)

@@ -7,7 +7,8 @@ from typing import Any
 
 from .._lazy import extra_needed
 from ..errors import ConfigurationError
-from ._redis_wire import redact
+from ._breaker import Breaker
+from ._redis_wire import describe_server, redact
 
 with extra_needed("redis", "the Redis stores need the redis client"):
     import redis.asyncio as aioredis
@@ -55,3 +56,40 @@ class LoopClients:
         known = self._clients.pop(id(loop), None)
         if known is not None:
             await known[1].aclose()
+
+
+class OnDemandRedis:
+    """What the stores that ask Redis on demand share: the clients, breaker and error count."""
+
+    kind = "redis"
+    shared = True
+    namespace: str
+    breaker: Breaker
+    errors: int
+    last_error: str | None
+    _clients: LoopClients
+
+    def _connect(self, url: str, namespace: str, timeout_seconds: float, breaker: Breaker | None) -> None:
+        """Keep the clients of *url* (created on first use) and start counting errors."""
+        self._clients = LoopClients(url, timeout_seconds)
+        self.breaker = breaker or Breaker()
+        self.namespace = namespace
+        self.errors = 0
+        self.last_error = None
+
+    def _failed(self, exc: Exception) -> str:
+        """Count the command that raised *exc*; its message, the URL's secrets redacted."""
+        self.errors += 1
+        self.last_error = redact(self._clients.url, f"{type(exc).__name__}: {exc}")
+        return self.last_error
+
+    def _server_status(self) -> dict[str, Any]:
+        """The part of ``status()`` about the server: namespace, server and errors."""
+        return {
+            "namespace": self.namespace,
+            "server": describe_server(self._clients.url),
+            "errors": self.errors,
+        }
+
+    async def aclose(self) -> None:
+        await self._clients.aclose()

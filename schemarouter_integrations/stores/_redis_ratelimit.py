@@ -21,8 +21,7 @@ from typing import Any
 from ._breaker import Breaker
 from ._ratelimit import RateLimiterBackend
 from ._ratelimit_share import LocalShare, share_of
-from ._redis_client import LoopClients
-from ._redis_wire import describe_server, redact
+from ._redis_client import OnDemandRedis
 
 __all__ = ["RedisRateLimiter"]
 
@@ -63,11 +62,8 @@ added to the TAT first, a handover to open (0: none). Returns the wait (-1 when 
 the max wait: nothing reserved, the debt kept) and the handover left."""
 
 
-class RedisRateLimiter(RateLimiterBackend):
+class RedisRateLimiter(OnDemandRedis, RateLimiterBackend):
     """Rate limits shared by every router on the same Redis and namespace."""
-
-    kind = "redis"
-    shared = True
 
     def __init__(
         self,
@@ -87,13 +83,9 @@ class RedisRateLimiter(RateLimiterBackend):
         self.handover_calls = 0
         self.returns = 0
         self.share_refusals = 0
-        self._clients = LoopClients(url, timeout_seconds)
-        self.breaker = breaker or Breaker()
-        self.namespace = namespace
+        self._connect(url, namespace, timeout_seconds, breaker)
         self.prefix = f"{namespace}:ratelimit:"
         self.handover_prefix = f"{namespace}:ratelimit-handover:"
-        self.errors = 0
-        self.last_error: str | None = None
 
     def handover_seconds(self, alone_seconds: float) -> float:
         """How long calls pass both Redis and the share after *alone_seconds* away from Redis.
@@ -132,9 +124,7 @@ class RedisRateLimiter(RateLimiterBackend):
             answer = await self._clients.current().eval(GCRA_SCRIPT, 2, *keys, *args)
         except Exception as exc:
             self.breaker.failed()
-            self.errors += 1
-            self.last_error = redact(self._clients.url, f"{type(exc).__name__}: {exc}")
-            logger.warning("rate limit on Redis failed (this process keeps its share): %s", self.last_error)
+            logger.warning("rate limit on Redis failed (this process keeps its share): %s", self._failed(exc))
             if since is not None and share.local_since is None:
                 share.local_since = since  # the debt is still owed
             return self._alone(share, time.monotonic(), per_second, burst, max_wait)
@@ -175,15 +165,10 @@ class RedisRateLimiter(RateLimiterBackend):
             self.local_calls += 1
         return wait
 
-    async def aclose(self) -> None:
-        await self._clients.aclose()
-
     def status(self) -> dict[str, Any]:
         return {
             **super().status(),
-            "namespace": self.namespace,
-            "server": describe_server(self._clients.url),
-            "errors": self.errors,
+            **self._server_status(),
             "breaker": self.breaker.status(),
             "fleet_size": self.fleet_size,
             "local_calls": self.local_calls,

@@ -22,6 +22,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 
+from ..._nodes import MISSING, follow
 from ...errors import RegistrationError
 from .written import normalise_schema
 
@@ -46,9 +47,6 @@ _ANNOTATIONS = frozenset(
     }
 )
 """Keywords that describe rather than constrain (dropped by ``inline(..., annotations=False)``)."""
-
-
-_MISSING: Any = object()
 
 
 class SchemaCycleError(RegistrationError):
@@ -113,10 +111,10 @@ class SchemaResolver:
     def _find(self, ref: str) -> Any:
         absolute = urljoin(self.url, ref)
         file, fragment = urldefrag(absolute)
-        data = self._document if file == self.url else self._files.get(file, _MISSING)
-        if data is not _MISSING and (not fragment or fragment.startswith("/")):
+        data = self._document if file == self.url else self._files.get(file, MISSING)
+        if data is not MISSING and (not fragment or fragment.startswith("/")):
             found = self._pointer(data, fragment)
-            if found is not _MISSING:
+            if found is not MISSING:
                 return found
         shown = repr(ref) if ref.startswith("#") else self._shown(absolute)
         problem = self._problems.get(file)
@@ -132,17 +130,12 @@ class SchemaResolver:
     def _pointer(self, node: Any, pointer: str) -> Any:
         """The node at JSON *pointer* in *node*, through whole objects given as ``$ref``
         (``"paths": {"$ref": "./paths.json"}``, ``"schemas": {"$ref": "#/x-schemas"}``)."""
-        for raw in pointer[1:].split("/") if pointer else ():
-            key = unquote(raw).replace("~1", "/").replace("~0", "~")
-            if _is_ref(node) and key not in node:
-                node = self.deref(node)
-            if isinstance(node, dict) and key in node:
-                node = node[key]
-            elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-                node = node[int(key)]
-            else:
-                return _MISSING
-        return node
+        keys = (unquote(raw).replace("~1", "/").replace("~0", "~") for raw in pointer[1:].split("/"))
+        return follow(node, keys if pointer else (), self._entering)
+
+    def _entering(self, node: Any, key: str) -> Any:
+        """*node*, or the object it refers to when it is a ``$ref`` without a member *key*."""
+        return self.deref(node) if _is_ref(node) and key not in node else node
 
     def deref(self, node: Any, seen: tuple[str, ...] = ()) -> Any:
         """Follow a chain of ``$ref`` until a node that is not a reference."""
