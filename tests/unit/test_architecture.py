@@ -14,6 +14,7 @@ import schemarouter_integrations
 
 MAX_MODULE_LINES = 320
 
+
 def import_cycles(graph: grimp.ImportGraph) -> list[list[str]]:
     """Strongly connected groups of more than one module (Tarjan), i.e. import circles."""
     index: dict[str, int] = {}

@@ -107,4 +107,3 @@ async def test_a_description_asked_for_answers_with_the_whole_describing_record(
     plan = router.plan(PlanRequest(query="describe the layout of Kew", arguments={"garden_ids": "g-1"}))
     assert plan.primary is not None
     assert set(plan.primary.selected_fields) == {"garden_id", "description", "author"}
-
