@@ -242,8 +242,10 @@ class HttpTarget:
             raise oversized(what, self.max_response_bytes)
         encoding = headers.get("content-encoding", "")
         body = await self._body(response, what, self.max_response_bytes, truncate=False, encoding=encoding)
-        validators = {k: headers[k] for k in ("etag", "last-modified") if k in headers}
-        caching = {k: headers[k] for k in ("cache-control", "expires", "date") if k in headers}
+        validators: dict[str, str] = {k: headers[k] for k in ("etag", "last-modified") if k in headers}
+        caching: dict[str, str] = {
+            k: headers[k] for k in ("cache-control", "expires", "date") if k in headers
+        }
         return Fetched(status, headers.get("content-type", ""), body, validators, caching)
 
     @staticmethod
