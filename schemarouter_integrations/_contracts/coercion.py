@@ -79,8 +79,28 @@ def coerced_value(schema: Mapping[str, Any], value: Any) -> Any:
 
 def value_reader(schema: Mapping[str, Any]) -> Callable[[Any], Any]:
     """``coerced_value(schema, value)`` as a function of *value*, *schema* read once (the
-    schema is not read again: for a schema that does not change, as a built model's)."""
-    return partial(_coerced, _declared(schema))
+    schema is not read again: for a schema that does not change, as a built model's). A
+    value of a type the schema takes as it is comes back at once."""
+    shape = _declared(schema)
+    coerce = partial(_coerced, shape)
+    if "array" in shape.kinds or shape.members or not shape.kinds & _SCALARS:
+        return coerce
+    ready = frozenset(kind for name in shape.kinds for kind in _READY.get(name, ()))
+
+    def read(value: Any) -> Any:
+        return value if type(value) in ready else coerce(value)
+
+    return read
+
+
+_READY: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+}
+"""The Python types each JSON type takes as they are (a float for an integer only when whole:
+not listed; ``bool`` is not ``int`` here)."""
 
 
 def _coerced(shape: _Shape, value: Any) -> Any:

@@ -55,7 +55,8 @@ def spelling_reader(names: Collection[str], schemas: Mapping[str, dict[str, Any]
             return data
         out: dict[str, Any] = {}
         for key, value in data.items():
-            name = same_name_ignoring_case(key, taken, folded) if isinstance(key, str) else None
+            # a name taken as written (the common case) is never renamed: no case folding
+            name = None if key in taken or not isinstance(key, str) else folded.get(key.casefold())
             if name is None or name in data or name in out:
                 name = key
             reader = readers.get(name)

@@ -115,9 +115,12 @@ async def test_plain_records_come_back_equal_and_others_are_dumped() -> None:
         {"type": "array", "items": {"type": "string", "enum": ["Si", "Ge"]}},
         {"anyOf": [{"type": "number"}, {"type": "null"}]},
         {"type": "boolean"},
+        {"type": "string"},
+        {"type": ["number", "null"]},
+        {"anyOf": [{"type": "integer"}, {"type": "string"}]},
     ],
 )
-@pytest.mark.parametrize("value", ["2021", "si", 7, ["ge"], "true", "0.5"])
+@pytest.mark.parametrize("value", ["2021", "si", 7, 1.0, 1.5, True, ["ge"], "true", "0.5"])
 def test_a_value_reader_reads_as_coerced_value(schema: dict[str, Any], value: Any) -> None:
     assert value_reader(schema)(value) == coerced_value(schema, value)
 
