@@ -157,8 +157,9 @@ class Availability:
         """The route answered (invocation, probe or the application's word): reset its
         growth, and its origin's; the ``route.available`` event when a running mark was
         cleared (``origin`` set when the origin's was), else None."""
-        cleared = self.cooldowns.record_success(route.path)
-        origin = self.origin_of(route.path)
+        path = route.path
+        cleared = self.cooldowns.record_success(path)
+        origin = self.origin_of(path)
         if origin is not None:
             self._answers[origin] = self._answers.get(origin, 0) + 1
         if origin is not None and self.cooldowns.record_success(origin_key(origin)):

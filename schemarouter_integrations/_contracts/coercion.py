@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-__all__ = ["coerced_arguments", "coerced_value"]
+__all__ = ["coerced_arguments", "coerced_value", "value_reader"]
 
 _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
@@ -73,7 +74,36 @@ def _twins(properties: Mapping[str, Any], arguments: Mapping[str, Any]) -> list[
 
 def coerced_value(schema: Mapping[str, Any], value: Any) -> Any:
     """*value* read in the form *schema* declares, when that loses nothing (else *value*)."""
+    return _coerced(_declared(schema), value)
+
+
+def value_reader(schema: Mapping[str, Any]) -> Callable[[Any], Any]:
+    """``coerced_value(schema, value)`` as a function of *value*, *schema* read once (the
+    schema is not read again: for a schema that does not change, as a built model's). A
+    value of a type the schema takes as it is comes back at once."""
     shape = _declared(schema)
+    coerce = partial(_coerced, shape)
+    if "array" in shape.kinds or shape.members or not shape.kinds & _SCALARS:
+        return coerce
+    ready = frozenset(kind for name in shape.kinds for kind in _READY.get(name, ()))
+
+    def read(value: Any) -> Any:
+        return value if type(value) in ready else coerce(value)
+
+    return read
+
+
+_READY: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+}
+"""The Python types each JSON type takes as they are (a float for an integer only when whole:
+not listed; ``bool`` is not ``int`` here)."""
+
+
+def _coerced(shape: _Shape, value: Any) -> Any:
     if isinstance(value, list):
         if "array" not in shape.kinds or shape.items is None:
             return value

@@ -143,13 +143,13 @@ class CallAttempts:
     async def once(self, invoker: Invoker) -> Answered | Verdict:
         """Run the next attempt: its :class:`Answered` (the one object of an answered attempt),
         or the :class:`Verdict` on how it failed."""
-        call, notes = self.step.call, CallNotes()
+        call, notes = self.step.call, None
         try:
             if self.gate is not None:
                 await self.gate.admit(call)  # waits for its turn, or raises RateLimitedError
             scopes = self.runner.scopes
             if scopes.active or _may_relay(invoker):
-                with noting(notes):
+                with noting(notes := CallNotes()):
                     if scopes.active:
                         with scopes.entered(self.start):
                             raw = await _answer(invoker, call)
@@ -214,7 +214,7 @@ class CallAttempts:
     def _origin_cooled(self, origin: str | None) -> bool:
         return self.runner.availability.origin_cooling(origin) is not None
 
-    def _answered(self, raw: Any, notes: CallNotes) -> Answered | Verdict:
+    def _answered(self, raw: Any, notes: CallNotes | None) -> Answered | Verdict:
         """The records of an answer, the route marked available again, and ``tool.end``."""
         step, ctx, attempt = self.step, self.ctx, self.attempt
         call, path = step.call, step.call.access_path
@@ -231,7 +231,7 @@ class CallAttempts:
         route = call.ref
         reopened = self.runner.availability.reopened(route, reason="invocation succeeded", stamp=ctx.event)
         events: tuple[RouterEvent, ...] = () if reopened is None else (reopened,)
-        if notes.inner_fallbacks:  # the other router's fallbacks: events, never tool.fallback
+        if notes is not None and notes.inner_fallbacks:  # the other router's: never tool.fallback
             fields = route.fields()
             events += tuple(
                 ctx.event(RouteInnerFallbackEvent, **fields, **inner.model_dump())
@@ -245,7 +245,8 @@ class CallAttempts:
             duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
         )
         total, more = listing_count(raw, step.endpoint.records_path)
-        return Answered(records, notes.provenance, hints, total, more, ctx.heard(*events, end))
+        provenance = None if notes is None else notes.provenance
+        return Answered(records, provenance, hints, total, more, ctx.heard(*events, end))
 
 
 _KEEPS_NO_NOTES = ("python:", "http://", "https://")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from .._contracts.coercion import coerced_value
+from .._contracts.coercion import value_reader
 
 __all__ = ["folded_names", "same_name_ignoring_case", "spelling_reader"]
 
@@ -48,17 +48,19 @@ def spelling_reader(names: Collection[str], schemas: Mapping[str, dict[str, Any]
     """
     taken = frozenset(names)
     folded = folded_names(taken)
+    readers = {name: value_reader(schema) for name, schema in schemas.items()}  # each schema read once
 
     def read(data: Any) -> Any:
         if not isinstance(data, Mapping):
             return data
         out: dict[str, Any] = {}
         for key, value in data.items():
-            name = same_name_ignoring_case(key, taken, folded) if isinstance(key, str) else None
+            # a name taken as written (the common case) is never renamed: no case folding
+            name = None if key in taken or not isinstance(key, str) else folded.get(key.casefold())
             if name is None or name in data or name in out:
                 name = key
-            schema = schemas.get(name)
-            out[name] = coerced_value(schema, value) if schema is not None and value is not None else value
+            reader = readers.get(name)
+            out[name] = reader(value) if reader is not None and value is not None else value
         return out
 
     return read

@@ -27,7 +27,7 @@ from ..errors import (
 from ._decoding import ACCEPT_ENCODING
 from ._http_body import Fetched as Fetched
 from ._http_body import decode_json as decode_json
-from ._http_body import decoded, oversized, what_of
+from ._http_body import decoded, oversized, read_headers, what_of
 from ._http_body import with_hints as with_hints
 from ._http_errors import http_failure
 
@@ -236,22 +236,28 @@ class HttpTarget:
                 body=body,
                 secrets=self.secrets,
             )
-        declared = response.headers.get("content-length", "")
+        headers = read_headers(response.headers)  # one pass, not a scan per header read
+        declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_response_bytes:
             raise oversized(what, self.max_response_bytes)
-        body = await self._body(response, what, self.max_response_bytes, truncate=False)
-        headers = response.headers
-        validators = {k: headers[k] for k in ("etag", "last-modified") if k in headers}
-        caching = {k: headers[k] for k in ("cache-control", "expires", "date") if k in headers}
+        encoding = headers.get("content-encoding", "")
+        body = await self._body(response, what, self.max_response_bytes, truncate=False, encoding=encoding)
+        validators: dict[str, str] = {k: headers[k] for k in ("etag", "last-modified") if k in headers}
+        caching: dict[str, str] = {
+            k: headers[k] for k in ("cache-control", "expires", "date") if k in headers
+        }
         return Fetched(status, headers.get("content-type", ""), body, validators, caching)
 
     @staticmethod
-    async def _body(response: httpx.Response, what: str, limit: int, *, truncate: bool) -> bytes:
-        """The decoded body, at most *limit* bytes: cut there (*truncate*) or refused."""
+    async def _body(
+        response: httpx.Response, what: str, limit: int, *, truncate: bool, encoding: str | None = None
+    ) -> bytes:
+        """The decoded body, at most *limit* bytes: cut there (*truncate*) or refused
+        (*encoding*: its ``content-encoding``, when read already)."""
         chunks: list[bytes] = []
         size = 0
         try:
-            async for chunk in decoded(response):
+            async for chunk in decoded(response, encoding):
                 size += len(chunk)
                 if size > limit:
                     if truncate:

@@ -15,7 +15,32 @@ from .._caching import CacheHints, http_cache_hints
 from ..errors import NonRetryableInvocationError
 from ._decoding import BodyDecoder
 
-__all__ = ["Fetched", "decode_json", "decoded", "oversized", "what_of", "with_hints"]
+__all__ = ["Fetched", "decode_json", "decoded", "oversized", "read_headers", "what_of", "with_hints"]
+
+_READ_HEADERS = frozenset(
+    {
+        "content-length",
+        "content-type",
+        "content-encoding",
+        "etag",
+        "last-modified",
+        "cache-control",
+        "expires",
+        "date",
+    }
+)
+"""The response headers the reading of a 2xx answer looks at."""
+
+
+def read_headers(headers: httpx.Headers) -> dict[str, str]:
+    """The headers of :data:`_READ_HEADERS` that *headers* holds, each as ``headers[name]``
+    gives it (lower-case name; a repeated header's values joined with ``", "``), read in one
+    pass instead of one scan of every header per name."""
+    found: dict[str, str] = {}
+    for name, value in headers.multi_items():
+        if name in _READ_HEADERS:
+            found[name] = f"{found[name]}, {value}" if name in found else value
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +78,14 @@ def decode_json(fetched: Fetched, method: str, url: str | httpx.URL) -> Any:
         ) from None
 
 
-async def decoded(response: httpx.Response) -> AsyncIterator[bytes]:
-    """The body in bounded decoded pieces (see :mod:`.decoding`)."""
+async def decoded(response: httpx.Response, encoding: str | None = None) -> AsyncIterator[bytes]:
+    """The body in bounded decoded pieces (see :mod:`.decoding`); *encoding*: the response's
+    ``content-encoding`` when the caller read it already."""
     if response.is_stream_consumed:  # built in memory (a mock transport): httpx decoded it already
         yield response.content
         return
-    encoding = response.headers.get("content-encoding", "")
+    if encoding is None:
+        encoding = response.headers.get("content-encoding", "")
     if not encoding:  # identity: the raw chunks as they come
         async for raw in response.aiter_raw():
             if raw:

@@ -14,6 +14,8 @@ class MemoryAvailabilityStore(AvailabilityStore):
         self._marks: dict[str, AvailabilityMark] = {}
 
     def get(self, path: str) -> AvailabilityMark | None:
+        if path not in self._marks:  # the common case: no mark, no clock read
+            return None
         return live_mark(self._marks, path, self.clock())
 
     def active(self) -> dict[str, AvailabilityMark]:
@@ -23,4 +25,5 @@ class MemoryAvailabilityStore(AvailabilityStore):
         self._marks[mark.path] = mark
 
     def mark_available(self, path: str) -> bool:
-        return self.get(path) is not None and self._marks.pop(path, None) is not None
+        mark = self._marks.pop(path, None)  # an expired mark goes as well, and clears nothing
+        return mark is not None and mark.until > self.clock()

@@ -77,7 +77,8 @@ class OpenApiInvoker(HttpInvoker[Operation]):
         if extra_params:
             query = [(k, v) for k, v in query if k not in extra_params]
             query.extend((k, str(v)) for k, v in extra_params.items())
-        url = operation.base + _render_path(operation.path, path_values)
+        path = operation.path
+        url = operation.base + (_render_path(path, path_values) if "{" in path else path)
         json_body = whole if operation.body == "whole" else (body if operation.body != "none" else None)
         return await self.target.fetch_answer(
             operation.method.upper(), url, params=query, headers=headers, json_body=json_body
