@@ -27,8 +27,6 @@ for a copy that must stay, and say which in this docstring."""
 MIN_COPIED_LINES = 6
 
 
-
-
 def import_cycles(graph: grimp.ImportGraph) -> list[list[str]]:
     """Strongly connected groups of more than one module (Tarjan), i.e. import circles."""
     index: dict[str, int] = {}
