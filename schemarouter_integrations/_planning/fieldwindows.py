@@ -42,6 +42,7 @@ def field_word_hits(
     free = lambda i: covered_by[i] < 0 and not scoped(tokens[i])  # noqa: E731
     notes = notation_readings(tokens, content, free, lambda a, b: _crosses(a, b, breaks), field_words)
     claimed: set[int] = {i for window, _ in notes for i in window}  # "e_hull": read first
+    place = {i: n for n, i in enumerate(content)}
     readings: list[tuple[Rank, int, list[int], bool]] = []
     for at, i in enumerate(content):
         word = tokens[i]
@@ -51,9 +52,10 @@ def field_word_hits(
             if not profile.meets(word):
                 continue
             window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile, breaks)
-            window = _with_stand_in(
-                window, content, tokens, covered_by, claimed, scoped, profile, breaks, index
-            )
+            if len(profile.names) > 2:
+                window = _with_stand_in(
+                    window, (content, place), tokens, covered_by, claimed, scoped, profile, breaks, index
+                )
             fresh = [tokens[j] for j in window if covered_by[j] < 0 and not scoped(tokens[j])]
             window_words = [tokens[j] for j in window]
             rank = profile.rank(window_words, fresh)
@@ -144,7 +146,7 @@ def _window(
 
 def _with_stand_in(
     window: list[int],
-    content: list[int],
+    where: tuple[list[int], dict[int, int]],
     tokens: list[str],
     covered_by: list[int],
     claimed: set[int],
@@ -154,16 +156,17 @@ def _with_stand_in(
     index: SurfaceIndex,
 ) -> list[int]:
     """*window* grown over one word that stands in for one word of the field's name: "formation
-    *enthalpy* per atom" for ``formation_energy_per_atom``. The word meets no field of any route
-    (a word the documents do not use), the words either side of it meet the name, and the grown
+    *enthalpy* per atom" for ``formation_energy_per_atom``. The word reads no field on its own
+    (it may meet other fields' words: "enthalpy" meets ``decomposition_enthalpy`` but names it
+    only beside "decomposition"), the words either side of it meet the name, and the grown
     window meets every word of a name of three words or more but the one it replaces, which
-    stands between the name words either side of the stand-in meet. The
-    word may meet other fields' words, but reads none of them on its own ("enthalpy" meets
-    ``decomposition_enthalpy`` and names it only beside "decomposition")."""
-    if len(profile.names) < 3:
-        return window
+    stands between the name words either side of the stand-in meet. *where* holds the
+    content words' token positions and each one's place among them."""
+    content, place = where
     for step, edge in ((1, window[-1]), (-1, window[0])):
-        at = content.index(edge)
+        at = place.get(edge)
+        if at is None:
+            continue
         gap, beyond = at + step, at + 2 * step
         if not (0 <= gap < len(content) and 0 <= beyond < len(content)):
             continue
