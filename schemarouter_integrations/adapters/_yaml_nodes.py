@@ -9,9 +9,9 @@ what the loader and :func:`~._yaml.plain_data` give, about five times faster.
 
 Whatever it cannot be sure of it leaves to the loader (:data:`UNSURE`), which then
 constructs the same nodes as it always has: any other tag, merge keys (``<<``) and ``=``,
-a node met twice (an alias: so never an alias bomb), a key that is a collection, a ``bool``
-or ``float`` key (``1``, ``1.0`` and ``true`` are one key to the loader), two keys that
-read the same as text, nesting deeper than :data:`MAX_DEPTH`, more nodes than the budget,
+a node met twice (an alias: so never an alias bomb), a key that is not text, an ``int`` or
+null (``1``, ``1.0`` and ``true`` are one key to the loader), two keys that read the same
+as text, nesting deeper than :data:`MAX_DEPTH`, more nodes than the budget,
 a scalar its constructor refuses, and a loader whose constructors of these tags were
 replaced.
 """
@@ -35,6 +35,9 @@ _TAG = "tag:yaml.org,2002:"
 _STR, _MAP, _SEQ, _NULL = f"{_TAG}str", f"{_TAG}map", f"{_TAG}seq", f"{_TAG}null"
 _BUILT = frozenset(f"{_TAG}{name}" for name in ("bool", "int", "float", "timestamp"))
 """Scalars built by the loader's constructor (once per distinct text)."""
+_KEYS = frozenset({f"{_TAG}int", _NULL})
+"""Keys other than text read here: ints and null, equal to the loader exactly when equal as text
+(``1``, ``1.0`` and ``true`` are one key to it, so are two time stamps of one instant)."""
 _OWN = {
     _STR: SafeConstructor.construct_yaml_str,
     _MAP: SafeConstructor.construct_yaml_map,
@@ -103,12 +106,9 @@ class _Walk:
         raise _Unsure
 
     def key(self, node: Node) -> str:
-        if node.__class__ is not ScalarNode:
+        if node.__class__ is not ScalarNode or node.tag not in _KEYS:
             raise _Unsure
-        value = self.scalar(node)
-        if value.__class__ is bool or value.__class__ is float:
-            raise _Unsure
-        return str(value)
+        return str(self.scalar(node))
 
     def scalar(self, node: Node) -> Any:
         tag, text = node.tag, node.value
