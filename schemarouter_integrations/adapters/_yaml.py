@@ -32,6 +32,8 @@ from typing import Any, Literal
 import yaml
 from yaml.constructor import SafeConstructor
 
+from . import _yaml_nodes
+
 __all__ = ["Parser", "load_yaml", "parser_in_use", "plain_data", "with_libyaml", "with_rapidyaml"]
 
 Parser = Literal["rapidyaml", "libyaml", "pyyaml"]
@@ -75,9 +77,22 @@ def load_yaml(body: bytes, *, max_nodes: int) -> Any:
 
 
 def with_libyaml(body: bytes, *, max_nodes: int) -> Any:
-    """The default parse: PyYAML's safe loader (libyaml's when available), then :func:`plain_data`."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return plain_data(yaml.load(body, Loader=loader), [max_nodes])
+    """The default parse: PyYAML's safe loader (libyaml's when available), then :func:`plain_data`.
+
+    The loader composes the node tree; :func:`~._yaml_nodes.plain_tree` turns a plain tree
+    into the same JSON data in one pass, and leaves any other to the loader's constructor.
+    """
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(body)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return plain_data(None, [max_nodes])
+        data = _yaml_nodes.plain_tree(loader, node, max_nodes=max_nodes)
+        if data is _yaml_nodes.UNSURE:
+            data = plain_data(loader.construct_document(node), [max_nodes])
+        return data
+    finally:
+        loader.dispose()
 
 
 def plain_data(value: Any, budget: list[int]) -> Any:

@@ -22,6 +22,8 @@ FLAG_KEYWORDS = (
     "unevaluatedProperties", "unevaluatedItems",
 )  # fmt: skip
 """Keywords that take a boolean (the last three a schema or a boolean)."""
+_WRITTEN = frozenset((*NUMBER_KEYWORDS, *FLAG_KEYWORDS))
+"""Keywords a publisher may write as a string (a schema has a few keys: those are looked up)."""
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?[0-9]+[eE][+-]?[0-9]+")
 
@@ -62,7 +64,7 @@ def as_written(schema: dict[str, Any]) -> dict[str, Any]:
     (``nullable: "yes"``) that is neither true nor false, is left out: it cannot constrain
     anything, and the server checks what it meant all the same.
     """
-    if not any(isinstance(schema.get(k), str) for k in (*NUMBER_KEYWORDS, *FLAG_KEYWORDS)):
+    if not any(isinstance(schema[k], str) for k in _WRITTEN.intersection(schema)):
         return schema
     out = dict(schema)
     for key in NUMBER_KEYWORDS:
