@@ -43,6 +43,7 @@ def field_word_hits(
     notes = notation_readings(tokens, content, free, lambda a, b: _crosses(a, b, breaks), field_words)
     claimed: set[int] = {i for window, _ in notes for i in window}  # "e_hull": read first
     place = {i: n for n, i in enumerate(content)}
+    alone: dict[str, bool] = {}  # per word: it reads a field on its own (see _with_stand_in)
     readings: list[tuple[Rank, int, list[int], bool]] = []
     for at, i in enumerate(content):
         word = tokens[i]
@@ -54,7 +55,16 @@ def field_word_hits(
             window = _window(at, content, tokens, covered_by, hits, claimed, scoped, profile, breaks)
             if len(profile.names) > 2:
                 window = _with_stand_in(
-                    window, (content, place), tokens, covered_by, claimed, scoped, profile, breaks, index
+                    window,
+                    (content, place),
+                    tokens,
+                    covered_by,
+                    claimed,
+                    scoped,
+                    profile,
+                    breaks,
+                    index,
+                    alone,
                 )
             fresh = [tokens[j] for j in window if covered_by[j] < 0 and not scoped(tokens[j])]
             window_words = [tokens[j] for j in window]
@@ -154,6 +164,7 @@ def _with_stand_in(
     profile: FieldProfile,
     breaks: frozenset[int],
     index: SurfaceIndex,
+    alone: dict[str, bool],
 ) -> list[int]:
     """*window* grown over one word that stands in for one word of the field's name: "formation
     *enthalpy* per atom" for ``formation_energy_per_atom``. The word reads no field on its own
@@ -179,7 +190,7 @@ def _with_stand_in(
             or _crosses(edge, i, breaks)
             or _crosses(i, j, breaks)
             or not profile.meets_name(tokens[j])
-            or _reads_a_field(tokens[i], index)
+            or _reads_a_field(tokens[i], index, alone)
         ):
             continue
         grown = sorted([*window, i, j])
@@ -205,10 +216,12 @@ def _in_phrase(at: int, covered_by: list[int], hits: list[tuple[int, int, str, s
     return covered_by[at] >= 0 and hits[covered_by[at]][1] > 1
 
 
-def _reads_a_field(word: str, index: SurfaceIndex) -> bool:
-    return any(
-        p.meets(word) and p.rank([word], [word]) is not None for p in index.field_words.candidates(word)
-    )
+def _reads_a_field(word: str, index: SurfaceIndex, alone: dict[str, bool]) -> bool:
+    found = alone.get(word)
+    if found is None:
+        candidates = index.field_words.candidates(word)
+        found = alone[word] = any(p.meets(word) and p.rank([word], [word]) is not None for p in candidates)
+    return found
 
 
 _CONJUNCTIONS = frozenset({"and", "or", "nor", "versus", "vs", "plus"})

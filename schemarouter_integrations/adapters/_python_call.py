@@ -104,7 +104,7 @@ def callable_invoker(
         if type(result) is CacheHints:  # the function's own caching hints travel on
             return dataclasses.replace(result, response=_ANY_DUMP.dump_python(result.response, mode="python"))
         if type(result) is list and all(type(item) is dict and _plain_record(item) for item in result):
-            return result  # what the dump gives, equal; the records are copied as they are projected
+            return [dict(item) for item in result]  # what the dump gives: the caller's list is never shared
         return _ANY_DUMP.dump_python(result, mode="python", by_alias=False)
 
     # part of the answer key: answers of different functions are never shared

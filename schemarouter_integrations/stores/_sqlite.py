@@ -35,7 +35,7 @@ import anyio.to_thread
 from ..errors import ConfigurationError
 from ._base import AvailabilityMark, AvailabilityStore, live_mark, live_marks
 from ._breaker import StoreUnavailable
-from ._sqlite_db import SqliteFile
+from ._sqlite_db import SqliteFile, StoreBusy
 from ._sqlite_parts import SqliteAnswerCache, SqliteRateLimiter
 
 __all__ = ["SqliteStore"]
@@ -70,6 +70,8 @@ class SqliteStore(AvailabilityStore):
         self._marks: dict[str, AvailabilityMark] = {}
         self._pending: dict[str, AvailabilityMark | None] = {}  # not in the file yet (None: reopen)
         self._loaded = False
+        self._busy = 0  # queued writes that found the file held by another writer (status "busy")
+        self._busy_until = 0.0
         self._stack: AsyncExitStack | None = None
         self._group: anyio.abc.TaskGroup | None = None
 
@@ -85,13 +87,13 @@ class SqliteStore(AvailabilityStore):
     def mark_unavailable(self, mark: AvailabilityMark) -> None:
         self._marks[mark.path] = mark
         self._pending[mark.path] = mark
-        self._write_pending(_WRITE_NOW_SECONDS)
+        self._write_now()
 
     def mark_available(self, path: str) -> bool:
         was_active = self.get(path) is not None
         self._marks.pop(path, None)
         self._pending[path] = None
-        self._write_pending(_WRITE_NOW_SECONDS)
+        self._write_now()
         return was_active
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -129,6 +131,7 @@ class SqliteStore(AvailabilityStore):
             "last_error": file["last_error"],
             "marks": len(self.active()),
             "pending_writes": len(self._pending),
+            "busy": self._busy,
             "path": file["path"],
             "breaker": file["breaker"],
         }
@@ -162,6 +165,12 @@ class SqliteStore(AvailabilityStore):
                 marks[path] = change
         self._marks = marks
 
+    def _write_now(self) -> None:
+        """Write the queue from the event loop, briefly; after the file was found busy, leave it
+        to the refresher until its next round (the loop never waits on a held file twice)."""
+        if time.monotonic() >= self._busy_until:
+            self._write_pending(_WRITE_NOW_SECONDS)
+
     def _write_pending(self, timeout: float | None) -> None:
         if not self._pending:
             return
@@ -182,6 +191,10 @@ class SqliteStore(AvailabilityStore):
 
         try:
             self.file.run(write, timeout=timeout, deferrable=True)
+        except StoreBusy:
+            self._busy += 1
+            self._busy_until = time.monotonic() + self.refresh_seconds
+            return  # stays queued: the refresher tries again
         except StoreUnavailable:
             return  # stays queued: the refresher tries again
         for path, change in changes.items():
