@@ -121,3 +121,23 @@ def losing_mp_optimade_while_mp_api_runs() -> tuple[SchemaRouter, dict[str, Fake
 
     router.bind("mp_api", primary)
     return router, invokers
+
+
+def call_of_first_endpoint(spec: ToolSpec, arguments: dict[str, Any]) -> ToolCall:
+    """A primary call of *spec*'s first endpoint with *arguments*, nothing selected."""
+    ep = spec.endpoints[0]
+    return ToolCall(
+        tool=spec.name,
+        endpoint=ep.name,
+        provider=spec.provider,
+        access_mode=spec.access_mode,
+        tool_fingerprint=spec.fingerprint,
+        endpoint_fingerprint=ep.fingerprint,
+        arguments=arguments,
+        selected_fields=(),
+        server_projection={},
+        scope="primary",
+        read_only=ep.read_only,
+        evidence={},
+        explanation="",
+    )

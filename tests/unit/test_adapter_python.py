@@ -16,10 +16,9 @@ from schemarouter_integrations import (
     RegistrationError,
     SchemaRouter,
     SchemaValidationError,
-    ToolCall,
-    ToolSpec,
 )
 from schemarouter_integrations.adapters._python import build_callable_route
+from tests.support.execution import call_of_first_endpoint as call
 
 pytestmark = pytest.mark.anyio
 
@@ -37,25 +36,6 @@ class Row(TypedDict):
 def summaries(formula: str, limit: int = 10) -> list[Summary]:
     """Search material summaries by formula."""
     return [Summary(formula=formula, band_gap=1.1)][:limit]
-
-
-def call(spec: ToolSpec, arguments: dict[str, Any]) -> ToolCall:
-    ep = spec.endpoints[0]
-    return ToolCall(
-        tool=spec.name,
-        endpoint=ep.name,
-        provider=spec.provider,
-        access_mode=spec.access_mode,
-        tool_fingerprint=spec.fingerprint,
-        endpoint_fingerprint=ep.fingerprint,
-        arguments=arguments,
-        selected_fields=(),
-        server_projection={},
-        scope="primary",
-        read_only=ep.read_only,
-        evidence={},
-        explanation="",
-    )
 
 
 def test_input_schema_comes_from_the_signature() -> None:

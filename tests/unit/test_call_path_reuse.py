@@ -10,34 +10,15 @@ import httpx
 import pytest
 from pydantic import AfterValidator
 
-from schemarouter_integrations import ToolCall, ToolSpec
 from schemarouter_integrations._contracts.coercion import coerced_value, value_reader
 from schemarouter_integrations.adapters._http import HttpTarget
 from schemarouter_integrations.adapters._http_body import read_headers
 from schemarouter_integrations.adapters._python import build_callable_route
 from schemarouter_integrations.stores import AvailabilityMark, MemoryAvailabilityStore
+from tests.support.execution import call_of_first_endpoint as call
 from tests.support.fakes import FakeClock
 
 pytestmark = pytest.mark.anyio
-
-
-def call(spec: ToolSpec, arguments: dict[str, Any]) -> ToolCall:
-    ep = spec.endpoints[0]
-    return ToolCall(
-        tool=spec.name,
-        endpoint=ep.name,
-        provider=spec.provider,
-        access_mode=spec.access_mode,
-        tool_fingerprint=spec.fingerprint,
-        endpoint_fingerprint=ep.fingerprint,
-        arguments=arguments,
-        selected_fields=(),
-        server_projection={},
-        scope="primary",
-        read_only=ep.read_only,
-        evidence={},
-        explanation="",
-    )
 
 
 CHECKED: list[Any] = []
